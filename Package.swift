@@ -1,0 +1,90 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let strict: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("InternalImportsByDefault"),
+]
+
+let package = Package(
+    name: "thuis-bridge",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "thuis-bridge", targets: ["thuis-bridge"]),
+        .executable(name: "thuis-bench", targets: ["thuis-bench"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
+    ],
+    targets: [
+        // MARK: C leaf targets: module maps and the one C++ shim, nothing else.
+        .systemLibrary(name: "CMosquitto", pkgConfig: "libmosquitto",
+                       providers: [.apt(["libmosquitto-dev"])]),
+        .systemLibrary(name: "CCEC", providers: [.apt(["libcec-dev"])]),
+        .systemLibrary(name: "COpenZWave", pkgConfig: "libopenzwave",
+                       providers: [.apt(["libopenzwave1.6-dev"])]),
+        .target(name: "CZWaveShim", dependencies: ["COpenZWave"]),
+
+        // MARK: Pure Swift core (no C).
+        .target(name: "BridgeCore",
+                dependencies: [.product(name: "Logging", package: "swift-log"),
+                               .product(name: "TOMLKit", package: "TOMLKit")],
+                swiftSettings: strict),
+
+        // MARK: Drivers: each imports exactly one C module.
+        .target(name: "MQTTDriver",
+                dependencies: ["CMosquitto", "BridgeCore",
+                               .product(name: "Logging", package: "swift-log")],
+                swiftSettings: strict),
+        .target(name: "CECDriver",
+                dependencies: ["CCEC", "BridgeCore",
+                               .product(name: "Logging", package: "swift-log")],
+                swiftSettings: strict),
+        .target(name: "ZWaveDriver",
+                dependencies: ["CZWaveShim", "BridgeCore",
+                               .product(name: "Logging", package: "swift-log")],
+                swiftSettings: strict),
+
+        // MARK: Emulators (pure Swift, on a pty).
+        .target(name: "SerialPTY", swiftSettings: strict),
+        .target(name: "ZWaveEmulator", dependencies: ["SerialPTY", "TOMLKit"], swiftSettings: strict),
+        .target(name: "CECEmulator", dependencies: ["SerialPTY"], swiftSettings: strict),
+
+        // MARK: Executables.
+        .executableTarget(
+            name: "thuis-bridge",
+            dependencies: ["BridgeCore", "MQTTDriver", "CECDriver", "ZWaveDriver",
+                           "ZWaveEmulator", "CECEmulator",
+                           .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                           .product(name: "Logging", package: "swift-log"),
+                           .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")],
+            swiftSettings: strict),
+        .executableTarget(
+            name: "thuis-bench",
+            dependencies: ["BridgeCore", "MQTTDriver", "ZWaveEmulator", "CECEmulator",
+                           .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            swiftSettings: strict),
+
+        // MARK: Tests.
+        .target(name: "TestSupport", dependencies: ["BridgeCore", "MQTTDriver", "SerialPTY"], path: "Tests/TestSupport",
+                swiftSettings: strict),
+        .testTarget(name: "BridgeCoreTests", dependencies: ["BridgeCore", "TestSupport"],
+                    swiftSettings: strict),
+        .testTarget(name: "MQTTDriverTests", dependencies: ["MQTTDriver", "BridgeCore", "TestSupport"],
+                    swiftSettings: strict),
+        .testTarget(name: "CECDriverTests", dependencies: ["CECDriver", "CECEmulator", "TestSupport"],
+                    swiftSettings: strict),
+        .testTarget(name: "ZWaveDriverTests", dependencies: ["ZWaveDriver", "ZWaveEmulator", "TestSupport"],
+                    swiftSettings: strict),
+        .testTarget(name: "ZWaveEmulatorTests", dependencies: ["ZWaveEmulator", "TestSupport"],
+                    swiftSettings: strict),
+        .testTarget(name: "CECEmulatorTests", dependencies: ["CECEmulator", "TestSupport"],
+                    swiftSettings: strict),
+        .testTarget(name: "ThuisBridgeTests", dependencies: ["thuis-bridge", "BridgeCore", "TestSupport"],
+                    swiftSettings: strict),
+    ],
+    cxxLanguageStandard: .cxx17
+)

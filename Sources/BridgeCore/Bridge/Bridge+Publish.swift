@@ -1,0 +1,177 @@
+/// The hardware → MQTT flow: a `HardwareEvent` (copied out of the library's callback) → registry
+/// update → topic mapping → retained publish of what changed.
+extension Bridge {
+    /// Applies one hardware event and publishes what it changed.
+    public func apply(_ event: HardwareEvent) async {
+        switch event {
+        case .update(let source, let update):
+            guard let device = registry.device(for: source) else {
+                logger.debug("update for an unmapped source", metadata: ["source": "\(source)"])
+                return
+            }
+            await apply(update, to: device)
+        case .availability(let source, let online):
+            guard let device = registry.device(for: source) else { return }
+            for member in sourceGroup(of: device) {
+                registry.update(member.address) { $0.online = online }
+                await publishAvailability(member)
+            }
+            await publish(
+                event: BridgeEvent(
+                    type: online ? "node_alive" : "node_dead",
+                    fields: [("source", .string(source.description)), ("device", .string(device.address.description))]))
+        case .adapterAvailability(let adapter, let online, let reason):
+            guard adapterOnline[adapter] != online else { return }
+            adapterOnline[adapter] = online
+            for device in registry.devices(onAdapter: adapter) { await publishAvailability(device) }
+            await publish(event: online ? .adapterRecovered(adapter) : .adapterLost(adapter, reason: reason))
+        case .scene(let node, let instance, let sceneID):
+            await publishScene(node: node, instance: instance, sceneID: sceneID)
+        case .discovered(let descriptor):
+            guard registry.device(for: descriptor.source) == nil else { return }
+            registry.add(descriptor)
+            await publishAvailability(descriptor)
+            await publishInventory()
+        case .removed(let source):
+            guard let device = registry.remove(source) else { return }
+            let topics = identity.topics.device(device.address)
+            for topic in topics.retained { await mqtt.publish(topic: topic, payload: [], retain: true) }
+            await publishInventory()
+        case .event(let event):
+            await publish(event: event)
+        }
+    }
+
+    func apply(_ update: HardwareEvent.StateUpdate, to device: DeviceDescriptor) async {
+        let topics = identity.topics.device(device.address)
+        let before = registry.state(of: device.address)
+        registry.update(device.address) { state in
+            switch update {
+            case .isOn(let on): state.isOn = on
+            case .level(let level):
+                state.level = level
+                state.isOn = level > 0
+                if level > 0 { state.lastOnLevel = level }
+            case .power(let watts): state.power = watts
+            case .energy(let kWh): state.energy = kWh
+            case .volume(let volume): state.volume = volume
+            case .muted(let muted): state.muted = muted
+            case .input(let address): state.input = address
+            }
+        }
+        let after = registry.state(of: device.address)
+        // Retained states are republished even when unchanged only if they were never published.
+        switch update {
+        case .isOn, .level:
+            guard after.isOn != before.isOn || after.level != before.level || !published.contains(topics.state) else {
+                return
+            }
+            await publishState(topics.state, Self.statePayload(after, kind: device.kind))
+        case .power(let watts):
+            guard after.power != before.power || !published.contains(topics.power) else { return }
+            await publishState(topics.power, Self.decimal(watts))
+        case .energy(let kWh):
+            guard after.energy != before.energy || !published.contains(topics.energy) else { return }
+            await publishState(topics.energy, Self.decimal(kWh))
+        case .volume(let volume):
+            guard after.volume != before.volume || !published.contains(topics.volume) else { return }
+            await publishState(topics.volume, String(volume))
+        case .muted(let muted):
+            guard after.muted != before.muted || !published.contains(topics.mute) else { return }
+            await publishState(topics.mute, muted ? "on" : "off")
+        case .input(let address):
+            guard after.input != before.input || !published.contains(topics.input) else { return }
+            let name = device.inputs.first { $0.value == address }?.key
+            await publishState(topics.input, name ?? address)
+        }
+    }
+
+    func publishState(_ topic: String, _ payload: String) async {
+        published.insert(topic)
+        stats.statesPublished += 1
+        await mqtt.publish(topic: topic, text: payload, retain: true)
+    }
+
+    func publishAvailability(_ device: DeviceDescriptor) async {
+        let online = adapterOnline[device.source.adapter] == true && registry.state(of: device.address).online
+        await mqtt.publish(
+            topic: identity.topics.device(device.address).availability, text: online ? "online" : "offline",
+            retain: true)
+    }
+
+    /// A node's devices share its availability (all PowerNode sockets die together).
+    func sourceGroup(of device: DeviceDescriptor) -> [DeviceDescriptor] {
+        if case .zwave(let node, _) = device.source { return registry.devices(ofNode: node) }
+        return [device]
+    }
+
+    func publishScene(node: Int, instance: Int?, sceneID: Int) async {
+        if let device = registry.device(for: .zwave(node: node, instance: instance))
+            ?? registry.devices(ofNode: node).first
+        {
+            await mqtt.publish(
+                topic: identity.topics.device(device.address).scene, text: String(sceneID), retain: false)
+        }
+        for mapping in scenes where mapping.node == node && mapping.scene == sceneID
+            && (mapping.instance == nil || mapping.instance == instance)
+        {
+            await mqtt.publish(topic: mapping.topic, text: mapping.payload, retain: false)
+        }
+    }
+
+    /// The retained inventory on `<prefix>/bridge/<bridge>/devices`.
+    func publishInventory() async {
+        await mqtt.publish(topic: identity.topics.bridgeDevices, text: inventory().serialized, retain: true)
+    }
+
+    func inventory() -> JSONValue {
+        .array(
+            registry.all.map { device in
+                let state = registry.state(of: device.address)
+                var fields: [(String, JSONValue)] = [
+                    ("topic", .string(identity.topics.device(device.address).state)),
+                    ("room", .string(device.address.room)), ("name", .string(device.address.name)),
+                    ("kind", .string(device.kind.rawValue)), ("adapter", .string(device.source.adapter)),
+                ]
+                switch device.source {
+                case .zwave(let node, let instance):
+                    fields.append(("node", .int(node)))
+                    if let instance { fields.append(("instance", .int(instance))) }
+                case .cec(let address):
+                    fields.append(("logical_address", .int(address)))
+                }
+                fields.append(("configured", .bool(device.configured)))
+                fields.append(("alive", .bool(state.online && adapterOnline[device.source.adapter] == true)))
+                fields.append(contentsOf: details[device.source] ?? [])
+                return .object(fields)
+            })
+    }
+
+    /// Adds details (manufacturer, product, interview stage...) to a device's inventory entry.
+    public func setDetails(_ source: DeviceSource, _ fields: [(String, JSONValue)]) async {
+        details[source] = fields
+        await publishInventory()
+    }
+
+    static func statePayload(_ state: DeviceState, kind: DeviceKind) -> String {
+        switch kind {
+        case .dimmer: String(state.level ?? 0)
+        case .binarySwitch, .socket: state.isOn == true ? "on" : "off"
+        case .tv: state.isOn.map { $0 ? "on" : "standby" } ?? "unknown"
+        }
+    }
+
+    /// A decimal with the device's precision: `53.6`, `2.50`.
+    static func decimal(_ measurement: DeviceState.Measurement) -> String {
+        let precision = max(0, min(measurement.precision, 6))
+        var scale = 1.0
+        for _ in 0..<precision { scale *= 10 }
+        let scaled = (measurement.value * scale).rounded()
+        let negative = scaled < 0
+        let digits = String(Int64(abs(scaled)))
+        guard precision > 0 else { return (negative ? "-" : "") + digits }
+        let padded = String(repeating: "0", count: max(0, precision + 1 - digits.count)) + digits
+        let split = padded.index(padded.endIndex, offsetBy: -precision)
+        return (negative ? "-" : "") + padded[..<split] + "." + padded[split...]
+    }
+}

@@ -1,0 +1,122 @@
+/// The MQTT → hardware flow: message on a `/set` topic → topic parser → typed device command →
+/// per-device command queue (coalescing, one in flight per device) → backend → library call.
+extension Bridge {
+    /// Handles one inbound MQTT message. Never throws: every refusal becomes a `command_rejected` event.
+    public func receive(_ message: InboundMessage) async {
+        let inbound: InboundTopic
+        do {
+            inbound = try identity.topics.parse(message.topic)
+        } catch {
+            return await reject(message, reason: error.description)
+        }
+        if message.retained {
+            return await reject(message, reason: "retained command ignored: commands must not be retained")
+        }
+        switch inbound {
+        case .request(let command):
+            await handleRequest(command: command, payload: message.payload)
+        case .device(let address, let action):
+            guard let device = registry.device(at: address) else {
+                return await reject(message, reason: "unknown device \(address)")
+            }
+            let command: DeviceCommand
+            do {
+                command = try parseCommand(action, payload: message.payload, device: device)
+            } catch {
+                return await reject(message, reason: error.reason)
+            }
+            stats.commandsReceived += 1
+            if let refusal = refusal(for: device) {
+                return await reject(message, reason: refusal)
+            }
+            if let first = queue.submit(command, for: address, channel: command.channel) {
+                _ = first  // the drain loop takes it from the queue's in-flight slot below
+                pendingFirst[address] = first
+                readyContinuation.yield(address)
+            }
+        }
+    }
+
+    func parseCommand(_ action: InboundTopic.Action, payload: [UInt8], device: DeviceDescriptor) throws(PayloadError)
+        -> DeviceCommand
+    {
+        switch action {
+        case .set: return try PayloadParser.deviceCommand(payload, kind: device.kind)
+        case .get: return .refresh
+        case .volumeSet, .muteSet, .inputSet:
+            guard device.kind == .tv else { throw PayloadError("a \(device.kind.rawValue) has no \(action.rawValue)") }
+            switch action {
+            case .volumeSet: return .volume(try PayloadParser.volumeCommand(payload))
+            case .muteSet: return .mute(try PayloadParser.muteCommand(payload))
+            default:
+                let input = try PayloadParser.inputCommand(payload, inputs: device.inputs)
+                return .input(name: input.name, address: input.address)
+            }
+        }
+    }
+
+    /// Why a command for `device` cannot be accepted now, or `nil`.
+    func refusal(for device: DeviceDescriptor) -> String? {
+        guard backends[device.source.adapter] != nil else {
+            return "no \(device.source.adapter) adapter is configured on this bridge"
+        }
+        if adapterOnline[device.source.adapter] != true {
+            return "the \(device.source.adapter) adapter is offline"
+        }
+        return nil
+    }
+
+    /// Executes the commands of one device, one at a time, until its queue is empty.
+    func drain(_ address: DeviceAddress) async {
+        var next = pendingFirst.removeValue(forKey: address)
+        while let command = next {
+            await execute(command, at: address)
+            next = queue.complete(address)
+        }
+    }
+
+    func execute(_ command: DeviceCommand, at address: DeviceAddress) async {
+        guard let device = registry.device(at: address), let backend = backends[device.source.adapter] else { return }
+        let resolved = resolve(command, for: device)
+        do {
+            try await backend.execute(resolved, on: device)
+            stats.commandsExecuted += 1
+            logger.debug("executed", metadata: ["device": "\(address)", "command": "\(resolved)"])
+        } catch {
+            stats.commandsRejected += 1
+            await publish(
+                event: BridgeEvent(
+                    type: "command_failed",
+                    fields: [
+                        ("device", .string(address.description)), ("command", .string(resolved.description)),
+                        ("reason", .string(error.reason)),
+                    ]))
+        }
+    }
+
+    /// Turns `toggle` and a dimmer's `on` into concrete commands from the current state, at the moment
+    /// the command is sent (so a toggle acts on the latest state).
+    func resolve(_ command: DeviceCommand, for device: DeviceDescriptor) -> DeviceCommand {
+        let state = registry.state(of: device.address)
+        switch (command, device.kind) {
+        case (.toggle, .dimmer):
+            return (state.level ?? 0) > 0 ? .level(0) : resolve(.on, for: device)
+        case (.toggle, _):
+            return state.isOn == true ? .off : .on
+        case (.on, .dimmer):
+            return .level(state.lastOnLevel ?? 99)
+        case (.off, .dimmer):
+            return .level(0)
+        case (.mute(.toggle), _):
+            return .mute(state.muted == true ? .off : .on)
+        default:
+            return command
+        }
+    }
+
+    func reject(_ message: InboundMessage, reason: String) async {
+        stats.commandsRejected += 1
+        logger.warning("command rejected", metadata: ["topic": "\(message.topic)", "reason": "\(reason)"])
+        await publish(event: .commandRejected(topic: message.topic, payload: message.payload, reason: reason))
+    }
+}

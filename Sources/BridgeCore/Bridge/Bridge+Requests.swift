@@ -1,0 +1,47 @@
+/// The bridge API: `<prefix>/bridge/<bridge>/request/<command>` → `.../response/<command>`. Every request
+/// gets exactly one response, `status` `ok` or `error` with the reason.
+extension Bridge {
+    /// The longest request payload accepted.
+    static let maximumRequestLength = 16 * 1024
+
+    func handleRequest(command: String, payload: [UInt8]) async {
+        var transaction: JSONValue = .null
+        let result: Result<JSONValue, RequestFailure>
+        if payload.count > Self.maximumRequestLength {
+            result = .failure(RequestFailure("request too long (\(payload.count) bytes; at most \(Self.maximumRequestLength))"))
+        } else {
+            do {
+                let arguments = payload.isEmpty ? JSONValue.object([]) : try JSONValue.parse(payload)
+                guard case .object = arguments else { throw RequestFailure("the request must be a JSON object") }
+                transaction = arguments["transaction"] ?? .null
+                result = .success(try await perform(command, arguments: arguments))
+            } catch let error as JSONParseError {
+                result = .failure(RequestFailure(error.description))
+            } catch let error as RequestFailure {
+                result = .failure(error)
+            } catch {
+                result = .failure(RequestFailure("\(error)"))
+            }
+        }
+        var fields: [(String, JSONValue)] = [("transaction", transaction)]
+        switch result {
+        case .success(let data):
+            fields += [("status", "ok"), ("data", data)]
+        case .failure(let failure):
+            fields += [("status", "error"), ("error", .string(failure.reason))]
+            logger.warning("request failed", metadata: ["command": "\(command)", "reason": "\(failure.reason)"])
+        }
+        await mqtt.publish(topic: identity.topics.response(command), text: JSONValue.object(fields).serialized, retain: false)
+    }
+
+    func perform(_ command: String, arguments: JSONValue) async throws(RequestFailure) -> JSONValue {
+        if command == "devices" { return inventory() }
+        if let handler = requestHandler, handler.commands.contains(command) {
+            return try await handler.handle(command: command, arguments: arguments) { event in
+                await self.publish(event: event)
+            }
+        }
+        let known = (["devices"] + (requestHandler?.commands.sorted() ?? [])).joined(separator: ", ")
+        throw RequestFailure("unknown command \"\(command)\"; this bridge serves: \(known)")
+    }
+}

@@ -1,0 +1,120 @@
+public import Logging
+
+/// The bridge: owns the device registry and the per-device command queue, and connects the two flows.
+///
+/// - MQTT → hardware: `receive(_:)` in `Bridge+Receive.swift`.
+/// - Hardware → MQTT: `apply(_:)` in `Bridge+Publish.swift`.
+///
+/// `run()` executes queued commands (one in flight per device) until cancelled; `start()` subscribes
+/// and publishes the initial retained states; `shutdown()` marks everything `offline`.
+public actor Bridge {
+    let identity: BridgeIdentity
+    let mqtt: any MQTTPort
+    let logger: Logger
+    var registry: DeviceRegistry
+    var queue = CoalescingQueue<DeviceAddress, CommandChannel, DeviceCommand>()
+    var backends: [String: any DeviceBackend] = [:]
+    var adapterOnline: [String: Bool] = [:]
+    /// The first command of a device that just became busy, handed from `receive` to `drain`.
+    var pendingFirst: [DeviceAddress: DeviceCommand] = [:]
+    /// Retained state topics published at least once by this process.
+    var published: Set<String> = []
+    /// Extra inventory fields per device (manufacturer, product, interview stage).
+    var details: [DeviceSource: [(String, JSONValue)]] = [:]
+    let scenes: [SceneMapping]
+    let requestHandler: (any BridgeRequestHandler)?
+    /// Devices whose first command is ready to run; consumed by `run()`.
+    let ready: AsyncStream<DeviceAddress>
+    let readyContinuation: AsyncStream<DeviceAddress>.Continuation
+    /// Counters for the benchmark and the logs.
+    public internal(set) var stats = Stats()
+
+    public struct Stats: Sendable {
+        public var commandsReceived = 0
+        public var commandsExecuted = 0
+        public var commandsRejected = 0
+        public var statesPublished = 0
+    }
+
+    public init(
+        identity: BridgeIdentity, devices: [DeviceDescriptor], scenes: [SceneMapping] = [],
+        backends: [any DeviceBackend], requestHandler: (any BridgeRequestHandler)? = nil,
+        mqtt: any MQTTPort, logger: Logger
+    ) {
+        self.identity = identity
+        self.registry = DeviceRegistry(devices)
+        self.scenes = scenes
+        self.mqtt = mqtt
+        self.logger = logger
+        self.requestHandler = requestHandler
+        for backend in backends {
+            self.backends[backend.adapter] = backend
+            self.adapterOnline[backend.adapter] = false
+        }
+        (ready, readyContinuation) = AsyncStream.makeStream(of: DeviceAddress.self, bufferingPolicy: .unbounded)
+    }
+
+    /// Subscribes to the command topics and publishes the bridge's retained state: `online`, every
+    /// device's availability (`offline` until its adapter reports it) and the inventory.
+    public func start() async {
+        for filter in identity.topics.subscriptions { await mqtt.subscribe(filter) }
+        await mqtt.publish(topic: identity.topics.bridgeState, text: "online", retain: true)
+        for device in registry.all { await publishAvailability(device) }
+        await publishInventory()
+    }
+
+    /// Executes queued commands until the task is cancelled. Devices run concurrently; each device has
+    /// at most one command in flight.
+    public func run() async {
+        await withDiscardingTaskGroup { group in
+            for await address in ready {
+                group.addTask { await self.drain(address) }
+            }
+        }
+    }
+
+    /// Marks every device and the bridge `offline` (retained), for a clean stop.
+    public func shutdown() async {
+        for device in registry.all {
+            await mqtt.publish(topic: identity.topics.device(device.address).availability, text: "offline", retain: true)
+        }
+        await mqtt.publish(topic: identity.topics.bridgeState, text: "offline", retain: true)
+        readyContinuation.finish()
+    }
+
+    /// Publishes an event on `<prefix>/bridge/<bridge>/event`.
+    public func publish(event: BridgeEvent) async {
+        logger.info("event", metadata: ["event": "\(event)"])
+        await mqtt.publish(topic: identity.topics.bridgeEvent, text: event.json.serialized, retain: false)
+    }
+
+    /// The current registry (for tests and the inventory).
+    public var currentRegistry: DeviceRegistry { registry }
+}
+
+/// Which bridge this is: its instance name and topic prefix.
+public struct BridgeIdentity: Sendable, Hashable {
+    public let name: String
+    public let prefix: String
+    public init(name: String, prefix: String = "Thuis") {
+        self.name = name
+        self.prefix = prefix
+    }
+    var topics: BridgeTopics { BridgeTopics(prefix: prefix, bridge: name) }
+}
+
+/// An extra publish when a device sends a scene activation (`[[zwave.scene]]`).
+public struct SceneMapping: Sendable, Hashable {
+    public let node: Int
+    public let instance: Int?
+    public let scene: Int
+    public let topic: String
+    public let payload: String
+    public init(node: Int, instance: Int? = nil, scene: Int, topic: String, payload: String) {
+        self.node = node
+        self.instance = instance
+        self.scene = scene
+        self.topic = topic
+        self.payload = payload
+    }
+}

@@ -1,0 +1,68 @@
+/// A typed command for one device, parsed from an MQTT `/set` payload.
+public enum DeviceCommand: Sendable, Equatable, CustomStringConvertible {
+    /// Switch on. On a dimmer: restore its last non-zero level.
+    case on
+    /// Switch off (a dimmer goes to level 0, a TV to standby).
+    case off
+    /// Invert the current on/off state.
+    case toggle
+    /// Dimmer level, `0`..`99`.
+    case level(Int)
+    /// Re-read the device from the hardware and republish (`/get`).
+    case refresh
+    /// Volume: one step up or down, or an absolute level `0`..`100`.
+    case volume(VolumeCommand)
+    /// Mute: on, off or toggle.
+    case mute(SwitchCommand)
+    /// Switch the TV to an input, given as the physical address it resolved to.
+    case input(name: String?, address: String)
+
+    public var description: String {
+        switch self {
+        case .on: "on"
+        case .off: "off"
+        case .toggle: "toggle"
+        case .level(let level): "level \(level)"
+        case .refresh: "refresh"
+        case .volume(let volume): "volume \(volume)"
+        case .mute(let mute): "mute \(mute)"
+        case .input(let name, let address): "input \(name ?? address)"
+        }
+    }
+
+    /// Commands of the same channel replace each other in the per-device queue (a newer level replaces
+    /// an older one; a volume command does not replace a power command).
+    public var channel: CommandChannel {
+        switch self {
+        case .on, .off, .toggle, .level: .power
+        case .refresh: .refresh
+        case .volume: .volume
+        case .mute: .mute
+        case .input: .input
+        }
+    }
+}
+
+/// The independent parts of a device that commands address; see `DeviceCommand.channel`.
+public enum CommandChannel: Sendable, Hashable, CaseIterable {
+    case power, refresh, volume, mute, input
+}
+
+/// `on`, `off` or `toggle`.
+public enum SwitchCommand: String, Sendable, Equatable, CustomStringConvertible {
+    case on, off, toggle
+    public var description: String { rawValue }
+}
+
+/// A volume command.
+public enum VolumeCommand: Sendable, Equatable, CustomStringConvertible {
+    case up, down
+    case level(Int)
+    public var description: String {
+        switch self {
+        case .up: "up"
+        case .down: "down"
+        case .level(let level): "\(level)"
+        }
+    }
+}

@@ -1,0 +1,29 @@
+/// Something the hardware side reports to the bridge, already copied out of the C library into a
+/// `Sendable` value. The bridge maps it to topics (`Bridge+Publish.swift`).
+public enum HardwareEvent: Sendable {
+    /// A state reading of a device.
+    case update(DeviceSource, StateUpdate)
+    /// A node died or came back; an adapter was lost or recovered (all its devices at once).
+    case availability(DeviceSource, online: Bool)
+    case adapterAvailability(adapter: String, online: Bool, reason: String)
+    /// A scene activation (FGD212 S1/S2 clicks, Central Scene): published on `<device>/scene`, never retained.
+    case scene(node: Int, instance: Int?, sceneID: Int)
+    /// A node the configuration does not name appeared (it gets an `unassigned/node<N>` device).
+    case discovered(DeviceDescriptor)
+    /// A device left the network (exclusion): its retained topics are cleared.
+    case removed(DeviceSource)
+    /// Anything else worth an event on `<prefix>/bridge/<bridge>/event`.
+    case event(BridgeEvent)
+
+    /// One field of `DeviceState`.
+    public enum StateUpdate: Sendable, Equatable {
+        case isOn(Bool?)
+        case level(Int)
+        case power(DeviceState.Measurement)
+        case energy(DeviceState.Measurement)
+        case volume(Int)
+        case muted(Bool)
+        /// The active input's physical address `a.b.c.d`.
+        case input(String)
+    }
+}

@@ -1,0 +1,11 @@
+/// What a mapped device is, which decides the payloads its topics carry.
+public enum DeviceKind: String, Sendable, Hashable, Codable, CaseIterable {
+    /// A dimmer (FGD212): state `0`..`99`, `/set` takes levels and `on`/`off`/`toggle`.
+    case dimmer
+    /// A binary switch: state `on`/`off`.
+    case binarySwitch = "switch"
+    /// One socket of a power strip (PowerNode 6 endpoint): state `on`/`off`, metered.
+    case socket
+    /// A TV over HDMI-CEC: state `on`/`standby`/`unknown`, plus volume, mute and input.
+    case tv
+}

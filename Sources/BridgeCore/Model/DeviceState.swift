@@ -1,0 +1,30 @@
+/// What the bridge knows of a device's state; each field is published on its own retained topic.
+public struct DeviceState: Sendable, Equatable {
+    /// On/off for switches, sockets and TVs (`nil`: unknown).
+    public var isOn: Bool?
+    /// Dimmer level `0`..`99`.
+    public var level: Int?
+    /// The last non-zero dimmer level, restored by `on`.
+    public var lastOnLevel: Int?
+    /// Watts and kWh, with the device's precision (decimals).
+    public var power: Measurement?
+    public var energy: Measurement?
+    /// Dead node or lost adapter: `false`.
+    public var online = true
+    /// TV/audio system.
+    public var volume: Int?
+    public var muted: Bool?
+    public var input: String?
+
+    public init() {}
+
+    /// A decimal reading with the number of decimals the device reported.
+    public struct Measurement: Sendable, Equatable {
+        public var value: Double
+        public var precision: Int
+        public init(value: Double, precision: Int) {
+            self.value = value
+            self.precision = precision
+        }
+    }
+}

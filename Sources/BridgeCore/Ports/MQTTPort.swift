@@ -1,0 +1,29 @@
+/// What the bridge needs from an MQTT connection. `MQTTDriver` implements it over libmosquitto; tests may
+/// use a fake.
+public protocol MQTTPort: Sendable {
+    /// Publishes a message. Retained messages are the bridge's state: the implementation keeps the latest
+    /// per topic and republishes them after every reconnect.
+    func publish(topic: String, payload: [UInt8], retain: Bool) async
+    /// Subscribes (and re-subscribes after every reconnect).
+    func subscribe(_ filter: String) async
+}
+
+extension MQTTPort {
+    /// Publishes a text payload.
+    public func publish(topic: String, text: String, retain: Bool) async {
+        await publish(topic: topic, payload: Array(text.utf8), retain: retain)
+    }
+}
+
+/// An MQTT message delivered to the bridge.
+public struct InboundMessage: Sendable {
+    public let topic: String
+    public let payload: [UInt8]
+    public let retained: Bool
+
+    public init(topic: String, payload: [UInt8], retained: Bool) {
+        self.topic = topic
+        self.payload = payload
+        self.retained = retained
+    }
+}

@@ -1,0 +1,1 @@
+#include <libcec/cecc.h>

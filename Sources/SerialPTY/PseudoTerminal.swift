@@ -1,0 +1,195 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+import Foundation
+
+/// A pseudo-terminal that plays the role of a USB serial device for the emulators.
+///
+/// The emulator holds the master side; the client (libopenzwave, libcec) opens the slave, usually
+/// through a stable symlink (`link`). The emulator also keeps one slave descriptor open itself so that
+/// the master never sees a hang-up while the client closes and reopens the port.
+///
+/// Reading happens on a dedicated thread (`startReading`), which calls the handler with every chunk of
+/// bytes the client wrote. `close()` is the "unplug": the master is closed (the client's reads fail) and
+/// the link is removed.
+public final class PseudoTerminal: @unchecked Sendable {
+    // @unchecked Sendable: the mutable state (fds, reader thread flag) is guarded by `lock`.
+
+    /// The slave device path (`/dev/pts/N`).
+    public let slavePath: String
+    /// The symlink pointing at `slavePath`, if one was requested.
+    public let linkPath: String?
+
+    private let lock = NSLock()
+    private var masterFD: Int32
+    private var heldSlaveFD: Int32
+    private var reading = false
+    private var wakePipe: [Int32] = [-1, -1]
+
+    /// `_IOW('T', 0x31, int)` and `_IOR('T', 0x30, unsigned int)` from asm-generic/ioctls.h (x86_64, arm64).
+    private static let tiocsptlck = UInt(0x4004_5431)
+    private static let tiocgptn = UInt(0x8004_5430)
+
+    /// Opens a new pty (`posix_openpt`, `grantpt`, `unlockpt`), puts the slave in raw mode and, when
+    /// `link` is given, (re)creates a symlink there pointing at the slave device.
+    public init(link: String? = nil) throws(PseudoTerminalError) {
+        // posix_openpt/unlockpt/ptsname are not visible to Swift's Glibc module; these are their
+        // Linux implementations: open the multiplexer, unlock (TIOCSPTLCK), read the number (TIOCGPTN).
+        let master = open("/dev/ptmx", O_RDWR | O_NOCTTY)
+        guard master >= 0 else { throw .system(call: "open(/dev/ptmx)", errno: errno) }
+        var unlock: Int32 = 0
+        guard ioctl(master, PseudoTerminal.tiocsptlck, &unlock) == 0 else {
+            let e = errno
+            _ = Glibc.close(master)
+            throw .system(call: "ioctl(TIOCSPTLCK)", errno: e)
+        }
+        var number: UInt32 = 0
+        guard ioctl(master, PseudoTerminal.tiocgptn, &number) == 0 else {
+            let e = errno
+            _ = Glibc.close(master)
+            throw .system(call: "ioctl(TIOCGPTN)", errno: e)
+        }
+        let path = "/dev/pts/\(number)"
+        let slave = open(path, O_RDWR | O_NOCTTY)
+        guard slave >= 0 else {
+            let e = errno
+            _ = Glibc.close(master)
+            throw .system(call: "open(\(path))", errno: e)
+        }
+        var tio = termios()
+        if tcgetattr(slave, &tio) == 0 {
+            cfmakeraw(&tio)
+            _ = tcsetattr(slave, TCSANOW, &tio)
+        }
+        // The master must never block the emulator's writer.
+        let flags = fcntl(master, F_GETFL)
+        _ = fcntl(master, F_SETFL, flags | O_NONBLOCK)
+
+        self.masterFD = master
+        self.heldSlaveFD = slave
+        self.slavePath = path
+        self.linkPath = link
+        if let link {
+            _ = unlink(link)
+            guard symlink(path, link) == 0 else {
+                let e = errno
+                _ = Glibc.close(slave)
+                _ = Glibc.close(master)
+                throw .system(call: "symlink(\(link))", errno: e)
+            }
+        }
+        _ = pipe(&wakePipe)
+    }
+
+    deinit {
+        close()
+        if wakePipe[0] >= 0 { _ = Glibc.close(wakePipe[0]) }
+        if wakePipe[1] >= 0 { _ = Glibc.close(wakePipe[1]) }
+    }
+
+    /// Whether the pty is still open (not unplugged).
+    public var isOpen: Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return masterFD >= 0
+    }
+
+    /// Writes all bytes to the client. Waits (poll) while the pty's buffer is full.
+    public func write(_ bytes: [UInt8]) throws(PseudoTerminalError) {
+        lock.lock()
+        let fd = masterFD
+        lock.unlock()
+        guard fd >= 0 else { throw .closed }
+        var offset = 0
+        while offset < bytes.count {
+            let n = bytes.withUnsafeBytes { raw in
+                Glibc.write(fd, raw.baseAddress.map { $0 + offset }, bytes.count - offset)
+            }
+            if n > 0 {
+                offset += n
+            } else if n < 0 && (errno == EAGAIN || errno == EINTR) {
+                var pfd = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
+                _ = poll(&pfd, 1, 100)
+            } else {
+                throw .system(call: "write", errno: errno)
+            }
+        }
+    }
+
+    /// Starts a dedicated reader thread that calls `handler` with each chunk the client writes, until
+    /// `close()`. The handler runs on that thread and must not block for long.
+    public func startReading(_ handler: @escaping @Sendable ([UInt8]) -> Void) {
+        lock.lock()
+        guard !reading, masterFD >= 0 else {
+            lock.unlock()
+            return
+        }
+        reading = true
+        let fd = masterFD
+        let wake = wakePipe[0]
+        lock.unlock()
+        let thread = Thread {
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            while true {
+                var fds = [pollfd(fd: fd, events: Int16(POLLIN), revents: 0),
+                           pollfd(fd: wake, events: Int16(POLLIN), revents: 0)]
+                let r = poll(&fds, 2, 500)
+                if r < 0 && errno != EINTR { break }
+                if fds[1].revents != 0 { break }
+                if fds[0].revents & Int16(POLLNVAL) != 0 { break }
+                if fds[0].revents & Int16(POLLIN) != 0 {
+                    let n = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+                    if n > 0 {
+                        handler(Array(buffer[0..<n]))
+                    } else if n < 0 && errno != EAGAIN && errno != EINTR && errno != EIO {
+                        break
+                    }
+                }
+            }
+        }
+        thread.name = "pty-reader \(slavePath)"
+        thread.start()
+    }
+
+    /// Unplugs: stops the reader, closes both sides and removes the link. Idempotent.
+    public func close() {
+        lock.lock()
+        let master = masterFD
+        let slave = heldSlaveFD
+        masterFD = -1
+        heldSlaveFD = -1
+        let wasReading = reading
+        reading = false
+        lock.unlock()
+        if wasReading, wakePipe[1] >= 0 {
+            var byte: UInt8 = 1
+            _ = Glibc.write(wakePipe[1], &byte, 1)
+        }
+        if let linkPath, master >= 0 {
+            // Only remove the link if it still points at us (a replug may have replaced it).
+            var target = [CChar](repeating: 0, count: 256)
+            let n = readlink(linkPath, &target, target.count - 1)
+            if n > 0 {
+                let current = String(decoding: target[0..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+                if current == slavePath { _ = unlink(linkPath) }
+            }
+        }
+        if slave >= 0 { _ = Glibc.close(slave) }
+        if master >= 0 { _ = Glibc.close(master) }
+    }
+}
+
+/// Errors from `PseudoTerminal`, naming the failing call.
+public enum PseudoTerminalError: Error, CustomStringConvertible, Sendable {
+    case system(call: String, errno: Int32)
+    case closed
+
+    public var description: String {
+        switch self {
+        case .system(let call, let code): "\(call) failed: \(String(cString: strerror(code)))"
+        case .closed: "the pseudo-terminal is closed (unplugged)"
+        }
+    }
+}

@@ -1,0 +1,177 @@
+import BridgeCore
+import Logging
+import Testing
+import TestSupport
+
+@Suite struct BridgeTests {
+    let bedroom = DeviceDescriptor(
+        address: DeviceAddress(room: "bedroom", name: "light"), kind: .dimmer, source: .zwave(node: 2, instance: nil),
+        metered: true)
+    let ambilight = DeviceDescriptor(
+        address: DeviceAddress(room: "living", name: "ambilight"), kind: .socket, source: .zwave(node: 3, instance: 4),
+        metered: true)
+    let receiver = DeviceDescriptor(
+        address: DeviceAddress(room: "living", name: "receiver"), kind: .socket, source: .zwave(node: 3, instance: 1))
+    let tv = DeviceDescriptor(
+        address: DeviceAddress(room: "living", name: "tv"), kind: .tv, source: .cec(logicalAddress: 0),
+        inputs: ["appletv": "1.0.0.0"])
+
+    /// A bridge over fakes, with its command runner going for the duration of `body`.
+    func withBridge(
+        scenes: [SceneMapping] = [],
+        _ body: @Sendable (Bridge, FakeMQTTPort, FakeDeviceBackend, FakeDeviceBackend) async throws -> Void
+    ) async throws {
+        let mqtt = FakeMQTTPort()
+        let zwave = FakeDeviceBackend(adapter: "zwave")
+        let cec = FakeDeviceBackend(adapter: "cec")
+        let bridge = Bridge(
+            identity: BridgeIdentity(name: "living"), devices: [bedroom, ambilight, receiver, tv], scenes: scenes,
+            backends: [zwave, cec], mqtt: mqtt, logger: Logger(label: "test"))
+        await bridge.start()
+        await bridge.apply(.adapterAvailability(adapter: "zwave", online: true, reason: ""))
+        await bridge.apply(.adapterAvailability(adapter: "cec", online: true, reason: ""))
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { await bridge.run() }
+            try await body(bridge, mqtt, zwave, cec)
+            await bridge.shutdown()
+            try await group.waitForAll()
+        }
+    }
+
+    func set(_ topic: String, _ payload: String, retained: Bool = false) -> InboundMessage {
+        InboundMessage(topic: topic, payload: Array(payload.utf8), retained: retained)
+    }
+
+    @Test func startSubscribesAndPublishesOnlineAndAvailability() async throws {
+        try await withBridge { _, mqtt, _, _ in
+            #expect(await mqtt.subscriptions.contains("Thuis/device/+/+/set"))
+            #expect(await mqtt.subscriptions.contains("Thuis/bridge/living/request/+"))
+            let retained = await mqtt.retained
+            #expect(retained["Thuis/bridge/living/state"] == "online")
+            #expect(retained["Thuis/device/bedroom/light/availability"] == "online")
+            #expect(retained["Thuis/bridge/living/devices"]?.contains("\"node\":3,\"instance\":4") == true)
+        }
+    }
+
+    @Test func setLevelReachesTheBackendAndStateComesBackFromTheHardware() async throws {
+        try await withBridge { bridge, mqtt, zwave, _ in
+            await bridge.receive(set("Thuis/device/bedroom/light/set", "40"))
+            await zwave.waitForCommands(1)
+            #expect(await zwave.commands == [.level(40)])
+            #expect(await mqtt.retained["Thuis/device/bedroom/light"] == nil, "state is only published from the hardware")
+            await bridge.apply(.update(.zwave(node: 2, instance: 1), .level(40)))
+            #expect(await mqtt.retained["Thuis/device/bedroom/light"] == "40")
+            await bridge.receive(set("Thuis/device/bedroom/light/set", "off"))
+            await zwave.waitForCommands(2)
+            await bridge.apply(.update(.zwave(node: 2, instance: 1), .level(0)))
+            await bridge.receive(set("Thuis/device/bedroom/light/set", "on"))
+            await zwave.waitForCommands(3)
+            await bridge.apply(.update(.zwave(node: 2, instance: 1), .level(40)))
+            await bridge.receive(set("Thuis/device/bedroom/light/set", "toggle"))
+            await zwave.waitForCommands(4)
+            #expect(await zwave.commands == [.level(40), .level(0), .level(40), .level(0)])
+        }
+    }
+
+    @Test func aBurstIsCoalescedToTheLastLevel() async throws {
+        try await withBridge { bridge, _, zwave, _ in
+            await zwave.hold()
+            for level in 1...99 { await bridge.receive(set("Thuis/device/bedroom/light/set", String(level))) }
+            await zwave.waitForCommands(1)
+            await zwave.releaseAll()
+            await zwave.waitForCommands(2)
+            #expect(await zwave.commands == [.level(1), .level(99)])
+        }
+    }
+
+    @Test func retainedUnknownAndMalformedCommandsAreRejectedWithAReason() async throws {
+        try await withBridge { bridge, mqtt, zwave, _ in
+            await bridge.receive(set("Thuis/device/bedroom/light/set", "40", retained: true))
+            await bridge.receive(set("Thuis/device/attic/lamp/set", "on"))
+            await bridge.receive(set("Thuis/device/bedroom/light/set", "abc"))
+            await bridge.receive(set("Thuis/device/living/receiver/volume/set", "10"))
+            await bridge.receive(InboundMessage(topic: "Thuis/device/bedroom/light/set", payload: [0xFF], retained: false))
+            let events = await mqtt.events(on: "Thuis/bridge/living/event")
+            let reasons = events.compactMap { event -> String? in
+                guard event["type"] == "command_rejected", case .string(let reason)? = event["reason"] else { return nil }
+                return reason
+            }
+            #expect(reasons.count == 5)
+            #expect(reasons[0].contains("retained"))
+            #expect(reasons[1].contains("unknown device attic/lamp"))
+            #expect(reasons[2].contains("unknown command"))
+            #expect(reasons[3].contains("has no volume"))
+            #expect(reasons[4].contains("UTF-8"))
+            #expect(await zwave.commands.isEmpty)
+        }
+    }
+
+    @Test func commandsForAnOfflineAdapterAreRejectedNotDropped() async throws {
+        try await withBridge { bridge, mqtt, zwave, _ in
+            await bridge.apply(.adapterAvailability(adapter: "zwave", online: false, reason: "stick unplugged"))
+            #expect(await mqtt.retained["Thuis/device/bedroom/light/availability"] == "offline")
+            await bridge.receive(set("Thuis/device/bedroom/light/set", "on"))
+            let events = await mqtt.events(on: "Thuis/bridge/living/event")
+            #expect(events.contains { $0["type"] == "adapter_lost" && $0["reason"] == "stick unplugged" })
+            #expect(events.contains { $0["type"] == "command_rejected" && $0["reason"] == "the zwave adapter is offline" })
+            #expect(await zwave.commands.isEmpty)
+        }
+    }
+
+    @Test func socketMetersGoToTheirOwnSocket() async throws {
+        try await withBridge { bridge, mqtt, _, _ in
+            await bridge.apply(.update(.zwave(node: 3, instance: 4), .power(.init(value: 123.4, precision: 1))))
+            await bridge.apply(.update(.zwave(node: 3, instance: 4), .energy(.init(value: 2.5, precision: 2))))
+            let retained = await mqtt.retained
+            #expect(retained["Thuis/device/living/ambilight/power"] == "123.4")
+            #expect(retained["Thuis/device/living/ambilight/energy"] == "2.50")
+            #expect(retained["Thuis/device/living/receiver/power"] == nil)
+        }
+    }
+
+    @Test func scenesArePublishedNotRetainedAndMapped() async throws {
+        let mapping = SceneMapping(node: 2, scene: 26, topic: "Thuis/scene/homeTheater", payload: "on")
+        try await withBridge(scenes: [mapping]) { bridge, mqtt, _, _ in
+            await bridge.apply(.scene(node: 2, instance: nil, sceneID: 26))
+            #expect(await mqtt.messages(on: "Thuis/device/bedroom/light/scene") == [.init(topic: "Thuis/device/bedroom/light/scene", payload: "26", retain: false)])
+            #expect(await mqtt.messages(on: "Thuis/scene/homeTheater").map(\.payload) == ["on"])
+            #expect(await mqtt.messages(on: "Thuis/scene/homeTheater").allSatisfy { !$0.retain })
+        }
+    }
+
+    @Test func deadNodeTakesAllItsSocketsOffline() async throws {
+        try await withBridge { bridge, mqtt, _, _ in
+            await bridge.apply(.availability(.zwave(node: 3, instance: nil), online: false))
+            let retained = await mqtt.retained
+            #expect(retained["Thuis/device/living/ambilight/availability"] == "offline")
+            #expect(retained["Thuis/device/living/receiver/availability"] == "offline")
+            #expect(retained["Thuis/device/bedroom/light/availability"] == "online")
+        }
+    }
+
+    @Test func requestsGetExactlyOneResponse() async throws {
+        try await withBridge { bridge, mqtt, _, _ in
+            await bridge.receive(set("Thuis/bridge/living/request/devices", #"{"transaction":"a1"}"#))
+            await bridge.receive(set("Thuis/bridge/living/request/frobnicate", #"{"transaction":"a2"}"#))
+            await bridge.receive(set("Thuis/bridge/living/request/devices", "{not json"))
+            let devices = await mqtt.events(on: "Thuis/bridge/living/response/devices")
+            #expect(devices.count == 2)
+            #expect(devices[0]["transaction"] == "a1" && devices[0]["status"] == "ok")
+            #expect(devices[1]["status"] == "error")
+            let unknown = await mqtt.events(on: "Thuis/bridge/living/response/frobnicate")
+            #expect(unknown.count == 1 && unknown[0]["status"] == "error" && unknown[0]["transaction"] == "a2")
+        }
+    }
+
+    @Test func shutdownMarksEverythingOffline() async throws {
+        let mqtt = FakeMQTTPort()
+        let bridge = Bridge(
+            identity: BridgeIdentity(name: "living"), devices: [bedroom, tv], backends: [], mqtt: mqtt,
+            logger: Logger(label: "test"))
+        await bridge.start()
+        await bridge.shutdown()
+        let retained = await mqtt.retained
+        #expect(retained["Thuis/bridge/living/state"] == "offline")
+        #expect(retained["Thuis/device/living/tv/availability"] == "offline")
+    }
+}

@@ -1,0 +1,56 @@
+public import BridgeCore
+
+/// A `DeviceBackend` that records the commands it executes. Each command can be held until the test
+/// releases it, to observe the one-in-flight and coalescing behaviour deterministically.
+public actor FakeDeviceBackend: DeviceBackend {
+    public nonisolated let adapter: String
+    public private(set) var executed: [(DeviceAddress, DeviceCommand)] = []
+    private var holding = false
+    private var held: [CheckedContinuation<Void, Never>] = []
+    private var failure: String?
+    private var arrivalWaiters: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
+
+    public init(adapter: String) { self.adapter = adapter }
+
+    public nonisolated func execute(_ command: DeviceCommand, on device: DeviceDescriptor) async throws(CommandFailure) {
+        if let reason = await record(command, device) { throw CommandFailure(reason) }
+    }
+
+    private func record(_ command: DeviceCommand, _ device: DeviceDescriptor) async -> String? {
+        executed.append((device.address, command))
+        let count = executed.count
+        arrivalWaiters.removeAll { waiter in
+            guard count >= waiter.count else { return false }
+            waiter.continuation.resume()
+            return true
+        }
+        if holding { await withCheckedContinuation { held.append($0) } }
+        return failure
+    }
+
+    /// From now on, each command blocks until `releaseOne()`/`releaseAll()`.
+    public func hold() { holding = true }
+
+    /// Lets the oldest held command finish.
+    public func releaseOne() {
+        if !held.isEmpty { held.removeFirst().resume() }
+    }
+
+    /// Stops holding and lets every held command finish.
+    public func releaseAll() {
+        holding = false
+        for continuation in held { continuation.resume() }
+        held.removeAll()
+    }
+
+    /// Makes every following command fail with `reason`.
+    public func fail(with reason: String?) { failure = reason }
+
+    /// Waits until at least `count` commands have arrived.
+    public func waitForCommands(_ count: Int) async {
+        if executed.count >= count { return }
+        await withCheckedContinuation { arrivalWaiters.append((count, $0)) }
+    }
+
+    public var commands: [DeviceCommand] { executed.map(\.1) }
+}

@@ -1,0 +1,45 @@
+public import BridgeCore
+
+/// An in-memory `MQTTPort` that records every publish and subscription, for tests of the pure core.
+public actor FakeMQTTPort: MQTTPort {
+    public struct Published: Sendable, Equatable {
+        public let topic: String
+        public let payload: String
+        public let retain: Bool
+        public init(topic: String, payload: String, retain: Bool) {
+            self.topic = topic
+            self.payload = payload
+            self.retain = retain
+        }
+    }
+
+    public private(set) var published: [Published] = []
+    public private(set) var subscriptions: [String] = []
+
+    public init() {}
+
+    public func publish(topic: String, payload: [UInt8], retain: Bool) async {
+        published.append(Published(topic: topic, payload: String(decoding: payload, as: UTF8.self), retain: retain))
+    }
+
+    public func subscribe(_ filter: String) async { subscriptions.append(filter) }
+
+    /// The latest retained payload per topic (what a broker would hold).
+    public var retained: [String: String] {
+        var store: [String: String] = [:]
+        for message in published where message.retain {
+            store[message.topic] = message.payload.isEmpty ? nil : message.payload
+        }
+        return store
+    }
+
+    /// Every message published to `topic`, in order.
+    public func messages(on topic: String) -> [Published] { published.filter { $0.topic == topic } }
+
+    /// The events published on `topic` parsed as JSON.
+    public func events(on topic: String) -> [JSONValue] {
+        messages(on: topic).compactMap { try? JSONValue.parse(Array($0.payload.utf8)) }
+    }
+
+    public func reset() { published.removeAll() }
+}
