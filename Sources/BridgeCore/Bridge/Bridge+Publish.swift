@@ -32,6 +32,18 @@ extension Bridge {
             registry.add(descriptor)
             await publishAvailability(descriptor)
             await publishInventory()
+        case .identified(let source, let kind, let metered):
+            guard let device = registry.device(for: source), device.kind != kind || device.metered != metered else {
+                return
+            }
+            registry.add(
+                DeviceDescriptor(
+                    address: device.address, kind: kind, source: device.source, metered: metered,
+                    inputs: device.inputs, configured: device.configured))
+            await publishInventory()
+        case .details(let source, let fields):
+            details[source] = fields
+            await publishInventory()
         case .removed(let source):
             guard let device = registry.remove(source) else { return }
             let topics = identity.topics.device(device.address)
@@ -142,15 +154,11 @@ extension Bridge {
                 }
                 fields.append(("configured", .bool(device.configured)))
                 fields.append(("alive", .bool(state.online && adapterOnline[device.source.adapter] == true)))
-                fields.append(contentsOf: details[device.source] ?? [])
+                let nodeSource: DeviceSource? =
+                    if case .zwave(let node, _) = device.source { .zwave(node: node, instance: nil) } else { nil }
+                fields.append(contentsOf: details[device.source] ?? nodeSource.flatMap { details[$0] } ?? [])
                 return .object(fields)
             })
-    }
-
-    /// Adds details (manufacturer, product, interview stage...) to a device's inventory entry.
-    public func setDetails(_ source: DeviceSource, _ fields: [(String, JSONValue)]) async {
-        details[source] = fields
-        await publishInventory()
     }
 
     static func statePayload(_ state: DeviceState, kind: DeviceKind) -> String {

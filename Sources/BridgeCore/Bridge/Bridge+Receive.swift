@@ -3,49 +3,55 @@
 extension Bridge {
     /// Handles one inbound MQTT message. Never throws: every refusal becomes a `command_rejected` event.
     public func receive(_ message: InboundMessage) async {
-        let inbound: InboundTopic
+        let inbound: TopicNames.Inbound
         do {
-            inbound = try identity.topics.parse(message.topic)
+            inbound = try identity.topics.parseInbound(message.topic)
         } catch {
             return await reject(message, reason: error.description)
         }
         if message.retained {
             return await reject(message, reason: "retained command ignored: commands must not be retained")
         }
+        if let size = message.oversize {
+            return await reject(message, reason: "payload too large (\(size) bytes); it was not read")
+        }
+        let address: DeviceAddress
         switch inbound {
-        case .request(let command):
-            await handleRequest(command: command, payload: message.payload)
-        case .device(let address, let action):
-            guard let device = registry.device(at: address) else {
-                return await reject(message, reason: "unknown device \(address)")
-            }
-            let command: DeviceCommand
-            do {
-                command = try parseCommand(action, payload: message.payload, device: device)
-            } catch {
-                return await reject(message, reason: error.reason)
-            }
-            stats.commandsReceived += 1
-            if let refusal = refusal(for: device) {
-                return await reject(message, reason: refusal)
-            }
-            if let first = queue.submit(command, for: address, channel: command.channel) {
-                _ = first  // the drain loop takes it from the queue's in-flight slot below
-                pendingFirst[address] = first
-                readyContinuation.yield(address)
-            }
+        case .bridgeRequest(let command):
+            return await handleRequest(command: command, payload: message.payload)
+        case .deviceSet(let a), .deviceGet(let a), .volumeSet(let a), .muteSet(let a), .inputSet(let a):
+            address = a
+        }
+        guard let device = registry.device(at: address) else {
+            return await reject(message, reason: "unknown device \(address)")
+        }
+        let command: DeviceCommand
+        do {
+            command = try parseCommand(inbound, payload: message.payload, device: device)
+        } catch {
+            return await reject(message, reason: error.reason)
+        }
+        stats.commandsReceived += 1
+        if let refusal = refusal(for: device) {
+            return await reject(message, reason: refusal)
+        }
+        if let first = queue.submit(command, for: address, channel: command.channel) {
+            pendingFirst[address] = first
+            readyContinuation.yield(address)
         }
     }
 
-    func parseCommand(_ action: InboundTopic.Action, payload: [UInt8], device: DeviceDescriptor) throws(PayloadError)
+    func parseCommand(_ inbound: TopicNames.Inbound, payload: [UInt8], device: DeviceDescriptor) throws(PayloadError)
         -> DeviceCommand
     {
-        switch action {
-        case .set: return try PayloadParser.deviceCommand(payload, kind: device.kind)
-        case .get: return .refresh
+        switch inbound {
+        case .deviceSet: return try PayloadParser.deviceCommand(payload, kind: device.kind)
+        case .deviceGet, .bridgeRequest: return .refresh
         case .volumeSet, .muteSet, .inputSet:
-            guard device.kind == .tv else { throw PayloadError("a \(device.kind.rawValue) has no \(action.rawValue)") }
-            switch action {
+            guard device.kind == .tv else {
+                throw PayloadError("a \(device.kind.rawValue) has no volume, mute or input")
+            }
+            switch inbound {
             case .volumeSet: return .volume(try PayloadParser.volumeCommand(payload))
             case .muteSet: return .mute(try PayloadParser.muteCommand(payload))
             default:

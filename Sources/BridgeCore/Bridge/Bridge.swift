@@ -73,12 +73,12 @@ public actor Bridge {
         }
     }
 
-    /// Marks every device and the bridge `offline` (retained), for a clean stop.
+    /// Marks every device `offline` (retained), for a clean stop. The bridge's own `offline` is the MQTT
+    /// connection's last message (acknowledged, after these), sent by its owner.
     public func shutdown() async {
         for device in registry.all {
             await mqtt.publish(topic: identity.topics.device(device.address).availability, text: "offline", retain: true)
         }
-        await mqtt.publish(topic: identity.topics.bridgeState, text: "offline", retain: true)
         readyContinuation.finish()
     }
 
@@ -100,7 +100,7 @@ public struct BridgeIdentity: Sendable, Hashable {
         self.name = name
         self.prefix = prefix
     }
-    var topics: BridgeTopics { BridgeTopics(prefix: prefix, bridge: name) }
+    var topics: TopicNames { TopicNames(prefix: prefix, bridge: name) }
 }
 
 /// An extra publish when a device sends a scene activation (`[[zwave.scene]]`).

@@ -10,6 +10,11 @@ public enum HardwareEvent: Sendable {
     case scene(node: Int, instance: Int?, sceneID: Int)
     /// A node the configuration does not name appeared (it gets an `unassigned/node<N>` device).
     case discovered(DeviceDescriptor)
+    /// The hardware revealed what a configured device is (a Switch Multilevel makes it a dimmer, a
+    /// Switch Binary a switch or socket; a Meter makes it metered).
+    case identified(DeviceSource, kind: DeviceKind, metered: Bool)
+    /// Facts for the inventory (manufacturer, product, interview stage...) of a Z-Wave node or CEC device.
+    case details(DeviceSource, [(String, JSONValue)])
     /// A device left the network (exclusion): its retained topics are cleared.
     case removed(DeviceSource)
     /// Anything else worth an event on `<prefix>/bridge/<bridge>/event`.

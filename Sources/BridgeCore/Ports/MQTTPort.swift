@@ -20,10 +20,13 @@ public struct InboundMessage: Sendable {
     public let topic: String
     public let payload: [UInt8]
     public let retained: Bool
+    /// Set when the payload was too large to be delivered: its size in bytes (`payload` is then empty).
+    public let oversize: Int?
 
-    public init(topic: String, payload: [UInt8], retained: Bool) {
+    public init(topic: String, payload: [UInt8], retained: Bool, oversize: Int? = nil) {
         self.topic = topic
         self.payload = payload
         self.retained = retained
+        self.oversize = oversize
     }
 }

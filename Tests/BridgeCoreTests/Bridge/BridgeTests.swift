@@ -163,7 +163,7 @@ import TestSupport
         }
     }
 
-    @Test func shutdownMarksEverythingOffline() async throws {
+    @Test func shutdownMarksEveryDeviceOffline() async throws {
         let mqtt = FakeMQTTPort()
         let bridge = Bridge(
             identity: BridgeIdentity(name: "living"), devices: [bedroom, tv], backends: [], mqtt: mqtt,
@@ -171,7 +171,7 @@ import TestSupport
         await bridge.start()
         await bridge.shutdown()
         let retained = await mqtt.retained
-        #expect(retained["Thuis/bridge/living/state"] == "offline")
         #expect(retained["Thuis/device/living/tv/availability"] == "offline")
+        #expect(retained["Thuis/device/bedroom/light/availability"] == "offline")
     }
 }

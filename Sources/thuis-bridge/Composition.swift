@@ -1,0 +1,94 @@
+import BridgeCore
+import CECDriver
+import Foundation
+import Logging
+import MQTTDriver
+import ServiceLifecycle
+import ZWaveDriver
+
+/// The composition root: builds the MQTT client, the hardware drivers and their backends, and the
+/// bridge from a validated configuration, as services in stop order (MQTT first, so it stops last).
+struct Composition {
+    let services: [any Service]
+
+    init(configuration: BridgeConfiguration, logger: Logger) throws {
+        let topics = configuration.topics
+        let mqtt = try MQTTClient(options: Self.mqttOptions(configuration), logger: logger)
+        var services: [any Service] = [
+            MQTTService(
+                client: mqtt,
+                finalPublications: [MQTTPublication(topic: topics.bridgeState, text: "offline", retain: true)])
+        ]
+        var backends: [any DeviceBackend] = []
+        var hardware: [AsyncStream<HardwareEvent>] = []
+
+        if let zwave = configuration.zwave {
+            try FileManager.default.createDirectory(
+                atPath: zwave.stateDirectory, withIntermediateDirectories: true,
+                attributes: [.posixPermissions: 0o700])
+            let driver = ZWaveDriver(
+                configuration: ZWaveDriverConfiguration(
+                    port: zwave.port, userPath: zwave.stateDirectory, configPath: zwave.configPath,
+                    openZWaveLogLevel: ZWaveLogLevel(rawValue: zwave.logLevel.openZWaveValue)),
+                logger: logger)
+            let backend = ZWaveBackend(driver: driver, devices: zwave.devices, logger: logger)
+            backends.append(backend)
+            hardware.append(backend.events)
+            services.append(ZWaveService(driver: driver, backend: backend))
+        }
+
+        if let cec = configuration.cec {
+            let driver = CECDriver(
+                configuration: CECDriverConfiguration(port: cec.port, osdName: cec.osdName, deviceType: cec.deviceType),
+                logger: logger)
+            let backend = CECBackend(driver: driver, devices: cec.devices, rxEvents: cec.rxEvents, logger: logger)
+            backends.append(backend)
+            hardware.append(backend.events)
+            services.append(CECService(driver: driver, backend: backend))
+        }
+
+        let bridge = Bridge(
+            identity: BridgeIdentity(name: configuration.bridge.name, prefix: configuration.bridge.prefix),
+            devices: Self.devices(configuration), scenes: Self.scenes(configuration), backends: backends,
+            mqtt: mqtt, logger: logger)
+        services.append(
+            BridgeService(bridge: bridge, inbound: mqtt.inbound, hardware: hardware, logger: logger))
+        self.services = services
+    }
+
+    static func mqttOptions(_ configuration: BridgeConfiguration) throws -> MQTTClientOptions {
+        let section = configuration.mqtt
+        var password: String?
+        if let file = section.passwordFile {
+            // The secret is read here and handed to libmosquitto; it is never logged.
+            let text = try String(contentsOfFile: file, encoding: .utf8)
+            password = String(text.prefix { $0 != "\n" && $0 != "\r" })
+        }
+        return MQTTClientOptions(
+            clientID: "thuis-bridge-\(configuration.bridge.name)", host: section.host, port: section.port,
+            username: section.username, password: password, caFile: section.caFile, certFile: section.certFile,
+            keyFile: section.keyFile, will: MQTTWill(topic: configuration.topics.bridgeState, text: "offline"))
+    }
+
+    /// The configured devices. Z-Wave kinds are a first guess (an endpoint is a socket, a node a dimmer)
+    /// that the hardware corrects once the library reports the node's command classes.
+    static func devices(_ configuration: BridgeConfiguration) -> [DeviceDescriptor] {
+        let zwave = (configuration.zwave?.devices ?? []).map { device in
+            DeviceDescriptor(
+                address: device.address, kind: device.instance == nil ? .dimmer : .socket, source: device.source,
+                metered: true)
+        }
+        let cec = (configuration.cec?.devices ?? []).map { device in
+            DeviceDescriptor(
+                address: device.address, kind: .tv, source: device.source,
+                inputs: device.inputs.mapValues(\.description))
+        }
+        return zwave + cec
+    }
+
+    static func scenes(_ configuration: BridgeConfiguration) -> [SceneMapping] {
+        (configuration.zwave?.scenes ?? []).map {
+            SceneMapping(node: $0.node, instance: $0.instance, scene: $0.scene, topic: $0.topic, payload: $0.payload)
+        }
+    }
+}
