@@ -1,0 +1,168 @@
+extension ConfigurationLoader {
+    static let nodeRange = 1...232
+    static let instanceRange = 1...127
+    static let parameterRange = 1...255
+    static let sceneRange = 1...255
+
+    /// What `[zwave]` yielded: the section when valid, and the device addresses for the check across Z-Wave and
+    /// CEC, which runs even when something else in the file is wrong.
+    struct ZWaveResult {
+        let section: ZWaveSection?
+        /// The room/name of every device that has a valid one, even when something else in it is wrong.
+        let addresses: [Located<DeviceAddress>]
+    }
+
+    /// `[zwave]`, `[[zwave.device]]` and `[[zwave.scene]]`; `nil` when the file has no `[zwave]`.
+    static func readZWave(_ root: TableReader) -> ZWaveResult? {
+        guard root.contains("zwave") else { return nil }
+        let known = ["port", "config_path", "state_dir", "log_level", "device", "scene"]
+        guard let table = root.table("zwave", known: known) else {
+            return ZWaveResult(section: nil, addresses: [])
+        }
+        var valid = true
+        func optional<T>(_ value: T?, _ key: String) -> T? {
+            if value == nil && table.contains(key) { valid = false }
+            return value
+        }
+        let port = table.nonEmptyString("port", required: true)
+        let configPath = optional(table.nonEmptyString("config_path"), "config_path") ?? ZWaveSection.defaultConfigPath
+        let stateDirectory =
+            optional(table.nonEmptyString("state_dir"), "state_dir")
+            ?? ZWaveSection.defaultStateDirectory
+        let logLevel = optional(table.choice("log_level", OpenZWaveLogLevel.self), "log_level") ?? .warning
+
+        let deviceKeys = ["node", "instance", "room", "name", "config"]
+        let deviceTables = table.arrayOfTables("device", known: deviceKeys)
+        let read = deviceTables.map { readZWaveDevice($0.reader) }
+        let devices = read.compactMap(\.device)
+        let addresses = read.compactMap(\.address)
+        let sceneTables = table.arrayOfTables("scene", known: ["node", "instance", "scene", "topic", "payload"])
+        let scenes = sceneTables.compactMap { readZWaveScene($0.reader) }
+        checkDuplicateNodes(devices, diagnostics: table.diagnostics)
+        checkDuplicateScenes(scenes, diagnostics: table.diagnostics)
+
+        guard valid, let port, devices.count == deviceTables.count, scenes.count == sceneTables.count else {
+            return ZWaveResult(section: nil, addresses: addresses)
+        }
+        let section = ZWaveSection(
+            port: port, configPath: configPath, stateDirectory: stateDirectory,
+            logLevel: logLevel, devices: devices.map(\.value), scenes: scenes.map(\.value))
+        return ZWaveResult(section: section, addresses: addresses)
+    }
+
+    private static func readZWaveDevice(
+        _ table: TableReader
+    ) -> (device: Located<ZWaveDeviceConfig>?, address: Located<DeviceAddress>?) {
+        let node = table.int("node", required: true, in: nodeRange)
+        let instance = table.int("instance", in: instanceRange)
+        let address = readDeviceAddress(table)
+        var config: [ZWaveConfigParameter]? = []
+        if table.contains("config") {
+            config = table.table("config", known: nil).flatMap(readConfigParameters)
+        }
+        let located = address.map { Located(path: table.path, value: $0) }
+        guard let node, instance != nil || !table.contains("instance"), let address, let config else {
+            return (nil, located)
+        }
+        let device = ZWaveDeviceConfig(node: node, instance: instance, address: address, config: config)
+        return (Located(path: table.path, value: device), located)
+    }
+
+    /// `[zwave.device.config]`: `parameter = value`, parameters 1-255, values that fit 4 bytes signed.
+    private static func readConfigParameters(_ table: TableReader) -> [ZWaveConfigParameter]? {
+        var parameters: [ZWaveConfigParameter] = []
+        var valid = true
+        for key in table.keys {
+            guard let parameter = Int(key), String(parameter) == key, parameterRange.contains(parameter) else {
+                table.report(key, "parameter must be a number between 1 and 255 (got \(TableReader.quoted(key)))")
+                valid = false
+                continue
+            }
+            let range = Int(Int32.min)...Int(Int32.max)
+            guard let value = table.int(key, in: range) else {
+                valid = false
+                continue
+            }
+            parameters.append(ZWaveConfigParameter(parameter: parameter, value: Int32(truncatingIfNeeded: value)))
+        }
+        return valid ? parameters : nil
+    }
+
+    private static func readZWaveScene(_ table: TableReader) -> Located<ZWaveSceneConfig>? {
+        let node = table.int("node", required: true, in: nodeRange)
+        let instance = table.int("instance", in: instanceRange)
+        let scene = table.int("scene", required: true, in: sceneRange)
+        var topic = table.nonEmptyString("topic", required: true)
+        if let value = topic, let reason = publishTopicProblem(value) {
+            table.report("topic", "\(reason) (got \(TableReader.quoted(value)))")
+            topic = nil
+        }
+        let payload = table.string("payload", required: true)
+        guard let node, instance != nil || !table.contains("instance"), let scene, let topic, let payload else {
+            return nil
+        }
+        let config = ZWaveSceneConfig(node: node, instance: instance, scene: scene, topic: topic, payload: payload)
+        return Located(path: table.path, value: config)
+    }
+
+    /// Why `topic` cannot be published to, or `nil` when it can.
+    static func publishTopicProblem(_ topic: String) -> String? {
+        if topic.contains("+") || topic.contains("#") { return "must not contain the wildcards + or #" }
+        if topic.utf8.count > TopicNames.maximumTopicLength {
+            return "must be at most \(TopicNames.maximumTopicLength) bytes"
+        }
+        if topic.hasPrefix("$") { return "must not start with $ (reserved for the broker)" }
+        if topic.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
+            return "must not contain control characters"
+        }
+        return nil
+    }
+
+    /// `room` and `name`, both required and `[A-Za-z0-9_-]+`; the room `unassigned` is reserved.
+    static func readDeviceAddress(_ table: TableReader) -> DeviceAddress? {
+        var room = table.level("room", required: true)
+        if room == TopicNames.unassignedRoom {
+            table.report("room", "\"\(TopicNames.unassignedRoom)\" is reserved for nodes that are not in devices.toml")
+            room = nil
+        }
+        let name = table.level("name", required: true)
+        guard let room, let name else { return nil }
+        return DeviceAddress(room: room, name: name)
+    }
+
+    private static func checkDuplicateNodes(
+        _ devices: [Located<ZWaveDeviceConfig>],
+        diagnostics: ConfigurationDiagnostics
+    ) {
+        var seen: [String: String] = [:]
+        for device in devices {
+            let source = device.value.source.description
+            if let first = seen[source] {
+                let key = device.value.instance == nil ? "node" : "instance"
+                diagnostics.report(
+                    ConfigurationKeyPath.appending(key, to: device.path),
+                    "duplicate: \(source) is already mapped by \(first)")
+            } else {
+                seen[source] = device.path
+            }
+        }
+    }
+
+    private static func checkDuplicateScenes(
+        _ scenes: [Located<ZWaveSceneConfig>],
+        diagnostics: ConfigurationDiagnostics
+    ) {
+        var seen: [ZWaveSceneConfig: String] = [:]
+        for scene in scenes {
+            var key = scene.value
+            key.payload = ""
+            if let first = seen[key] {
+                diagnostics.report(
+                    ConfigurationKeyPath.appending("topic", to: scene.path),
+                    "duplicate: the same scene and topic as \(first)")
+            } else {
+                seen[key] = scene.path
+            }
+        }
+    }
+}

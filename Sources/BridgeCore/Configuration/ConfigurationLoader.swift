@@ -1,0 +1,121 @@
+import Foundation
+import TOMLKit
+
+/// Reads and validates devices.toml (DEVICES-TOML.md) into a ``BridgeConfiguration``.
+///
+/// The whole document is walked key by key, so unknown keys (typos) are errors like any other problem, and every
+/// problem in the file is reported at once, each with its key path and, where the text shows it, its line.
+public enum ConfigurationLoader {
+    /// Reads the file at `path` and validates it; also checks that the MQTT credential and certificate files it
+    /// names are readable (paths as written, relative ones from the working directory).
+    /// - Throws: ``ConfigurationError`` listing every problem, or naming the file when it cannot be read.
+    public static func load(path: String) throws(ConfigurationError) -> BridgeConfiguration {
+        let text = try readText(path: path)
+        let configuration = try parse(text: text, source: path)
+        let missing = unreadableFiles(in: configuration.mqtt, lines: SourceLineIndex(text: text))
+        guard missing.isEmpty else { throw ConfigurationError(source: path, problems: missing) }
+        return configuration
+    }
+
+    /// Validates devices.toml text; touches no file.
+    /// - Parameter source: the name problems are reported against (the file name).
+    /// - Throws: ``ConfigurationError`` listing every problem.
+    public static func parse(text: String, source: String = "devices.toml") throws(ConfigurationError)
+        -> BridgeConfiguration
+    {
+        let diagnostics = ConfigurationDiagnostics(text: text)
+        let lines = text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline)
+        if let nul = lines.firstIndex(where: { $0.unicodeScalars.contains("\0") }) {
+            // TOMLKit hands the text to C as a C string: everything after a NUL would be silently ignored.
+            diagnostics.report(
+                ConfigurationProblem(keyPath: "", message: "the file contains a NUL character", line: nul + 1))
+            throw ConfigurationError(source: source, problems: diagnostics.sortedProblems)
+        }
+
+        if let problem = TOMLPreflight.problem(in: text) {
+            // toml++ stops at the first error: report an earlier one from the text before the bad header, if any.
+            let before = lines.prefix(max(0, (problem.line ?? 1) - 1)).joined(separator: "\n")
+            diagnostics.report(syntaxProblem(in: before) ?? problem)
+            throw ConfigurationError(source: source, problems: diagnostics.sortedProblems)
+        }
+
+        let document: TOMLTable
+        do {
+            document = try TOMLTable(string: text)
+        } catch {
+            diagnostics.report(syntaxProblem(from: error))
+            throw ConfigurationError(source: source, problems: diagnostics.sortedProblems)
+        }
+
+        let root = TableReader(document, path: "", known: ["bridge", "mqtt", "zwave", "cec"], diagnostics: diagnostics)
+        let bridge = readBridge(root)
+        let mqtt = readMQTT(root)
+        let zwave = readZWave(root)
+        let cec = readCEC(root)
+        checkDuplicateAddresses((zwave?.addresses ?? []) + (cec?.addresses ?? []), diagnostics: diagnostics)
+
+        guard diagnostics.problems.isEmpty, let bridge, let mqtt else {
+            if diagnostics.problems.isEmpty {
+                diagnostics.report("", "the configuration is incomplete")  // unreachable: a nil is always reported
+            }
+            throw ConfigurationError(source: source, problems: diagnostics.sortedProblems)
+        }
+        return BridgeConfiguration(bridge: bridge, mqtt: mqtt, zwave: zwave?.section, cec: cec?.section)
+    }
+
+    // MARK: Syntax
+
+    /// The parse error of `text`, or `nil` when it parses. Only for text that passed ``TOMLPreflight``.
+    private static func syntaxProblem(in text: String) -> ConfigurationProblem? {
+        do {
+            _ = try TOMLTable(string: text)
+            return nil
+        } catch {
+            return syntaxProblem(from: error)
+        }
+    }
+
+    private static func syntaxProblem(from error: any Error) -> ConfigurationProblem {
+        guard let error = error as? TOMLParseError else {
+            return ConfigurationProblem(keyPath: "", message: "TOML syntax: \(error)")
+        }
+        let position = error.source.begin
+        return ConfigurationProblem(
+            keyPath: "", message: "TOML syntax: \(error.description)", line: position.line > 0 ? position.line : nil,
+            column: position.column > 0 ? position.column : nil)
+    }
+
+    // MARK: Files
+
+    private static func readText(path: String) throws(ConfigurationError) -> String {
+        func fail(_ message: String) -> ConfigurationError {
+            ConfigurationError(source: path, problems: [ConfigurationProblem(keyPath: "", message: message)])
+        }
+        let files = FileManager.default
+        var isDirectory: ObjCBool = false
+        guard files.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            throw fail("cannot read the configuration file: no such file")
+        }
+        guard !isDirectory.boolValue else { throw fail("cannot read the configuration file: it is a directory") }
+        guard files.isReadableFile(atPath: path), let data = files.contents(atPath: path) else {
+            throw fail("cannot read the configuration file: permission denied")
+        }
+        guard let text = String(data: data, encoding: .utf8) else {
+            throw fail("cannot read the configuration file: it is not UTF-8 text")
+        }
+        return text
+    }
+
+    private static func unreadableFiles(in mqtt: MQTTSection, lines: SourceLineIndex) -> [ConfigurationProblem] {
+        let files: [(String, String?)] = [
+            ("mqtt.password_file", mqtt.passwordFile), ("mqtt.ca_file", mqtt.caFile),
+            ("mqtt.cert_file", mqtt.certFile), ("mqtt.key_file", mqtt.keyFile),
+        ]
+        return files.compactMap { keyPath, file in
+            guard let file, !FileManager.default.isReadableFile(atPath: file) else { return nil }
+            return ConfigurationProblem(
+                keyPath: keyPath, message: "cannot read \(TableReader.quoted(file))",
+                line: lines.line(of: keyPath))
+        }
+    }
+}

@@ -1,0 +1,25 @@
+/// `[[zwave.device]]`: a Z-Wave node (or one multi-channel endpoint of it) given a room and a name.
+public struct ZWaveDeviceConfig: Sendable, Hashable {
+    /// `node`: the node id, 1-232.
+    public var node: Int
+    /// `instance`: the multi-channel endpoint, 1-127 (e.g. a PowerNode 6 socket), or `nil` for the whole node.
+    public var instance: Int?
+    /// `room` and `name`: the device's topics are `<prefix>/device/<room>/<name>`.
+    public var address: DeviceAddress
+    /// `[zwave.device.config]`: configuration parameters to apply after the interview, sorted by parameter.
+    public var config: [ZWaveConfigParameter]
+
+    public init(node: Int, instance: Int? = nil, address: DeviceAddress, config: [ZWaveConfigParameter] = []) {
+        self.node = node
+        self.instance = instance
+        self.address = address
+        self.config = config.sorted { $0.parameter < $1.parameter }
+    }
+
+    /// `room`.
+    public var room: String { address.room }
+    /// `name`.
+    public var name: String { address.name }
+    /// Where the device lives on the hardware side.
+    public var source: DeviceSource { .zwave(node: node, instance: instance) }
+}

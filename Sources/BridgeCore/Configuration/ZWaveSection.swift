@@ -1,0 +1,31 @@
+/// `[zwave]`: the Z-Wave stick, OpenZWave's files, and the mapped nodes and scenes.
+public struct ZWaveSection: Sendable, Equatable {
+    /// `port`: the stick's serial device, e.g. `/dev/zwave` (required).
+    public var port: String
+    /// `config_path`: OpenZWave's device database; default `/etc/openzwave`.
+    public var configPath: String
+    /// `state_dir`: OpenZWave's network cache and the bridge's state; default `/var/lib/thuis-bridge`.
+    public var stateDirectory: String
+    /// `log_level`: OpenZWave's own log level; default warning.
+    public var logLevel: OpenZWaveLogLevel
+    /// `[[zwave.device]]`, in file order.
+    public var devices: [ZWaveDeviceConfig]
+    /// `[[zwave.scene]]`, in file order.
+    public var scenes: [ZWaveSceneConfig]
+
+    public static let defaultConfigPath = "/etc/openzwave"
+    public static let defaultStateDirectory = "/var/lib/thuis-bridge"
+
+    public init(
+        port: String, configPath: String = ZWaveSection.defaultConfigPath,
+        stateDirectory: String = ZWaveSection.defaultStateDirectory, logLevel: OpenZWaveLogLevel = .warning,
+        devices: [ZWaveDeviceConfig] = [], scenes: [ZWaveSceneConfig] = []
+    ) {
+        self.port = port
+        self.configPath = configPath
+        self.stateDirectory = stateDirectory
+        self.logLevel = logLevel
+        self.devices = devices
+        self.scenes = scenes
+    }
+}

@@ -1,0 +1,120 @@
+public import BridgeCore
+internal import CCEC
+
+extension CECDriver {
+    /// Wakes a device (`libcec_power_on_devices`; for the TV this sends Image View On).
+    public func powerOn(_ address: LogicalAddress = .tv) throws(CECDriverError) {
+        let h = try handle(for: "powerOn")
+        try check(libcec_power_on_devices(h, Self.cAddress(address)), "libcec_power_on_devices", "address \(address)")
+    }
+
+    /// Puts a device in standby (`libcec_standby_devices`, sends Standby).
+    public func standby(_ address: LogicalAddress = .tv) throws(CECDriverError) {
+        let h = try handle(for: "standby")
+        try check(libcec_standby_devices(h, Self.cAddress(address)), "libcec_standby_devices", "address \(address)")
+    }
+
+    /// The device's power status.
+    ///
+    /// With `refresh` (the default) the device is asked: a raw Give Device Power Status (`libcec_transmit`
+    /// of `<own><la>:8F`) and the Report Power Status that answers it (waited for up to `replyTimeout`).
+    /// Without, or when no answer comes, libcec's view (`libcec_get_device_power_status`), which libcec
+    /// caches for up to 30 s: right after `standby` it may still say `on`.
+    public func powerStatus(_ address: LogicalAddress = .tv, refresh: Bool = true,
+                            replyTimeout: Duration = .seconds(1)) async throws(CECDriverError) -> PowerStatus {
+        let h = try handle(for: "powerStatus")
+        if refresh {
+            let mark = sink.latestPowerSequence
+            var command = LibCECCallbacks.command(from: CECFrame(initiator: ownAddress, destination: address, opcode: 0x8F))
+            if libcec_transmit(h, &command) != 0 {
+                let deadline = ContinuousClock.now + replyTimeout
+                while ContinuousClock.now < deadline {
+                    if let status = sink.powerReport(from: address, after: mark) { return status }
+                    do { try await Task.sleep(for: .milliseconds(5)) } catch { break }
+                }
+                if let status = sink.powerReport(from: address, after: mark) { return status }
+            }
+        }
+        let current = try self.handle(for: "powerStatus")
+        return PowerStatus(cecValue: UInt32(libcec_get_device_power_status(current, Self.cAddress(address)).rawValue))
+    }
+
+    /// Polls a device (`libcec_poll_device`): whether it acknowledged. Makes libcec consider it present.
+    public func pollDevice(_ address: LogicalAddress) throws(CECDriverError) -> Bool {
+        let h = try handle(for: "pollDevice")
+        return libcec_poll_device(h, Self.cAddress(address)) != 0
+    }
+
+    /// Volume up (`libcec_volume_up` with key release): the audio status the audio system reports.
+    public func volumeUp() throws(CECDriverError) -> AudioStatus {
+        let h = try handle(for: "volumeUp")
+        return try audio(libcec_volume_up(h, 1), "libcec_volume_up")
+    }
+
+    /// Volume down (`libcec_volume_down` with key release).
+    public func volumeDown() throws(CECDriverError) -> AudioStatus {
+        let h = try handle(for: "volumeDown")
+        return try audio(libcec_volume_down(h, 1), "libcec_volume_down")
+    }
+
+    /// Toggles mute (`libcec_audio_toggle_mute`).
+    public func toggleMute() throws(CECDriverError) -> AudioStatus {
+        let h = try handle(for: "toggleMute")
+        return try audio(Int32(libcec_audio_toggle_mute(h)), "libcec_audio_toggle_mute")
+    }
+
+    /// Mutes (`libcec_audio_mute`).
+    public func mute() throws(CECDriverError) -> AudioStatus {
+        let h = try handle(for: "mute")
+        return try audio(Int32(libcec_audio_mute(h)), "libcec_audio_mute")
+    }
+
+    /// Unmutes (`libcec_audio_unmute`).
+    public func unmute() throws(CECDriverError) -> AudioStatus {
+        let h = try handle(for: "unmute")
+        return try audio(Int32(libcec_audio_unmute(h)), "libcec_audio_unmute")
+    }
+
+    /// Asks the audio system for its status (raw `<own>5:71`); the answer arrives as `.audioStatus`.
+    public func requestAudioStatus() throws(CECDriverError) {
+        try transmit(CECFrame(initiator: ownAddress, destination: .audioSystem, opcode: 0x71))
+    }
+
+    /// Switches the TV to an input: raw `<own>F:82:<pa>` (Active Source) then `<own>F:86:<pa>` (Set Stream
+    /// Path), as pyCEC does; `libcec_set_stream_path_*` is refused unless libcec is the TV.
+    public func setInput(_ address: PhysicalAddress) throws(CECDriverError) {
+        let pa = [UInt8(address.rawValue >> 8), UInt8(address.rawValue & 0xFF)]
+        try transmit(CECFrame(initiator: ownAddress, destination: .broadcast, opcode: 0x82, parameters: pa))
+        try transmit(CECFrame(initiator: ownAddress, destination: .broadcast, opcode: 0x86, parameters: pa))
+    }
+
+    /// Sends a raw frame (`libcec_transmit`). An initiator of 15 is replaced by our own address.
+    public func transmit(_ frame: CECFrame) throws(CECDriverError) {
+        let h = try handle(for: "transmit")
+        var frame = frame
+        if frame.initiator == .broadcast { frame.initiator = ownAddress }
+        var command = LibCECCallbacks.command(from: frame)
+        try check(libcec_transmit(h, &command), "libcec_transmit", "frame \(frame) not acknowledged")
+    }
+
+    /// Pings the adapter (`libcec_ping_adapters`): whether it answered.
+    public func ping() -> Bool {
+        guard let connection else { return false }
+        return libcec_ping_adapters(connection) != 0
+    }
+
+    /// Our primary logical address (valid while connected).
+    public var logicalAddress: LogicalAddress { ownAddress }
+
+    private func audio(_ result: Int32, _ function: String) throws(CECDriverError) -> AudioStatus {
+        // libcec returns the Report Audio Status byte; 0 can be "volume 0" but also a failure without an AVR.
+        guard (0...0xFF).contains(result) else { throw .libcec(function: function, detail: "returned \(result)") }
+        let status = AudioStatus(cecByte: UInt8(result))
+        sink.yield(.audioStatus(status))
+        return status
+    }
+
+    static func cAddress(_ address: LogicalAddress) -> cec_logical_address {
+        cec_logical_address(rawValue: Int32(address.rawValue))
+    }
+}

@@ -1,0 +1,201 @@
+import BridgeCore
+internal import CCEC
+import Foundation
+public import Logging
+
+/// The HDMI-CEC driver: an actor that owns one libcec connection (`libcec_connection_t`).
+///
+/// All libcec calls run on the actor's private dispatch queue (its custom executor), never on the cooperative
+/// pool; `libcec_open` blocks that queue for a second or more. libcec's callbacks arrive on libcec's own
+/// thread and are copied into `events` (a bounded stream) at once. `run()` is the supervising loop: open,
+/// verify, ping, reconnect with capped backoff; the command methods need an open connection.
+public actor CECDriver {
+    /// Everything the driver observes, across reconnects; libcec's events are yielded from libcec's callback
+    /// thread, the rest from the driver's queue. Bounded (`eventBufferSize`, oldest dropped). Finishes after `close()`.
+    public nonisolated let events: AsyncStream<CECEvent>
+
+    let configuration: CECDriverConfiguration
+    let logger: Logger
+    let sink: CECCallbackSink
+    /// The connection handle and the C callback table.
+    let resources: LibCECResources
+    var connection: libcec_connection_t? {
+        get { resources.connection }
+        set { resources.connection = newValue }
+    }
+    var connectedPort: String?
+    var ownAddress = LogicalAddress.recordingDevice1
+    private nonisolated let executor: DispatchQueueExecutor
+
+    public nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
+
+    /// Creates the driver; nothing is opened until `open()` or `run()`.
+    public init(configuration: CECDriverConfiguration, logger: Logger) {
+        self.configuration = configuration
+        self.logger = logger
+        let (stream, continuation) = AsyncStream.makeStream(
+            of: CECEvent.self, bufferingPolicy: .bufferingNewest(max(16, configuration.eventBufferSize)))
+        self.events = stream
+        self.sink = CECCallbackSink(continuation: continuation, logLevels: configuration.libcecLogLevels)
+        self.resources = LibCECResources(sink: sink)
+        self.executor = DispatchQueueExecutor(label: "thuis.cec.libcec")
+    }
+
+    deinit {
+        sink.finish()
+    }
+
+    /// Whether a connection is open.
+    public var isConnected: Bool { connection != nil }
+
+    // MARK: Open / close
+
+    /// Opens the adapter: `libcec_initialise`, (for `auto`) `libcec_detect_adapters`, `libcec_open`, then
+    /// verifies with `libcec_ping_adapters` (libcec_open reports success after ~33 s even when nothing
+    /// answers) and, if configured, `libcec_poll_device(5)`. Emits `.connected`. Blocks the driver's queue.
+    @discardableResult
+    public func open() throws(CECDriverError) -> CECConnectionInfo {
+        if connection != nil { closeConnection() }
+        sink.resetLost()
+        guard configuration.osdName.utf8.count <= 14, !configuration.osdName.isEmpty else {
+            throw .invalidConfiguration("osd_name must be 1-14 characters")
+        }
+        var config = libcec_configuration()
+        libcec_clear_configuration(&config)
+        config.clientVersion = UInt32(LIBCEC_VERSION_CURRENT.rawValue)
+        withUnsafeMutableBytes(of: &config.strDeviceName) { raw in
+            let name = Array(configuration.osdName.utf8.prefix(raw.count - 1))
+            for i in 0..<raw.count { raw[i] = i < name.count ? name[i] : 0 }
+        }
+        config.deviceTypes.types.0 = configuration.deviceType == .playback
+            ? CEC_DEVICE_TYPE_PLAYBACK_DEVICE : CEC_DEVICE_TYPE_RECORDING_DEVICE
+        if let address = configuration.physicalAddress { config.iPhysicalAddress = address.rawValue }
+        config.bActivateSource = 0
+        // Unmanaged: unretained; `resources` holds the sink strongly and destroys the connection first.
+        config.callbackParam = Unmanaged.passUnretained(sink).toOpaque()
+        config.callbacks = resources.callbacks
+        guard let handle = libcec_initialise(&config) else {
+            throw .libcec(function: "libcec_initialise", detail: "returned no connection")
+        }
+        let port: String
+        do {
+            port = try resolvePort(handle)
+        } catch {
+            libcec_destroy(handle)
+            throw error
+        }
+        let started = ContinuousClock.now
+        let timeout = UInt32(clamping: configuration.openTimeout.components.seconds * 1000)
+        guard libcec_open(handle, port, timeout) != 0 else {
+            libcec_destroy(handle)
+            throw .libcec(function: "libcec_open", detail: "could not open \(port)")
+        }
+        let openDuration = ContinuousClock.now - started
+        guard !sink.connectionLost, libcec_ping_adapters(handle) != 0 else {
+            libcec_close(handle)
+            libcec_destroy(handle)
+            throw .adapterNotResponding(port: port)
+        }
+        connection = handle
+        connectedPort = port
+        let addresses = libcec_get_logical_addresses(handle)
+        ownAddress = LogicalAddress(UInt8(truncatingIfNeeded: addresses.primary.rawValue))
+        var current = libcec_configuration()
+        libcec_clear_configuration(&current)
+        let firmware = libcec_get_current_configuration(handle, &current) != 0 ? Int(current.iFirmwareVersion) : 0
+        let physical = PhysicalAddress(rawValue: current.iPhysicalAddress)
+        var audio = false
+        if configuration.pollAudioSystemOnOpen {
+            audio = libcec_poll_device(handle, CECDEVICE_AUDIOSYSTEM) != 0
+        }
+        let info = CECConnectionInfo(port: port, logicalAddress: ownAddress, physicalAddress: physical,
+                                     firmwareVersion: firmware, openDuration: openDuration, audioSystemPresent: audio)
+        logger.info("CEC adapter open", metadata: [
+            "port": "\(port)", "la": "\(ownAddress)", "pa": "\(physical)", "firmware": "\(firmware)",
+            "open_ms": "\(openDuration.components.seconds * 1000 + openDuration.components.attoseconds / 1_000_000_000_000_000)",
+            "audio_system": "\(audio)",
+        ])
+        sink.yield(.connected(info))
+        return info
+    }
+
+    /// Closes the connection (`libcec_close`, `libcec_destroy`). The event stream stays open.
+    public func disconnect() {
+        closeConnection()
+    }
+
+    /// Closes the connection and finishes `events`.
+    public func close() {
+        closeConnection()
+        sink.finish()
+    }
+
+    func closeConnection() {
+        guard let handle = connection else { return }
+        connection = nil
+        connectedPort = nil
+        libcec_close(handle)
+        libcec_destroy(handle)
+    }
+
+    private func resolvePort(_ handle: libcec_connection_t) throws(CECDriverError) -> String {
+        guard configuration.port.lowercased() == "auto" else { return configuration.port }
+        guard let first = Self.detect(handle).first else { throw .noAdapterFound }
+        return first.path
+    }
+
+    /// `libcec_detect_adapters` on an initialised connection.
+    static func detect(_ handle: libcec_connection_t) -> [CECAdapterDescriptor] {
+        let capacity = 10
+        let list = UnsafeMutablePointer<cec_adapter_descriptor>.allocate(capacity: capacity)
+        defer { list.deallocate() }
+        let count = Int(libcec_detect_adapters(handle, list, UInt8(capacity), nil, 1))
+        guard count > 0 else { return [] }
+        return (0..<min(count, capacity)).map { i in
+            let d = list[i]
+            let path = withUnsafeBytes(of: d.strComPath) { String(decoding: $0.prefix(while: { $0 != 0 }), as: UTF8.self) }
+            let name = withUnsafeBytes(of: d.strComName) { String(decoding: $0.prefix(while: { $0 != 0 }), as: UTF8.self) }
+            return CECAdapterDescriptor(path: path.isEmpty ? name : path, name: name, vendorID: d.iVendorId,
+                                        productID: d.iProductId, firmwareVersion: Int(d.iFirmwareVersion))
+        }
+    }
+
+    /// Lists the CEC adapters libcec can find (`libcec_initialise` + `libcec_detect_adapters` +
+    /// `libcec_destroy`), on the driver's queue.
+    public func detectAdapters() throws(CECDriverError) -> [CECAdapterDescriptor] {
+        var config = libcec_configuration()
+        libcec_clear_configuration(&config)
+        config.clientVersion = UInt32(LIBCEC_VERSION_CURRENT.rawValue)
+        withUnsafeMutableBytes(of: &config.strDeviceName) { raw in
+            let name = Array("detect".utf8)
+            for i in 0..<raw.count { raw[i] = i < name.count ? name[i] : 0 }
+        }
+        config.deviceTypes.types.0 = CEC_DEVICE_TYPE_RECORDING_DEVICE
+        guard let handle = libcec_initialise(&config) else {
+            throw .libcec(function: "libcec_initialise", detail: "returned no connection")
+        }
+        defer { libcec_destroy(handle) }
+        return Self.detect(handle)
+    }
+
+    /// The open handle, or `notConnected` naming the operation.
+    func handle(for operation: String) throws(CECDriverError) -> libcec_connection_t {
+        guard let connection else { throw .notConnected(operation: operation) }
+        return connection
+    }
+
+    /// Turns a libcec `int` result (non-zero = success) into a typed error naming the function.
+    func check(_ result: Int32, _ function: String, _ detail: @autoclosure () -> String) throws(CECDriverError) {
+        guard result != 0 else { throw .libcec(function: function, detail: detail()) }
+    }
+}
+
+/// An adapter `libcec_detect_adapters` found.
+public struct CECAdapterDescriptor: Sendable, Hashable {
+    /// What to pass as `port` (the com path, e.g. /dev/ttyACM0, or "Linux").
+    public let path: String
+    public let name: String
+    public let vendorID: UInt16
+    public let productID: UInt16
+    public let firmwareVersion: Int
+}

@@ -1,0 +1,37 @@
+public import BridgeCore
+
+/// How the driver presents itself and what it opens (from `[cec]`).
+public struct CECDriverConfiguration: Sendable {
+    /// `auto` (libcec_detect_adapters), `Linux` (kernel CEC, the Pi) or a device path.
+    public var port: String
+    /// The name the TV shows, at most 14 characters.
+    public var osdName: String
+    /// Register as a recording (LA 1) or playback (LA 4) device.
+    public var deviceType: CECDeviceType
+    /// Our physical address; nil lets libcec work it out (HDMI 1 of the TV, 1.0.0.0, on a Pulse-Eight).
+    public var physicalAddress: PhysicalAddress?
+    /// The `libcec_open` timeout.
+    public var openTimeout: Duration = .seconds(10)
+    /// How often `run()` pings the adapter (`libcec_ping_adapters`). With the default 5 s and 2 failures a
+    /// lost adapter is noticed within ~10 s; libcec's own CONNECTION_LOST alert takes ~17 s.
+    public var pingInterval: Duration = .seconds(5)
+    /// After how many failed pings in a row the connection counts as lost.
+    public var maximumPingFailures = 2
+    /// Reconnect backoff: first wait and cap (doubling in between).
+    public var initialBackoff: Duration = .seconds(1)
+    public var maximumBackoff: Duration = .seconds(30)
+    /// Poll the audio system (LA 5) after each open, so libcec sends volume keys there (not to the TV).
+    public var pollAudioSystemOnOpen = true
+    /// Which libcec log levels become `.log` events (none by default).
+    public var libcecLogLevels: CECLogLevel = []
+    /// At most this many events are buffered for a slow consumer (the oldest are dropped).
+    public var eventBufferSize = 1024
+
+    public init(port: String = "auto", osdName: String = "Thuis", deviceType: CECDeviceType = .recording,
+                physicalAddress: PhysicalAddress? = nil) {
+        self.port = port
+        self.osdName = osdName
+        self.deviceType = deviceType
+        self.physicalAddress = physicalAddress
+    }
+}

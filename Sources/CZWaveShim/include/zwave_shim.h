@@ -1,0 +1,311 @@
+/*
+ * zwave_shim.h: a pure C API over OpenZWave 1.6 (Options, Manager, Log), usable from Swift.
+ *
+ * Rules:
+ * - OpenZWave's Manager and Options are process-wide singletons. zw_manager_create fails with
+ *   ZW_ERR_ALREADY_EXISTS while a manager created by this shim (or anyone else) exists.
+ * - No C++ exception crosses this API: every call returns a zw_status. After a failure,
+ *   zw_last_error() gives a message for the calling thread (the OZW exception text, or which call failed).
+ * - Callbacks (notifications, log lines) run on OpenZWave's threads (the driver thread, or the thread
+ *   that calls zw_remove_driver / zw_manager_destroy). The data is only valid during the call: copy it.
+ *   Never call back into the manager's driver-removal or destroy functions from inside a callback.
+ */
+#ifndef ZWAVE_SHIM_H
+#define ZWAVE_SHIM_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Result of every call. */
+typedef enum zw_status {
+    ZW_OK = 0,
+    ZW_ERR_ALREADY_EXISTS = 1,   /**< a Manager already exists in this process (singleton) */
+    ZW_ERR_NO_MANAGER = 2,       /**< the handle is NULL or was destroyed */
+    ZW_ERR_INVALID_ARGUMENT = 3, /**< NULL pointer, empty path, value out of range */
+    ZW_ERR_CONFIG_PATH = 4,      /**< the config path is not a directory */
+    ZW_ERR_USER_PATH = 5,        /**< the user path is not a writable directory */
+    ZW_ERR_OPTIONS = 6,          /**< Options::Create/Lock failed */
+    ZW_ERR_FAILED = 7,           /**< the OpenZWave call returned false (unknown node, busy, ...) */
+    ZW_ERR_INVALID_HOMEID = 8,   /**< OZWException INVALID_HOMEID (no driver with this home id) */
+    ZW_ERR_INVALID_VALUEID = 9,  /**< OZWException INVALID_VALUEID (no such value) */
+    ZW_ERR_CANNOT_CONVERT = 10,  /**< OZWException CANNOT_CONVERT_VALUEID (wrong type for the value) */
+    ZW_ERR_INVALID_NODEID = 11,  /**< OZWException INVALID_NODEID */
+    ZW_ERR_SECURITY = 12,        /**< OZWException SECURITY_FAILED */
+    ZW_ERR_EXCEPTION = 13,       /**< another OZWException or std::exception */
+    ZW_ERR_UNKNOWN_EXCEPTION = 14, /**< a non-std exception */
+    ZW_ERR_TYPE_MISMATCH = 15    /**< the value id's type does not fit the accessor */
+} zw_status;
+
+/** OpenZWave's LogLevel, same numbers. Lower is more severe. */
+typedef enum zw_log_level {
+    ZW_LOG_INVALID = 0,
+    ZW_LOG_NONE = 1,
+    ZW_LOG_ALWAYS = 2,
+    ZW_LOG_FATAL = 3,
+    ZW_LOG_ERROR = 4,
+    ZW_LOG_WARNING = 5,
+    ZW_LOG_ALERT = 6,
+    ZW_LOG_INFO = 7,
+    ZW_LOG_DETAIL = 8,
+    ZW_LOG_DEBUG = 9,
+    ZW_LOG_STREAM_DETAIL = 10,
+    ZW_LOG_INTERNAL = 11
+} zw_log_level;
+
+/** OpenZWave's Notification::NotificationType, same numbers. */
+typedef enum zw_notification_type {
+    ZW_NOTE_VALUE_ADDED = 0,
+    ZW_NOTE_VALUE_REMOVED = 1,
+    ZW_NOTE_VALUE_CHANGED = 2,
+    ZW_NOTE_VALUE_REFRESHED = 3,
+    ZW_NOTE_GROUP = 4,
+    ZW_NOTE_NODE_NEW = 5,
+    ZW_NOTE_NODE_ADDED = 6,
+    ZW_NOTE_NODE_REMOVED = 7,
+    ZW_NOTE_NODE_PROTOCOL_INFO = 8,
+    ZW_NOTE_NODE_NAMING = 9,
+    ZW_NOTE_NODE_EVENT = 10,
+    ZW_NOTE_POLLING_DISABLED = 11,
+    ZW_NOTE_POLLING_ENABLED = 12,
+    ZW_NOTE_SCENE_EVENT = 13,
+    ZW_NOTE_CREATE_BUTTON = 14,
+    ZW_NOTE_DELETE_BUTTON = 15,
+    ZW_NOTE_BUTTON_ON = 16,
+    ZW_NOTE_BUTTON_OFF = 17,
+    ZW_NOTE_DRIVER_READY = 18,
+    ZW_NOTE_DRIVER_FAILED = 19,
+    ZW_NOTE_DRIVER_RESET = 20,
+    ZW_NOTE_ESSENTIAL_NODE_QUERIES_COMPLETE = 21,
+    ZW_NOTE_NODE_QUERIES_COMPLETE = 22,
+    ZW_NOTE_AWAKE_NODES_QUERIED = 23,
+    ZW_NOTE_ALL_NODES_QUERIED_SOME_DEAD = 24,
+    ZW_NOTE_ALL_NODES_QUERIED = 25,
+    ZW_NOTE_NOTIFICATION = 26,
+    ZW_NOTE_DRIVER_REMOVED = 27,
+    ZW_NOTE_CONTROLLER_COMMAND = 28,
+    ZW_NOTE_NODE_RESET = 29,
+    ZW_NOTE_USER_ALERTS = 30,
+    ZW_NOTE_MANUFACTURER_SPECIFIC_DB_READY = 31
+} zw_notification_type;
+
+/** Notification::NotificationCode (for ZW_NOTE_NOTIFICATION). */
+typedef enum zw_notification_code {
+    ZW_CODE_MSG_COMPLETE = 0,
+    ZW_CODE_TIMEOUT = 1,
+    ZW_CODE_NO_OPERATION = 2,
+    ZW_CODE_AWAKE = 3,
+    ZW_CODE_SLEEP = 4,
+    ZW_CODE_DEAD = 5,
+    ZW_CODE_ALIVE = 6
+} zw_notification_code;
+
+/** ValueID::ValueType, same numbers. */
+typedef enum zw_value_type {
+    ZW_VALUE_BOOL = 0,
+    ZW_VALUE_BYTE = 1,
+    ZW_VALUE_DECIMAL = 2,
+    ZW_VALUE_INT = 3,
+    ZW_VALUE_LIST = 4,
+    ZW_VALUE_SCHEDULE = 5,
+    ZW_VALUE_SHORT = 6,
+    ZW_VALUE_STRING = 7,
+    ZW_VALUE_BUTTON = 8,
+    ZW_VALUE_RAW = 9,
+    ZW_VALUE_BITSET = 10
+} zw_value_type;
+
+/** A ValueID taken apart. `id` is ValueID::GetId(); (home_id, id) identify the value completely. */
+typedef struct zw_value_id {
+    uint32_t home_id;
+    uint64_t id;
+    uint8_t node_id;
+    uint8_t genre;          /**< 0 basic, 1 user, 2 config, 3 system */
+    uint8_t command_class;
+    uint8_t instance;
+    uint16_t index;
+    uint8_t type;           /**< zw_value_type */
+} zw_value_id;
+
+#define ZW_TEXT_LABEL 96
+#define ZW_TEXT_UNITS 32
+#define ZW_TEXT_VALUE 192
+
+/** The current value of a value id, pre-read in the watcher (for value notifications). */
+typedef struct zw_value_snapshot {
+    bool valid;             /**< false when the value could not be read (e.g. ValueRemoved) */
+    bool read_only;
+    bool bool_value;        /**< bool (and bitset/button: pressed) */
+    int32_t int_value;      /**< byte, short, int; list: the selected item's value */
+    double double_value;    /**< decimal (parsed from the value's exact string); also set for integers */
+    uint8_t precision;      /**< decimal places of a decimal value */
+    char string_value[ZW_TEXT_VALUE]; /**< the value as text (list: the selected item's label); truncated */
+    char label[ZW_TEXT_LABEL];        /**< truncated */
+    char units[ZW_TEXT_UNITS];        /**< truncated */
+} zw_value_snapshot;
+
+/** One notification, copied out of OpenZWave::Notification. Valid only during the callback. */
+typedef struct zw_notification {
+    int type;                   /**< zw_notification_type */
+    uint32_t home_id;
+    uint8_t node_id;
+    zw_value_id value_id;       /**< meaningful for value notifications */
+    zw_value_snapshot value;    /**< pre-read for ValueAdded/Changed/Refreshed */
+    uint8_t event;              /**< NodeEvent: the Basic value; ControllerCommand: the controller state */
+    uint8_t notification_code;  /**< Notification: zw_notification_code; ControllerCommand: controller error */
+    uint8_t command;            /**< ControllerCommand: the Driver::ControllerCommand */
+    uint8_t scene_id;           /**< SceneEvent */
+    uint8_t group_index;        /**< Group */
+    uint8_t byte;               /**< the raw byte (Notification::GetByte) */
+    int user_alert;             /**< UserAlerts: Notification::UserAlertNotification */
+} zw_notification;
+
+/** Watcher callback: runs on an OpenZWave thread. `context` is the pointer given to zw_manager_create. */
+typedef void (*zw_notification_fn)(const zw_notification *notification, void *context);
+/** Log callback: one formatted line (no newline). Runs on the logging thread, under OZW's log mutex. */
+typedef void (*zw_log_fn)(int level, uint8_t node_id, const char *line, void *context);
+
+/** Options for the manager. Fill with zw_options_init, then change what you need. */
+typedef struct zw_options {
+    const char *config_path;    /**< OpenZWave's device database, e.g. /etc/openzwave (must exist) */
+    const char *user_path;      /**< writable directory: ozwcache_<home>.xml, zwscene.xml (must exist) */
+    int log_level;              /**< lines at this level or more severe reach log_fn (SaveLogLevel); ZW_LOG_NONE: none */
+    int queue_log_level;        /**< lines kept in memory and dumped when dump_trigger_level is hit (QueueLogLevel) */
+    int dump_trigger_level;     /**< DumpTriggerLevel; ZW_LOG_NONE: never dump */
+    bool save_configuration;    /**< SaveConfiguration: write the cache when a driver is removed */
+    int32_t poll_interval_ms;   /**< PollInterval (nothing is polled unless asked; default 30000) */
+    int32_t retry_timeout_ms;   /**< RetryTimeout: wait for a response/callback/report (default 10000) */
+    int32_t driver_max_attempts;/**< DriverMaxAttempts to open the port, 0 = forever (default 0) */
+    bool associate;             /**< Associate: put the controller into each node's lifeline (default true) */
+    bool auto_update_config;    /**< AutoUpdateConfigFile: download newer device files (default false) */
+} zw_options;
+
+/** Fills `options` with the defaults documented on each field (paths NULL). */
+void zw_options_init(zw_options *options);
+
+/** The manager (an opaque handle over the process-wide OpenZWave::Manager). */
+typedef struct zw_manager zw_manager;
+
+/**
+ * Creates Options (paths, the options above as OpenZWave's command line, which wins over options.xml),
+ * locks them, creates the Manager, routes the log into `log_fn` (no log file stays behind, nothing on
+ * the console) and adds the watcher. Fails with ZW_ERR_ALREADY_EXISTS if a Manager exists.
+ * `notification_fn` and `log_fn` may be NULL. `context` is passed to both and must stay valid until
+ * zw_manager_destroy returns.
+ */
+zw_status zw_manager_create(const zw_options *options, zw_notification_fn notification_fn, zw_log_fn log_fn,
+                            void *context, zw_manager **out_manager);
+
+/** Removes the watcher, destroys the Manager (which removes any drivers, saving their cache) and the
+ *  Options. Callbacks may run on the calling thread until it returns; none after. Frees the handle. */
+zw_status zw_manager_destroy(zw_manager *manager);
+
+/** Whether an OpenZWave Manager exists in this process. */
+bool zw_manager_exists(void);
+
+/** The message of the last failure on this thread (empty if none). Valid until the next shim call. */
+const char *zw_last_error(void);
+
+/** OpenZWave's version string (Manager::getVersionLongAsString). Copies into `buffer`. */
+zw_status zw_version(char *buffer, size_t size);
+
+/* ---- Drivers ---- */
+/** Manager::AddDriver(path, serial). ZW_ERR_FAILED if a driver for the path exists. */
+zw_status zw_add_driver(zw_manager *manager, const char *port_path);
+/** Manager::RemoveDriver(path). Blocks until the driver thread stopped. ZW_ERR_FAILED if not found. */
+zw_status zw_remove_driver(zw_manager *manager, const char *port_path);
+/** Manager::WriteConfig: saves ozwcache_<home>.xml now. */
+zw_status zw_write_config(zw_manager *manager, uint32_t home_id);
+/** Manager::GetSendQueueCount: messages waiting in all the driver's send queues. */
+zw_status zw_send_queue_count(zw_manager *manager, uint32_t home_id, int32_t *out_count);
+/** Manager::GetControllerNodeId. */
+zw_status zw_controller_node_id(zw_manager *manager, uint32_t home_id, uint8_t *out_node);
+
+/* ---- Values ---- */
+/** Reads the value, its label, units, precision and read-only flag (Manager::GetValueAs*, GetValueLabel...). */
+zw_status zw_value_read(zw_manager *manager, const zw_value_id *value_id, zw_value_snapshot *out_snapshot);
+zw_status zw_value_get_bool(zw_manager *manager, const zw_value_id *value_id, bool *out_value);
+/** Byte, short, int, list (selected value). */
+zw_status zw_value_get_int(zw_manager *manager, const zw_value_id *value_id, int32_t *out_value);
+/** Decimal (exact text parsed) or any integer type. */
+zw_status zw_value_get_double(zw_manager *manager, const zw_value_id *value_id, double *out_value);
+zw_status zw_value_get_string(zw_manager *manager, const zw_value_id *value_id, char *buffer, size_t size);
+zw_status zw_value_get_label(zw_manager *manager, const zw_value_id *value_id, char *buffer, size_t size);
+zw_status zw_value_get_units(zw_manager *manager, const zw_value_id *value_id, char *buffer, size_t size);
+zw_status zw_value_get_precision(zw_manager *manager, const zw_value_id *value_id, uint8_t *out_precision);
+
+/** Manager::SetValue(bool). Bool values. */
+zw_status zw_value_set_bool(zw_manager *manager, const zw_value_id *value_id, bool value);
+/** Manager::SetValue(uint8). Byte values. */
+zw_status zw_value_set_byte(zw_manager *manager, const zw_value_id *value_id, uint8_t value);
+/** Manager::SetValue(int16). Short values. */
+zw_status zw_value_set_short(zw_manager *manager, const zw_value_id *value_id, int16_t value);
+/** Manager::SetValue(int32). Int values. */
+zw_status zw_value_set_int(zw_manager *manager, const zw_value_id *value_id, int32_t value);
+/** Manager::SetValue(float). Decimal values. */
+zw_status zw_value_set_decimal(zw_manager *manager, const zw_value_id *value_id, double value);
+/** Manager::SetValueListSelection(label). List values. */
+zw_status zw_value_set_list_label(zw_manager *manager, const zw_value_id *value_id, const char *label);
+/** List values by item value: looks the label up (GetValueListValues/Items) and selects it. */
+zw_status zw_value_set_list_value(zw_manager *manager, const zw_value_id *value_id, int32_t value);
+/** Manager::SetValue(string). String values (or any type OZW can parse from text). */
+zw_status zw_value_set_string(zw_manager *manager, const zw_value_id *value_id, const char *value);
+/** Manager::RefreshValue: asks the node for the current value. */
+zw_status zw_value_refresh(zw_manager *manager, const zw_value_id *value_id);
+
+/** Manager::SetConfigParam(home, node, param, value, size 1/2/4). */
+zw_status zw_set_config_param(zw_manager *manager, uint32_t home_id, uint8_t node_id, uint8_t param,
+                              int32_t value, uint8_t size);
+/** Manager::RequestConfigParam: the answer arrives as a value notification (genre config, index = param). */
+zw_status zw_request_config_param(zw_manager *manager, uint32_t home_id, uint8_t node_id, uint8_t param);
+
+/* ---- Nodes ---- */
+typedef enum zw_node_text {
+    ZW_NODE_MANUFACTURER_NAME = 0,
+    ZW_NODE_PRODUCT_NAME = 1,
+    ZW_NODE_MANUFACTURER_ID = 2,
+    ZW_NODE_PRODUCT_TYPE = 3,
+    ZW_NODE_PRODUCT_ID = 4,
+    ZW_NODE_TYPE = 5,
+    ZW_NODE_QUERY_STAGE = 6,
+    ZW_NODE_NAME = 7,
+    ZW_NODE_LOCATION = 8
+} zw_node_text;
+
+/** One of the node's strings (Manager::GetNodeManufacturerName, ..., GetNodeQueryStage). */
+zw_status zw_node_get_text(zw_manager *manager, uint32_t home_id, uint8_t node_id, zw_node_text which,
+                           char *buffer, size_t size);
+
+typedef struct zw_node_flags {
+    bool is_failed;     /**< IsNodeFailed */
+    bool is_listening;  /**< IsNodeListeningDevice */
+    bool is_awake;      /**< IsNodeAwake */
+    bool is_frequent_listening; /**< IsNodeFrequentListeningDevice */
+    bool is_zwave_plus; /**< IsNodeZWavePlus */
+    bool info_received; /**< IsNodeInfoReceived */
+} zw_node_flags;
+
+zw_status zw_node_get_flags(zw_manager *manager, uint32_t home_id, uint8_t node_id, zw_node_flags *out_flags);
+
+/* ---- Controller commands (results arrive as ZW_NOTE_CONTROLLER_COMMAND) ---- */
+zw_status zw_add_node(zw_manager *manager, uint32_t home_id, bool secure);   /**< Manager::AddNode */
+zw_status zw_remove_node(zw_manager *manager, uint32_t home_id);            /**< Manager::RemoveNode */
+zw_status zw_cancel_controller_command(zw_manager *manager, uint32_t home_id); /**< CancelControllerCommand */
+zw_status zw_heal_network(zw_manager *manager, uint32_t home_id, bool do_return_routes); /**< HealNetwork */
+zw_status zw_heal_network_node(zw_manager *manager, uint32_t home_id, uint8_t node_id,
+                               bool do_return_routes);                      /**< HealNetworkNode */
+zw_status zw_remove_failed_node(zw_manager *manager, uint32_t home_id, uint8_t node_id); /**< RemoveFailedNode */
+zw_status zw_refresh_node_info(zw_manager *manager, uint32_t home_id, uint8_t node_id);  /**< RefreshNodeInfo */
+/** SendRawData: queues a SEND_DATA to `node_id`; `command` is the SEND_DATA payload up to the transmit
+ *  options: node id, length, then the command class bytes. The node's answer arrives as a normal report. */
+zw_status zw_send_raw(zw_manager *manager, uint32_t home_id, uint8_t node_id, const uint8_t *command, uint8_t length);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* ZWAVE_SHIM_H */

@@ -1,0 +1,22 @@
+public import BridgeCore
+
+extension MQTTClient: MQTTPort {
+    /// `MQTTPort`: publishes with `options.defaultQoS`; an invalid topic or a shut-down client is logged
+    /// (the bridge validates its topics at load time) and the message dropped.
+    public func publish(topic: String, payload: [UInt8], retain: Bool) async {
+        do {
+            try publish(topic: topic, payload: payload, retain: retain, qos: options.defaultQoS)
+        } catch {
+            logger.error("MQTT publish rejected", metadata: ["topic": "\(topic)", "error": "\(error)"])
+        }
+    }
+
+    /// `MQTTPort`: subscribes with `options.defaultQoS` (re-subscribed after every reconnect).
+    public func subscribe(_ filter: String) async {
+        do {
+            try subscribe(filter, qos: options.defaultQoS)
+        } catch {
+            logger.error("MQTT subscribe rejected", metadata: ["filter": "\(filter)", "error": "\(error)"])
+        }
+    }
+}

@@ -1,0 +1,328 @@
+internal import CMosquitto
+public import Logging
+
+/// An MQTT connection over libmosquitto. The actor owns the `mosquitto*`; a private network thread runs
+/// `mosquitto_loop` and reconnects with capped exponential backoff; libmosquitto's callbacks (on that
+/// thread) reach the actor and the `inbound` stream through the handle's user-data pointer.
+///
+/// Usage: create it, start consuming `inbound`/`connectionEvents` (any time, they exist from `init`),
+/// `subscribe`/`publish` (any time), `try await run()` in a task group, and at the end
+/// `await shutdown(final:)`. Cancelling `run()` without `shutdown` drops the connection without a
+/// DISCONNECT, so the broker publishes the will.
+public actor MQTTClient {
+    /// Inbound messages (and oversized-message reports), bounded by `options.inboundBufferSize`
+    /// (oldest dropped, counted, logged). Finishes when the client is shut down.
+    public nonisolated let inbound: AsyncStream<MQTTInbound>
+    /// Connection state changes, bounded (newest 64 kept). Finishes when the client is shut down.
+    public nonisolated let connectionEvents: AsyncStream<MQTTConnectionEvent>
+    /// The options (the password is never logged).
+    public nonisolated let options: MQTTClientOptions
+
+    private enum Phase { case idle, running, stopping, stopped }
+
+    private struct StoredState {
+        var payload: [UInt8]
+        var qos: MQTTQoS
+    }
+
+    private struct Queued {
+        var topic: String
+        var payload: [UInt8]
+        var qos: MQTTQoS
+    }
+
+    let logger: Logger
+    private let loopEvents: AsyncStream<LoopEvent>
+    private let connectionContinuation: AsyncStream<MQTTConnectionEvent>.Continuation
+    private var handle: MosquittoHandle?
+    private var loop: NetworkLoop?
+    private var phase = Phase.idle
+    private var connected = false
+    private var connectCount = 0
+
+    private var subscriptions: [(filter: String, qos: MQTTQoS)] = []
+    private var pendingSubscribeMids: Set<Int32> = []
+    private var retainedStore: [String: StoredState] = [:]
+    /// Retained topics cleared (empty payload) while disconnected: the clear is sent on connect.
+    private var pendingClears: [String: MQTTQoS] = [:]
+    private var offlineQueue: [Queued] = []
+    private var droppedQueued = 0
+
+    /// Creates the libmosquitto handle (`mosquitto_new`) and applies credentials, will and TLS
+    /// (`mosquitto_tls_set` checks that the files exist). Does not connect: see `run()`.
+    public init(options: MQTTClientOptions, logger: Logger) throws(MQTTError) {
+        self.options = options
+        self.logger = logger
+        let (inbound, inboundContinuation) = AsyncStream.makeStream(
+            of: MQTTInbound.self, bufferingPolicy: .bufferingNewest(max(1, options.inboundBufferSize)))
+        let (events, eventsContinuation) = AsyncStream.makeStream(
+            of: LoopEvent.self, bufferingPolicy: .bufferingNewest(64))
+        let (connection, connectionContinuation) = AsyncStream.makeStream(
+            of: MQTTConnectionEvent.self, bufferingPolicy: .bufferingNewest(64))
+        self.inbound = inbound
+        self.loopEvents = events
+        self.connectionEvents = connection
+        self.connectionContinuation = connectionContinuation
+        let callbacks = MosquittoCallbacks(inbound: inboundContinuation, events: eventsContinuation,
+                                           maxInboundPayload: options.maxInboundPayloadBytes, logger: logger)
+        do {
+            handle = try MosquittoHandle(options: options, callbacks: callbacks)
+        } catch {
+            callbacks.finish()
+            connectionContinuation.finish()
+            throw error
+        }
+    }
+
+    /// True between a CONNACK 0 and the loss of that connection (as seen by the actor).
+    public var isConnected: Bool { connected }
+
+    /// Current counters.
+    public var statistics: MQTTClientStatistics {
+        MQTTClientStatistics(droppedInbound: handle?.callbacks.droppedInbound ?? 0, droppedQueued: droppedQueued,
+                             queued: offlineQueue.count, retainedTopics: retainedStore.count,
+                             connects: connectCount)
+    }
+
+    /// The latest retained payload per topic that the client republishes on every connect.
+    public var retainedTopics: [String: [UInt8]] { retainedStore.mapValues(\.payload) }
+
+    /// True when every SUBSCRIBE sent on the current connection has been acknowledged (SUBACK) and the
+    /// client is connected. Tests poll this before publishing to a fresh subscription.
+    public var subscriptionsAcknowledged: Bool {
+        guard connected, let handle else { return false }
+        pendingSubscribeMids.subtract(handle.callbacks.acks.acknowledgedSubscribes(among: pendingSubscribeMids))
+        return pendingSubscribeMids.isEmpty
+    }
+
+    // MARK: Running
+
+    /// Starts the network thread (connect, `mosquitto_loop`, reconnect with backoff forever) and services
+    /// its events until the task is cancelled or `shutdown` completes. On every connect it re-subscribes,
+    /// sends pending clears, republishes the retained store and flushes the offline queue.
+    /// Throws `MQTTError.alreadyRunning` or `.shutDown` when called twice or after shutdown.
+    public func run() async throws {
+        guard phase == .idle else { throw phase == .running ? MQTTError.alreadyRunning : MQTTError.shutDown }
+        guard let handle else { throw MQTTError.shutDown }
+        phase = .running
+        let loop = NetworkLoop(handle: handle, options: options)
+        self.loop = loop
+        logger.info("MQTT connecting", metadata: ["broker": "\(options)"])
+        loop.start()
+        await withTaskCancellationHandler {
+            for await event in loopEvents {
+                if case .finished = event { break }
+                process(event)
+            }
+        } onCancel: {
+            loop.requestStop(graceful: false)
+        }
+        loop.requestStop(graceful: false)
+        await loop.waitUntilFinished()
+        teardown()
+    }
+
+    private func process(_ event: LoopEvent) {
+        switch event {
+        case .connected:
+            connected = true
+            connectCount += 1
+            logger.info("MQTT connected", metadata: ["broker": "\(options.host):\(options.port)"])
+            connectionContinuation.yield(.connected)
+            resendAfterConnect()
+        case .disconnected(let reason, let retryIn):
+            connected = false
+            logger.warning("MQTT connection lost", metadata: ["reason": "\(reason)", "retry_in": "\(retryIn)"])
+            connectionContinuation.yield(.disconnected(reason: reason, retryIn: retryIn))
+        case .connectFailed(let error, let retryIn):
+            connected = false
+            logger.warning("MQTT connect failed", metadata: ["error": "\(error)", "retry_in": "\(retryIn)"])
+            connectionContinuation.yield(.connectFailed(error, retryIn: retryIn))
+        case .finished:
+            break
+        }
+    }
+
+    private func resendAfterConnect() {
+        pendingSubscribeMids = []
+        for subscription in subscriptions {
+            sendSubscribe(subscription.filter, qos: subscription.qos)
+        }
+        for (topic, qos) in pendingClears {
+            _ = send(topic: topic, payload: [], retain: true, qos: qos)
+        }
+        pendingClears = [:]
+        for (topic, state) in retainedStore {
+            _ = send(topic: topic, payload: state.payload, retain: true, qos: state.qos)
+        }
+        let queue = offlineQueue
+        offlineQueue = []
+        for message in queue {
+            // A connection lost again meanwhile keeps the rest for the next connect.
+            if let error = send(topic: message.topic, payload: message.payload, retain: false, qos: message.qos),
+               isNoConnection(error) {
+                enqueue(message)
+            }
+        }
+        logger.debug("MQTT state resent", metadata: [
+            "subscriptions": "\(subscriptions.count)", "retained": "\(retainedStore.count)",
+            "queued": "\(queue.count)",
+        ])
+    }
+
+    // MARK: Subscribe / publish
+
+    /// Subscribes (`mosquitto_subscribe`) now if connected, and again after every reconnect. Subscribing to
+    /// the same filter twice only updates its QoS. Throws `.invalidTopic` for a malformed filter.
+    public func subscribe(_ filter: String, qos: MQTTQoS) throws(MQTTError) {
+        try TopicValidator.validateFilter(filter)
+        guard phase == .idle || phase == .running else { throw .shutDown }
+        if let index = subscriptions.firstIndex(where: { $0.filter == filter }) {
+            subscriptions[index].qos = qos
+        } else {
+            subscriptions.append((filter, qos))
+        }
+        if connected { sendSubscribe(filter, qos: qos) }
+    }
+
+    /// Publishes (`mosquitto_publish`, written by the network thread).
+    ///
+    /// Retained messages update the retained store (latest payload per topic; an empty payload clears the
+    /// topic from the store and is still sent, after the next connect if disconnected) and are republished on
+    /// every connect. Non-retained messages published while disconnected wait in a bounded queue
+    /// (`options.offlineQueueLimit`, oldest dropped) flushed on connect.
+    /// Throws `.invalidTopic` (empty, `+`/`#`, NUL, > 65535 bytes), `.shutDown`, or `.library` for a
+    /// libmosquitto refusal (e.g. payload too large).
+    public func publish(topic: String, payload: [UInt8], retain: Bool, qos: MQTTQoS) throws(MQTTError) {
+        try TopicValidator.validatePublish(topic)
+        guard phase == .idle || phase == .running else { throw .shutDown }
+        if retain {
+            if payload.isEmpty {
+                retainedStore[topic] = nil
+                if !connected { pendingClears[topic] = qos }
+            } else {
+                retainedStore[topic] = StoredState(payload: payload, qos: qos)
+                pendingClears[topic] = nil
+            }
+            if connected, let error = send(topic: topic, payload: payload, retain: true, qos: qos) {
+                guard isNoConnection(error) else { throw error }
+                if payload.isEmpty { pendingClears[topic] = qos }
+            }
+            return
+        }
+        if connected {
+            guard let error = send(topic: topic, payload: payload, retain: false, qos: qos) else { return }
+            guard isNoConnection(error) else { throw error }
+        }
+        enqueue(Queued(topic: topic, payload: payload, qos: qos))
+    }
+
+    private func isNoConnection(_ error: MQTTError) -> Bool {
+        if case .library(_, let code, _) = error { return code == Mosquitto.noConnection }
+        return false
+    }
+
+    private func enqueue(_ message: Queued) {
+        offlineQueue.append(message)
+        let limit = max(0, options.offlineQueueLimit)
+        if offlineQueue.count > limit {
+            let overflow = offlineQueue.count - limit
+            offlineQueue.removeFirst(overflow)
+            droppedQueued += overflow
+            if droppedQueued == overflow || droppedQueued % 100 < overflow {
+                logger.warning("MQTT offline queue full, dropped the oldest message",
+                               metadata: ["dropped_total": "\(droppedQueued)", "limit": "\(limit)"])
+            }
+        }
+    }
+
+    /// `mosquitto_publish`; returns the error instead of throwing, and the message id through `mid`.
+    @discardableResult
+    private func send(topic: String, payload: [UInt8], retain: Bool, qos: MQTTQoS, mid: UnsafeMutablePointer<Int32>? = nil) -> MQTTError? {
+        guard let handle else { return .shutDown }
+        let rc = payload.withUnsafeBytes { bytes in
+            mosquitto_publish(handle.pointer, mid, topic, Int32(clamping: bytes.count), bytes.baseAddress,
+                              qos.rawValue, retain)
+        }
+        if rc != Mosquitto.success {
+            let error = MQTTError.fromReturnCode(rc, function: "mosquitto_publish", detail: "topic \(topic)")
+            if rc != Mosquitto.noConnection {
+                logger.error("MQTT publish failed", metadata: ["error": "\(error.map { "\($0)" } ?? "")"])
+            }
+            return error
+        }
+        return nil
+    }
+
+    private func sendSubscribe(_ filter: String, qos: MQTTQoS) {
+        guard let handle else { return }
+        var mid: Int32 = 0
+        let rc = mosquitto_subscribe(handle.pointer, &mid, filter, qos.rawValue)
+        if rc == Mosquitto.success {
+            pendingSubscribeMids.insert(mid)
+        } else if rc != Mosquitto.noConnection,
+                  let error = MQTTError.fromReturnCode(rc, function: "mosquitto_subscribe", detail: "filter \(filter)") {
+            logger.error("MQTT subscribe failed", metadata: ["error": "\(error)"])
+        }
+    }
+
+    // MARK: Shutdown
+
+    /// Publishes `final` with QoS 1 (e.g. the bridge's retained `offline`), waits up to `timeout` for their
+    /// PUBACKs, sends DISCONNECT (so the broker does not publish the will), stops the network thread and
+    /// destroys the handle. Safe to call when never run, never connected, or twice. `run()` returns after it.
+    public func shutdown(final: [MQTTPublication] = [], timeout: Duration = .seconds(2)) async {
+        switch phase {
+        case .stopped, .stopping:
+            return
+        case .idle:
+            teardown()
+            return
+        case .running:
+            break
+        }
+        phase = .stopping
+        if connected, let handle, !final.isEmpty {
+            var mids: Set<Int32> = []
+            for message in final {
+                guard (try? TopicValidator.validatePublish(message.topic)) != nil else { continue }
+                if message.retain {
+                    retainedStore[message.topic] = message.payload.isEmpty
+                        ? nil : StoredState(payload: message.payload, qos: .atLeastOnce)
+                }
+                var mid: Int32 = 0
+                if send(topic: message.topic, payload: message.payload, retain: message.retain,
+                        qos: .atLeastOnce, mid: &mid) == nil {
+                    mids.insert(mid)
+                }
+            }
+            let clock = ContinuousClock()
+            let deadline = clock.now.advanced(by: timeout)
+            while !mids.isEmpty, clock.now < deadline {
+                mids.subtract(handle.callbacks.acks.acknowledgedPublishes(among: mids))
+                if mids.isEmpty { break }
+                try? await Task.sleep(for: .milliseconds(5))
+            }
+            if !mids.isEmpty {
+                logger.warning("MQTT final messages not acknowledged in time", metadata: ["missing": "\(mids.count)"])
+            }
+        }
+        if let loop {
+            loop.requestStop(graceful: true)
+            await loop.waitUntilFinished()
+        }
+        teardown()
+        logger.info("MQTT client shut down")
+    }
+
+    /// Drops the actor's reference to the handle (destroyed once the network thread has exited too) and
+    /// finishes the public streams. Idempotent.
+    private func teardown() {
+        phase = .stopped
+        connected = false
+        handle?.callbacks.finish()
+        handle = nil
+        loop = nil
+        connectionContinuation.finish()
+    }
+}

@@ -1,0 +1,143 @@
+internal import CMosquitto
+internal import Foundation
+
+/// The network thread of one `MQTTClient` (our own thread rather than `mosquitto_loop_start`, whose loop
+/// gives up on TLS and auth errors): connects, runs `mosquitto_loop`, and reconnects with capped
+/// exponential backoff forever (also when the very first attempt fails) until asked to stop. All blocking
+/// libmosquitto calls (connect, TLS handshake, select) happen here, never on the cooperative pool.
+final class NetworkLoop: @unchecked Sendable {  // mutable state guarded by `condition`; the handle is thread-safe
+    private let handle: MosquittoHandle
+    private let host: String
+    private let port: Int32
+    private let keepAlive: Int32
+    private let delayMin: Double
+    private let delayMax: Double
+
+    private let condition = NSCondition()
+    private var stopRequested = false
+    private var graceful = false
+    private var finished = false
+    private var finishWaiters: [CheckedContinuation<Void, Never>] = []
+
+    init(handle: MosquittoHandle, options: MQTTClientOptions) {
+        self.handle = handle
+        host = options.host
+        port = Int32(clamping: options.port)
+        keepAlive = Int32(clamping: max(5, options.keepAlive.components.seconds))
+        delayMin = max(0.01, options.reconnectDelayMin.seconds)
+        delayMax = max(delayMin, options.reconnectDelayMax.seconds)
+    }
+
+    /// Starts the thread.
+    func start() {
+        let thread = Thread { [self] in self.main() }
+        thread.name = "mqtt-network"
+        thread.start()
+    }
+
+    /// Asks the thread to stop. `graceful`: send DISCONNECT first (no will); otherwise just close the
+    /// socket (the broker publishes the will).
+    func requestStop(graceful: Bool) {
+        condition.withLock {
+            if !stopRequested { self.graceful = graceful }
+            stopRequested = true
+            condition.broadcast()
+        }
+    }
+
+    /// Returns once the thread has exited (immediately if it has).
+    func waitUntilFinished() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let done = condition.withLock {
+                if finished { return true }
+                finishWaiters.append(continuation)
+                return false
+            }
+            if done { continuation.resume() }
+        }
+    }
+
+    private var shouldStop: Bool { condition.withLock { stopRequested } }
+
+    /// Sleeps up to `seconds`; returns true when a stop was requested.
+    private func sleepUnlessStopped(_ seconds: Double) -> Bool {
+        let deadline = Date(timeIntervalSinceNow: seconds)
+        return condition.withLock {
+            while !stopRequested {
+                if !condition.wait(until: deadline) { break }
+            }
+            return stopRequested
+        }
+    }
+
+    private func main() {
+        let mosq = handle.pointer
+        let callbacks = handle.callbacks
+        var delay = delayMin
+        var firstAttempt = true
+        while !shouldStop {
+            callbacks.beginAttempt()
+            let rc = firstAttempt
+                ? mosquitto_connect(mosq, host, port, keepAlive)
+                : mosquitto_reconnect(mosq)
+            let savedErrno = errno
+            let connectFunction = firstAttempt ? "mosquitto_connect" : "mosquitto_reconnect"
+            firstAttempt = false
+            var event: LoopEvent
+            let retryIn = Duration.milliseconds(Int64(delay * 1000))
+            if rc == Mosquitto.success {
+                var loopRC = Mosquitto.success
+                var savedLoopErrno: Int32 = 0
+                while !shouldStop {
+                    loopRC = mosquitto_loop(mosq, 100, 1)
+                    savedLoopErrno = errno
+                    if loopRC != Mosquitto.success { break }
+                    if delay != delayMin, callbacks.sessionEstablished { delay = delayMin }
+                }
+                if shouldStop { break }
+                if callbacks.sessionEstablished {
+                    let reason = MQTTError.fromReturnCode(loopRC, function: "mosquitto_loop",
+                                                          savedErrno: savedLoopErrno,
+                                                          detail: callbacks.lastError)?.description ?? "connection closed"
+                    event = .disconnected(reason: reason, retryIn: .milliseconds(Int64(delayMin * 1000)))
+                    delay = delayMin
+                } else if let refused = callbacks.connectionRefusedCode {
+                    event = .connectFailed(MQTTError.refused(refused), retryIn: retryIn)
+                } else {
+                    let error = MQTTError.fromReturnCode(loopRC, function: "mosquitto_loop", savedErrno: savedLoopErrno,
+                                                         detail: callbacks.lastError)
+                        ?? .library(function: "mosquitto_loop", code: loopRC, message: "connection closed before CONNACK")
+                    event = .connectFailed(error, retryIn: retryIn)
+                }
+            } else {
+                let error = MQTTError.fromReturnCode(rc, function: connectFunction,
+                                                     savedErrno: savedErrno, detail: callbacks.lastError)
+                    ?? .library(function: connectFunction, code: rc, message: "unknown")
+                event = .connectFailed(error, retryIn: retryIn)
+            }
+            let waitSeconds: Double
+            if case .disconnected = event { waitSeconds = delayMin } else { waitSeconds = delay }
+            callbacks.events.yield(event)
+            if sleepUnlessStopped(waitSeconds) { break }
+            if case .connectFailed = event { delay = min(delay * 2, delayMax) }
+        }
+        let disconnectGracefully = condition.withLock { graceful }
+        if disconnectGracefully, callbacks.sessionEstablished {
+            if mosquitto_disconnect(mosq) == Mosquitto.success {
+                // Pump the loop so the DISCONNECT is written; it returns an error once the socket is closed.
+                let deadline = Date(timeIntervalSinceNow: 1)
+                while Date() < deadline, mosquitto_loop(mosq, 50, 1) == Mosquitto.success {}
+            }
+        }
+        let waiters = condition.withLock {
+            finished = true
+            let waiters = finishWaiters
+            finishWaiters = []
+            return waiters
+        }
+        callbacks.events.yield(.finished)
+        // Also end the stream, so `run()` stops even if `.finished` found the buffer full.
+        callbacks.events.finish()
+        for waiter in waiters { waiter.resume() }
+    }
+}

@@ -1,0 +1,475 @@
+public import BridgeCore
+internal import Foundation
+public import Logging
+
+/// The Z-Wave side of the bridge: turns `ZWaveEvent`s into `HardwareEvent`s and executes device commands
+/// through `ZWaveDriver`.
+///
+/// A command returns when the device confirmed the new value (its report reached the library) or after
+/// `confirmationTimeout`, so the bridge's per-device queue keeps exactly one command on the radio per
+/// device and coalesces the rest.
+///
+/// The Greenwave PowerNode 6 puts the socket number in the destination endpoint byte, and OpenZWave 1.6
+/// then files every report under instance 1. For such a node (manufacturer 0x0099) a report on instance 1
+/// is attributed to the socket the bridge is waiting for (after a command or during a refresh sweep), and
+/// an unsolicited one is never published as socket 1's: it triggers a debounced sweep that re-reads
+/// every socket one at a time.
+public actor ZWaveBackend: DeviceBackend {
+    public nonisolated let adapter = "zwave"
+    /// Hardware events for the bridge; single consumer.
+    public nonisolated let events: AsyncStream<HardwareEvent>
+    let continuation: AsyncStream<HardwareEvent>.Continuation
+    let driver: ZWaveDriver
+    let configured: [ZWaveDeviceConfig]
+    let logger: Logger
+    let confirmationTimeout: Duration
+    let sweepDebounce: Duration
+
+    /// Per value key: how many reports arrived, and who waits for the next one.
+    var generations: [ZWaveValueKey: Int] = [:]
+    var waiters: [ZWaveValueKey: [(id: Int, after: Int, continuation: CheckedContinuation<Bool, Never>)]] = [:]
+    var nextWaiterID = 0
+    /// Nodes with the PowerNode endpoint quirk, and the socket whose report is expected on instance 1.
+    var quirkyNodes: Set<NodeID> = []
+    var expectedSocket: [NodeID: UInt8] = [:]
+    /// One attribution window at a time per PowerNode: commands and sweeps take turns.
+    var lockedNodes: Set<NodeID> = []
+    var lockWaiters: [NodeID: [CheckedContinuation<Void, Never>]] = [:]
+    var sweepRequested: Set<NodeID> = []
+    var identified: Set<DeviceSource> = []
+    var discovered: Set<DeviceSource> = []
+    var configApplied: Set<NodeID> = []
+    let (work, workContinuation) = AsyncStream.makeStream(of: Work.self, bufferingPolicy: .unbounded)
+
+    enum Work: Sendable {
+        case sweep(NodeID)
+        case applyConfiguration(NodeID)
+    }
+
+    static let switchMultilevel: UInt8 = 0x26
+    static let switchBinary: UInt8 = 0x25
+    static let meter: UInt8 = 0x32
+    static let configuration: UInt8 = 0x70
+    static let centralScene: UInt8 = 0x5B
+    static let meterKWh: UInt16 = 0
+    static let meterWatts: UInt16 = 2
+    static let greenwave = "0x0099"
+
+    public init(
+        driver: ZWaveDriver, devices: [ZWaveDeviceConfig], logger: Logger,
+        confirmationTimeout: Duration = .seconds(3), sweepDebounce: Duration = .milliseconds(300)
+    ) {
+        self.driver = driver
+        self.configured = devices
+        self.logger = logger
+        self.confirmationTimeout = confirmationTimeout
+        self.sweepDebounce = sweepDebounce
+        (events, continuation) = AsyncStream.makeStream(of: HardwareEvent.self, bufferingPolicy: .bufferingNewest(4096))
+    }
+
+    /// Maps driver events until the driver's event stream ends (or the task is cancelled).
+    public func run() async {
+        await withDiscardingTaskGroup { group in
+            group.addTask {
+                for await event in self.driver.events { await self.handle(event) }
+                self.workContinuation.finish()
+            }
+            group.addTask {
+                for await item in self.work {
+                    switch item {
+                    case .sweep(let node): await self.sweep(node)
+                    case .applyConfiguration(let node): await self.applyConfiguration(node)
+                    }
+                }
+            }
+        }
+        continuation.finish()
+    }
+
+    // MARK: - Hardware → bridge
+
+    func handle(_ event: ZWaveEvent) async {
+        switch event {
+        case .driverReady:
+            continuation.yield(.adapterAvailability(adapter: adapter, online: true, reason: "driver ready"))
+        case .adapterRecovered:
+            continuation.yield(.adapterAvailability(adapter: adapter, online: true, reason: "recovered"))
+        case .adapterLost(let reason):
+            continuation.yield(.adapterAvailability(adapter: adapter, online: false, reason: reason))
+            wakeAllWaiters()
+        case .driverFailed, .driverRemoved:
+            break  // the driver's supervision reports these as adapterLost
+        case .valueAdded(let value):
+            identify(value)
+            record(value, initial: true)
+        case .valueChanged(let value), .valueRefreshed(let value):
+            record(value, initial: false)
+        case .sceneEvent(let node, let scene):
+            continuation.yield(.scene(node: Int(node.rawValue), instance: nil, sceneID: Int(scene)))
+        case .nodeDead(let node):
+            continuation.yield(.availability(.zwave(node: Int(node.rawValue), instance: nil), online: false))
+            continuation.yield(.event(nodeEvent("node_dead", node)))
+            wakeWaiters(of: node)
+        case .nodeAlive(let node):
+            continuation.yield(.availability(.zwave(node: Int(node.rawValue), instance: nil), online: true))
+            continuation.yield(.event(nodeEvent("node_alive", node)))
+        case .nodeAdded(let node), .nodeProtocolInfo(let node), .nodeNaming(let node),
+            .essentialQueriesComplete(let node):
+            await publishDetails(node)
+        case .nodeReady(let node):
+            await publishDetails(node)
+            if quirkyNodes.contains(node) { requestSweep(node) }
+            let wantsConfiguration = configured.contains { $0.node == Int(node.rawValue) && !$0.config.isEmpty }
+            if wantsConfiguration, !configApplied.contains(node) {
+                configApplied.insert(node)
+                workContinuation.yield(.applyConfiguration(node))
+            }
+        case .nodeRemoved(let node):
+            for source in discovered where source.node == Int(node.rawValue) {
+                continuation.yield(.removed(source))
+            }
+            discovered = discovered.filter { $0.node != Int(node.rawValue) }
+            continuation.yield(.event(nodeEvent("node_removed", node)))
+        default:
+            break
+        }
+    }
+
+    /// Maps a value report to a state update, attributing PowerNode reports to the right socket.
+    /// `initial`: the library created the value (from its cache or a default), no report was received.
+    func record(_ value: ZWaveValue, initial: Bool) {
+        let id = value.id
+        var instance = id.instance
+        let socketValue = id.commandClass == Self.switchBinary || id.commandClass == Self.meter
+        if quirkyNodes.contains(id.node), socketValue, initial {
+            return  // the sweep after the interview reads every socket
+        }
+        if quirkyNodes.contains(id.node), instance == 1, socketValue {
+            if let socket = expectedSocket[id.node] {
+                instance = socket
+            } else {
+                // Unsolicited (or the library's cached/initial value): it may be any socket's. Never publish
+                // it as socket 1's; re-read every socket instead.
+                requestSweep(id.node)
+                bump(id.key)
+                return
+            }
+        }
+        let key = ZWaveValueKey(node: id.node, commandClass: id.commandClass, instance: instance, index: id.index)
+        bump(key)
+        guard let update = Self.stateUpdate(value) else { return }
+        continuation.yield(.update(.zwave(node: Int(id.node.rawValue), instance: Int(instance)), update))
+    }
+
+    static func stateUpdate(_ value: ZWaveValue) -> HardwareEvent.StateUpdate? {
+        switch (value.id.commandClass, value.id.index, value.content) {
+        case (switchMultilevel, 0, .byte(let level)): return .level(Int(min(level, 99)))
+        case (switchBinary, 0, .bool(let on)): return .isOn(on)
+        case (meter, meterWatts, .decimal(let watts, let precision)):
+            return .power(DeviceState.Measurement(value: watts, precision: Int(precision)))
+        case (meter, meterKWh, .decimal(let kWh, let precision)):
+            return .energy(DeviceState.Measurement(value: kWh, precision: Int(precision)))
+        default: return nil
+        }
+    }
+
+    /// A Switch Multilevel or Switch Binary value tells what a device is; nodes not in devices.toml
+    /// appear as `unassigned/node<N>[_<instance>]`.
+    func identify(_ value: ZWaveValue) {
+        let id = value.id
+        let node = Int(id.node.rawValue)
+        guard value.id.index == 0 || id.commandClass == Self.meter else { return }
+        let nodeConfigured = configured.contains { $0.node == node }
+        switch id.commandClass {
+        case Self.switchMultilevel, Self.switchBinary:
+            let multiChannel = id.commandClass == Self.switchBinary && id.instance > 1
+            let kind: DeviceKind =
+                id.commandClass == Self.switchMultilevel ? .dimmer : (multiChannel ? .socket : .binarySwitch)
+            if nodeConfigured {
+                let source = DeviceSource.zwave(node: node, instance: Int(id.instance))
+                if identified.insert(source).inserted {
+                    let instanceConfigured = configured.contains { $0.node == node && $0.instance != nil }
+                    continuation.yield(
+                        .identified(source, kind: instanceConfigured && kind == .binarySwitch ? .socket : kind, metered: false))
+                }
+            } else if id.commandClass == Self.switchBinary || id.instance == 1 {
+                let instance: Int? = id.instance > 1 || multiChannel ? Int(id.instance) : nil
+                let source = DeviceSource.zwave(node: node, instance: instance)
+                guard discovered.insert(source).inserted else { return }
+                continuation.yield(
+                    .discovered(
+                        DeviceDescriptor(
+                            address: TopicNames.unassignedAddress(node: node, instance: instance), kind: kind,
+                            source: source, configured: false)))
+            }
+        default:
+            break
+        }
+    }
+
+    func publishDetails(_ node: NodeID) async {
+        guard let info = try? await driver.nodeInfo(node) else { return }
+        if info.manufacturerID.lowercased() == Self.greenwave, quirkyNodes.insert(node).inserted {
+            logger.info(
+                "PowerNode endpoint quirk: reports on instance 1 are attributed per socket",
+                metadata: ["node": "\(node.rawValue)"])
+        }
+        continuation.yield(
+            .details(
+                .zwave(node: Int(node.rawValue), instance: nil),
+                [
+                    ("manufacturer", .string(info.manufacturerName)), ("product", .string(info.productName)),
+                    ("manufacturer_id", .string(info.manufacturerID)), ("product_type", .string(info.productType)),
+                    ("product_id", .string(info.productID)), ("interview_stage", .string(info.queryStage)),
+                ]))
+    }
+
+    func nodeEvent(_ type: String, _ node: NodeID) -> BridgeEvent {
+        BridgeEvent(type: type, fields: [("node", .int(Int(node.rawValue)))])
+    }
+
+    // MARK: - Bridge → hardware
+
+    public nonisolated func execute(_ command: DeviceCommand, on device: DeviceDescriptor) async throws(CommandFailure) {
+        guard case .zwave(let node, let instance) = device.source, let nodeID = UInt8(exactly: node) else {
+            throw CommandFailure("\(device.address) is not a Z-Wave device")
+        }
+        try await perform(command, node: NodeID(nodeID), instance: UInt8(instance ?? 1), device: device)
+    }
+
+    func perform(_ command: DeviceCommand, node: NodeID, instance: UInt8, device: DeviceDescriptor) async throws(CommandFailure) {
+        let quirky = quirkyNodes.contains(node)
+        switch command {
+        case .level(let level):
+            let key = ZWaveValueKey(node: node, commandClass: Self.switchMultilevel, instance: instance, index: 0)
+            try await setAndConfirm(key) { () async throws(ZWaveError) in
+                try await driver.setLevel(node: node, instance: instance, level: UInt8(clamping: level))
+            }
+        case .on, .off:
+            let key = ZWaveValueKey(node: node, commandClass: Self.switchBinary, instance: instance, index: 0)
+            if quirky {
+                await lock(node)
+                expectedSocket[node] = instance
+            }
+            defer {
+                if quirky {
+                    expectedSocket[node] = nil
+                    unlock(node)
+                }
+            }
+            try await setAndConfirm(key) { () async throws(ZWaveError) in
+                try await driver.setSwitch(node: node, instance: instance, on: command == .on)
+            }
+        case .refresh:
+            if quirky {
+                await sweep(node, sockets: [instance])
+            } else {
+                for id in await driver.valueIDs(node: node) where id.instance == instance
+                    && [Self.switchMultilevel, Self.switchBinary, Self.meter].contains(id.commandClass)
+                {
+                    try? await driver.refresh(id)
+                }
+            }
+        case .toggle, .volume, .mute, .input:
+            throw CommandFailure("\(command) is not supported by Z-Wave device \(device.address)")
+        }
+    }
+
+    /// Sends a value and waits for the device's report of it (or the timeout).
+    func setAndConfirm(_ key: ZWaveValueKey, _ send: () async throws(ZWaveError) -> Void) async throws(CommandFailure) {
+        let before = generations[key, default: 0]
+        do {
+            try await send()
+        } catch {
+            throw CommandFailure("\(error)")
+        }
+        if !(await waitForReport(key, after: before)) {
+            logger.debug("no report within the confirmation time", metadata: ["value": "\(key)"])
+        }
+    }
+
+    // MARK: - Report waiting
+
+    func bump(_ key: ZWaveValueKey) {
+        let generation = generations[key, default: 0] + 1
+        generations[key] = generation
+        guard var list = waiters[key] else { return }
+        list.removeAll { waiter in
+            guard generation > waiter.after else { return false }
+            waiter.continuation.resume(returning: true)
+            return true
+        }
+        waiters[key] = list.isEmpty ? nil : list
+    }
+
+    /// Waits until a report for `key` newer than generation `after` arrives; `false` on timeout.
+    func waitForReport(_ key: ZWaveValueKey, after: Int) async -> Bool {
+        if generations[key, default: 0] > after { return true }
+        let id = nextWaiterID
+        nextWaiterID += 1
+        let timeout = confirmationTimeout
+        return await withTaskGroup(of: Void.self) { group in
+            group.addTask {
+                try? await Task.sleep(for: timeout)
+                await self.expire(key, id: id)
+            }
+            let confirmed = await withCheckedContinuation { continuation in
+                waiters[key, default: []].append((id, after, continuation))
+            }
+            group.cancelAll()
+            return confirmed
+        }
+    }
+
+    func expire(_ key: ZWaveValueKey, id: Int) {
+        guard var list = waiters[key], let index = list.firstIndex(where: { $0.id == id }) else { return }
+        list.remove(at: index).continuation.resume(returning: false)
+        waiters[key] = list.isEmpty ? nil : list
+    }
+
+    func wakeWaiters(of node: NodeID) {
+        for key in waiters.keys where key.node == node {
+            for waiter in waiters[key] ?? [] { waiter.continuation.resume(returning: false) }
+            waiters[key] = nil
+        }
+    }
+
+    func wakeAllWaiters() {
+        for list in waiters.values {
+            for waiter in list { waiter.continuation.resume(returning: false) }
+        }
+        waiters.removeAll()
+    }
+
+    // MARK: - PowerNode sweep
+
+    func requestSweep(_ node: NodeID) {
+        guard sweepRequested.insert(node).inserted else { return }
+        workContinuation.yield(.sweep(node))
+    }
+
+    /// Re-reads the switch and meters of each socket, one socket at a time, attributing the reports that
+    /// land on instance 1 to the socket being read.
+    func sweep(_ node: NodeID, sockets: [UInt8]? = nil) async {
+        if sockets == nil {
+            try? await Task.sleep(for: sweepDebounce)
+            sweepRequested.remove(node)
+        }
+        await lock(node)
+        defer { unlock(node) }
+        let ids = await driver.valueIDs(node: node)
+        let instances = sockets ?? Array(Set(ids.filter { $0.commandClass == Self.switchBinary }.map(\.instance))).sorted()
+        for socket in instances {
+            expectedSocket[node] = socket
+            if let switchID = ids.first(where: {
+                $0.commandClass == Self.switchBinary && $0.instance == socket && $0.index == 0
+            }) {
+                let key = ZWaveValueKey(node: node, commandClass: Self.switchBinary, instance: socket, index: 0)
+                let before = generations[key, default: 0]
+                if (try? await driver.refresh(switchID)) != nil { _ = await waitForReport(key, after: before) }
+            }
+            // The library only created meter values for instance 1 (the supported reports landed there), so
+            // each socket's meter is asked for directly: Multi Channel encapsulated Meter Get, W then kWh.
+            for (index, scale) in [(Self.meterWatts, UInt8(2)), (Self.meterKWh, UInt8(0))] {
+                let key = ZWaveValueKey(node: node, commandClass: Self.meter, instance: socket, index: index)
+                let before = generations[key, default: 0]
+                let get: [UInt8] = [0x60, 0x0D, 0x01, socket, Self.meter, 0x01, scale << 3]
+                if (try? await driver.sendRaw(node: node, command: get)) != nil {
+                    _ = await waitForReport(key, after: before)
+                }
+            }
+            expectedSocket[node] = nil
+        }
+    }
+
+    /// Waits until no command or sweep holds `node`'s attribution window, then holds it.
+    func lock(_ node: NodeID) async {
+        guard lockedNodes.contains(node) else {
+            lockedNodes.insert(node)
+            return
+        }
+        await withCheckedContinuation { lockWaiters[node, default: []].append($0) }
+    }
+
+    /// Hands the window to the next waiter, or frees it.
+    func unlock(_ node: NodeID) {
+        if var waiting = lockWaiters[node], !waiting.isEmpty {
+            let next = waiting.removeFirst()
+            lockWaiters[node] = waiting.isEmpty ? nil : waiting
+            next.resume()
+        } else {
+            lockedNodes.remove(node)
+        }
+    }
+
+    // MARK: - Desired configuration
+
+    /// Reads the configured parameters of a node and sets those that differ; reports what changed.
+    func applyConfiguration(_ node: NodeID) async {
+        let wanted = configured.filter { $0.node == Int(node.rawValue) }.flatMap(\.config)
+        var changes: [JSONValue] = []
+        var failures: [JSONValue] = []
+        for parameter in wanted {
+            let key = ZWaveValueKey(
+                node: node, commandClass: Self.configuration, instance: 1, index: UInt16(parameter.parameter))
+            let before = generations[key, default: 0]
+            do {
+                try await driver.requestConfigParameter(node: node, parameter: UInt8(clamping: parameter.parameter))
+            } catch {
+                failures.append(.object([("parameter", .int(parameter.parameter)), ("reason", .string("\(error)"))]))
+                continue
+            }
+            _ = await waitForReport(key, after: before)
+            guard let id = await driver.valueID(for: key), let current = try? await driver.read(id) else {
+                failures.append(
+                    .object([("parameter", .int(parameter.parameter)), ("reason", "the device did not report it")]))
+                continue
+            }
+            let (value, size) = Self.integer(current.content)
+            logger.debug(
+                "configuration parameter read",
+                metadata: ["node": "\(node.rawValue)", "parameter": "\(parameter.parameter)", "value": "\(current.content)"])
+            guard value != Int(parameter.value) else { continue }
+            do {
+                let after = generations[key, default: 0]
+                try await driver.setConfigParameter(
+                    node: node, parameter: UInt8(clamping: parameter.parameter), value: parameter.value, size: size)
+                _ = await waitForReport(key, after: after)
+                changes.append(
+                    .object([
+                        ("parameter", .int(parameter.parameter)), ("from", value.map { .int($0) } ?? .null),
+                        ("to", .int(Int(parameter.value))),
+                    ]))
+                logger.info(
+                    "configuration parameter set",
+                    metadata: ["node": "\(node.rawValue)", "parameter": "\(parameter.parameter)", "value": "\(parameter.value)"])
+            } catch {
+                failures.append(.object([("parameter", .int(parameter.parameter)), ("reason", .string("\(error)"))]))
+            }
+        }
+        continuation.yield(
+            .event(
+                BridgeEvent(
+                    type: "configuration_applied",
+                    fields: [("node", .int(Int(node.rawValue))), ("changed", .array(changes)), ("failed", .array(failures))])))
+    }
+
+    static func integer(_ content: ZWaveValue.Content) -> (Int?, UInt8) {
+        switch content {
+        case .byte(let b): (Int(b), 1)
+        case .short(let s): (Int(s), 2)
+        case .int(let i): (Int(i), 4)
+        case .list(let value, _): (Int(value), 1)
+        case .bool(let b): (b ? 1 : 0, 1)
+        default: (nil, 1)
+        }
+    }
+}
+
+extension DeviceSource {
+    /// The Z-Wave node of a source, or nil.
+    var node: Int? {
+        if case .zwave(let node, _) = self { return node }
+        return nil
+    }
+}

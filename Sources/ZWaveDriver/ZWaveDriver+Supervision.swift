@@ -1,0 +1,121 @@
+internal import Foundation
+internal import Logging
+
+extension ZWaveDriver {
+    /// Consumes the callbacks' events in order: updates the driver's state, then publishes them.
+    func pump() async {
+        for await event in supervisedStream {
+            handle(event)
+        }
+    }
+
+    /// The watchdog: every 100 ms checks the ready deadline, the restart backoff and, while ready, that
+    /// the port still exists (OpenZWave 1.6 reports no failure when the stick is unplugged: its reads
+    /// and writes just fail, so the device node or udev link vanishing is the signal).
+    func supervise() async {
+        while !Task.isCancelled {
+            do {
+                try await Task.sleep(for: .milliseconds(100))
+            } catch {
+                return
+            }
+            tick(now: .now)
+        }
+    }
+
+    /// Updates the driver's state from one event and publishes it; a failure of the supervised driver
+    /// then restarts it (so `driverFailed` precedes `adapterLost`, and `driverReady` precedes
+    /// `adapterRecovered`).
+    func handle(_ event: ZWaveEvent) {
+        var recovered = false
+        var failure: String?
+        switch event {
+        case .driverReady(let home, let controller):
+            self.home = home
+            self.controller = controller
+            phase = .ready
+            restartAttempt = 0
+            if outage != nil {
+                outage = nil
+                recovered = true
+            }
+            logger.info("Z-Wave driver ready", metadata: ["home": "\(home)", "controller": "\(controller)"])
+        case .driverFailed:
+            if isSupervising { failure = "the driver failed on \(configuration.port)" }
+        case .driverRemoved:
+            if pendingRemovals > 0 {
+                pendingRemovals -= 1
+            } else if isSupervising {
+                failure = "the driver on \(configuration.port) was removed by OpenZWave"
+            }
+        case .driverReset:
+            values.removeAll()
+        case .valueAdded(let value), .valueChanged(let value), .valueRefreshed(let value):
+            values[value.id.key] = value.id
+        case .valueRemoved(let id):
+            values[id.key] = nil
+        case .nodeRemoved(let node), .nodeReset(let node):
+            values = values.filter { $0.key.node != node }
+        default:
+            break
+        }
+        published.yield(event)
+        if recovered {
+            logger.notice("Z-Wave adapter recovered")
+            published.yield(.adapterRecovered)
+        }
+        if let failure { restart(reason: failure) }
+    }
+
+    /// Whether a failure of the driver now means the adapter was lost (not while stopping or backing off).
+    private var isSupervising: Bool {
+        switch phase {
+        case .ready, .waitingForReady: true
+        case .stopped, .backingOff: false
+        }
+    }
+
+    func tick(now: ContinuousClock.Instant) {
+        switch phase {
+        case .waitingForReady(let deadline) where now >= deadline:
+            restart(reason: "no DriverReady within \(configuration.readyTimeout) on \(configuration.port)")
+        case .ready where !FileManager.default.fileExists(atPath: configuration.port):
+            restart(reason: "the port \(configuration.port) disappeared (stick unplugged?)")
+        case .backingOff(let until) where now >= until:
+            // Unplugged: no point in starting OpenZWave's open-retry loop; re-add as soon as the port is back.
+            guard FileManager.default.fileExists(atPath: configuration.port) else { return }
+            do {
+                try addDriver()
+            } catch {
+                logger.warning("could not re-add the Z-Wave driver", metadata: ["error": "\(error)"])
+                phase = .backingOff(until: now + backoff())
+            }
+        default:
+            break
+        }
+    }
+
+    /// Removes the driver, reports the outage once, and schedules the re-add with capped backoff.
+    func restart(reason: String) {
+        if outage == nil {
+            outage = reason
+            logger.warning("Z-Wave adapter lost", metadata: ["reason": "\(reason)"])
+            published.yield(.adapterLost(reason: reason))
+        }
+        removeDriver()
+        home = nil
+        controller = nil
+        values.removeAll()
+        let wait = backoff()
+        logger.info("re-adding the Z-Wave driver", metadata: ["in": "\(wait)", "attempt": "\(restartAttempt)"])
+        phase = .backingOff(until: .now + wait)
+    }
+
+    /// `restartBackoff * 2^attempt`, at most `maxRestartBackoff`; counts the attempt.
+    private func backoff() -> Duration {
+        let exponent = min(restartAttempt, 16)
+        restartAttempt += 1
+        let wait = configuration.restartBackoff * (1 << exponent)
+        return min(wait, configuration.maxRestartBackoff)
+    }
+}

@@ -1,0 +1,202 @@
+internal import CZWaveShim
+internal import Foundation
+public import Logging
+
+/// Owns OpenZWave (through the C shim): the process-wide Manager, one driver on one serial port, the
+/// notification watcher and a watchdog that restarts the driver when the stick goes silent.
+///
+/// The actor runs on its own serial dispatch queue, so OpenZWave's blocking calls never occupy the
+/// cooperative pool. OpenZWave calls back on its driver thread (and on this queue during RemoveDriver
+/// and Destroy); those callbacks only copy data and yield to a stream.
+///
+/// Use: create it, iterate `events` in one task, and `await run()` in another (a task group or
+/// ServiceGroup); commands work between `driverReady` and the end of `run()`. Cancelling `run()` writes
+/// the cache, removes the driver and destroys the Manager. OpenZWave allows one Manager per process:
+/// a second running driver fails with `.managerExists`.
+public actor ZWaveDriver {
+    /// Everything the network reports, in order, plus `adapterLost`/`adapterRecovered`. Single consumer;
+    /// bounded (`eventBufferSize`, the oldest are dropped first); finishes when `run()` returns.
+    public nonisolated let events: AsyncStream<ZWaveEvent>
+
+    let configuration: ZWaveDriverConfiguration
+    let logger: Logger
+    let published: AsyncStream<ZWaveEvent>.Continuation
+    let supervisedStream: AsyncStream<ZWaveEvent>
+    let supervised: AsyncStream<ZWaveEvent>.Continuation
+    let sink: NotificationSink
+    private nonisolated let executor = DispatchQueueExecutor(label: "thuis.zwave-driver")
+
+    var runState = RunState.idle
+    var manager: OpaquePointer?
+    /// The retained sink passed to the shim as callback context; released after zw_manager_destroy.
+    var sinkContext: Unmanaged<NotificationSink>?
+    var phase = Phase.stopped
+    var driverAdded = false
+    /// DriverRemoved notifications we caused ourselves (the watchdog's remove), not to be treated as failure.
+    var pendingRemovals = 0
+    /// Why the adapter is lost, while it is.
+    var outage: String?
+    var restartAttempt = 0
+    var home: HomeID?
+    var controller: NodeID?
+    var values: [ZWaveValueKey: ZWaveValueID] = [:]
+
+    public nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
+
+    /// - Parameters:
+    ///   - configuration: port, paths, log level, watchdog timings.
+    ///   - logger: receives the driver's messages and OpenZWave's own log lines (source `OpenZWave`).
+    public init(configuration: ZWaveDriverConfiguration, logger: Logger) {
+        self.configuration = configuration
+        self.logger = logger
+        let capacity = max(16, configuration.eventBufferSize)
+        (events, published) = AsyncStream.makeStream(of: ZWaveEvent.self, bufferingPolicy: .bufferingNewest(capacity))
+        (supervisedStream, supervised) = AsyncStream.makeStream(of: ZWaveEvent.self,
+                                                               bufferingPolicy: .bufferingNewest(capacity))
+        sink = NotificationSink(supervised: supervised, published: published, logger: logger)
+    }
+
+    /// The network's home id while the driver is ready.
+    public var homeID: HomeID? { home }
+    /// The controller's node id while the driver is ready.
+    public var controllerNode: NodeID? { controller }
+    /// Whether the driver is ready (DriverReady seen, not lost since).
+    public var isReady: Bool { if case .ready = phase { true } else { false } }
+
+    /// Starts OpenZWave (`zw_manager_create`, `zw_add_driver`) and supervises it until cancelled; then
+    /// tears it down (`zw_write_config`, `zw_remove_driver`, `zw_manager_destroy`) and finishes `events`.
+    /// Throws when OpenZWave cannot be started at all (another Manager exists, bad paths).
+    public func run() async throws(ZWaveError) {
+        guard case .idle = runState else { throw ZWaveError(.alreadyRunning, call: "ZWaveDriver.run") }
+        runState = .running
+        do {
+            try start()
+        } catch {
+            stop()
+            throw error
+        }
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { await self.pump() }
+            group.addTask { await self.supervise() }
+            _ = await group.next()
+            group.cancelAll()
+        }
+        stop()
+    }
+
+    private func start() throws(ZWaveError) {
+        do {
+            try FileManager.default.createDirectory(atPath: configuration.userPath, withIntermediateDirectories: true)
+        } catch {
+            throw ZWaveError(.userPath, call: "FileManager.createDirectory", message: "\(configuration.userPath): \(error)")
+        }
+        var options = zw_options()
+        zw_options_init(&options)
+        let level = configuration.openZWaveLogLevel ?? ZWaveLogLevel(forwardingTo: logger.logLevel)
+        options.log_level = Int32(level.rawValue)
+        options.save_configuration = configuration.saveConfiguration
+        options.poll_interval_ms = Int32(clamping: configuration.pollInterval.milliseconds)
+        options.retry_timeout_ms = Int32(clamping: configuration.retryTimeout.milliseconds)
+        // Unmanaged: the sink is retained here and released in stop() after zw_manager_destroy returned,
+        // after which OpenZWave calls nothing back.
+        let context = Unmanaged.passRetained(sink)
+        let (status, handle) = Self.createManager(options: options, configPath: configuration.configPath,
+                                                  userPath: configuration.userPath, context: context.toOpaque())
+        guard status == ZW_OK, let handle else {
+            context.release()
+            try ZWaveError.check(status, call: "zw_manager_create")
+            throw ZWaveError(.noManager, call: "zw_manager_create")
+        }
+        manager = handle
+        sinkContext = context
+        logger.info("OpenZWave started", metadata: ["config": "\(configuration.configPath)",
+                                                   "user": "\(configuration.userPath)",
+                                                   "logLevel": "\(level)"])
+        try addDriver()
+    }
+
+    /// `zw_manager_create` with the notification and log trampolines into the sink behind `context`.
+    private nonisolated static func createManager(options: zw_options, configPath: String, userPath: String,
+                                                  context: UnsafeMutableRawPointer) -> (zw_status, OpaquePointer?) {
+        var options = options
+        var handle: OpaquePointer?
+        let status = configPath.withCString { config in
+            userPath.withCString { user in
+                options.config_path = config
+                options.user_path = user
+                return zw_manager_create(&options, { note, context in
+                    guard let note, let context else { return }
+                    let sink = Unmanaged<NotificationSink>.fromOpaque(context).takeUnretainedValue()
+                    if let event = ZWaveEvent(note.pointee) { sink.deliver(event) }
+                }, { level, node, line, context in
+                    guard let line, let context else { return }
+                    let sink = Unmanaged<NotificationSink>.fromOpaque(context).takeUnretainedValue()
+                    sink.log(level: level, node: node, line: String(cString: line))
+                }, context, &handle)
+            }
+        }
+        return (status, handle)
+    }
+
+    /// Tears everything down; idempotent.
+    private func stop() {
+        sink.deliverDirectly()
+        if let manager {
+            if let home, case .ready = phase {
+                do {
+                    try ZWaveError.check(zw_write_config(manager, home.rawValue), call: "zw_write_config")
+                } catch {
+                    logger.warning("could not write the network cache", metadata: ["error": "\(error)"])
+                }
+            }
+            removeDriver()
+            let started = ContinuousClock.now
+            do {
+                try ZWaveError.check(zw_manager_destroy(manager), call: "zw_manager_destroy")
+            } catch {
+                logger.error("OpenZWave teardown failed", metadata: ["error": "\(error)"])
+            }
+            logger.info("OpenZWave stopped", metadata: ["destroy": "\(ContinuousClock.now - started)"])
+        }
+        manager = nil
+        sinkContext?.release()
+        sinkContext = nil
+        phase = .stopped
+        home = nil
+        controller = nil
+        values.removeAll()
+        runState = .finished
+        supervised.finish()
+        published.finish()
+    }
+
+    func addDriver() throws(ZWaveError) {
+        guard let manager else { throw ZWaveError(.notRunning, call: "zw_add_driver") }
+        try ZWaveError.check(zw_add_driver(manager, configuration.port), call: "zw_add_driver")
+        driverAdded = true
+        phase = .waitingForReady(deadline: ContinuousClock.now + configuration.readyTimeout)
+        logger.info("Z-Wave driver added", metadata: ["port": "\(configuration.port)"])
+    }
+
+    func removeDriver() {
+        guard let manager, driverAdded else { return }
+        driverAdded = false
+        let started = ContinuousClock.now
+        do {
+            try ZWaveError.check(zw_remove_driver(manager, configuration.port), call: "zw_remove_driver")
+            pendingRemovals += 1
+        } catch {
+            logger.warning("could not remove the Z-Wave driver", metadata: ["error": "\(error)"])
+        }
+        logger.debug("Z-Wave driver removed", metadata: ["took": "\(ContinuousClock.now - started)"])
+    }
+
+    enum RunState { case idle, running, finished }
+
+    enum Phase {
+        case stopped
+        case waitingForReady(deadline: ContinuousClock.Instant)
+        case ready
+        case backingOff(until: ContinuousClock.Instant)
+    }
+}

@@ -1,0 +1,73 @@
+#if canImport(Glibc)
+    import Glibc
+#endif
+import Foundation
+
+/// A FIFO (named pipe) that accepts control lines for a `ZWaveStickEmulator` (see `execute(_:)`), e.g.
+/// `echo "press 2 s2 single" > /tmp/zwave.ctl`. A reader thread runs until `close()`.
+public final class EmulatorControlChannel: @unchecked Sendable {
+    // @unchecked Sendable: `fd` and `running` are guarded by `lock`; the thread only reads its own copies.
+
+    public let path: String
+    private let lock = NSLock()
+    private var fd: Int32
+    private var running = true
+
+    /// Creates the FIFO at `path` (replacing a stale one) and starts reading lines; each line's result is
+    /// passed to `onResult` (on the reader thread).
+    public init(path: String, emulator: ZWaveStickEmulator,
+                onResult: @escaping @Sendable (_ line: String, _ result: String) -> Void) throws(EmulatorControlChannelError) {
+        self.path = path
+        _ = unlink(path)
+        guard mkfifo(path, 0o600) == 0 else { throw .system(call: "mkfifo(\(path))", errno: errno) }
+        // O_RDWR keeps a writer open ourselves, so the FIFO never reports EOF between clients.
+        let descriptor = open(path, O_RDWR | O_NONBLOCK)
+        guard descriptor >= 0 else {
+            let e = errno
+            _ = unlink(path)
+            throw .system(call: "open(\(path))", errno: e)
+        }
+        fd = descriptor
+        let thread = Thread { [weak self] in
+            var pending: [UInt8] = []
+            var buffer = [UInt8](repeating: 0, count: 1024)
+            while let self, let fd = self.currentFD() {
+                var pfd = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+                guard poll(&pfd, 1, 200) > 0 else { continue }
+                let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+                guard n > 0 else { continue }
+                pending += buffer[0..<n]
+                while let newline = pending.firstIndex(of: 0x0A) {
+                    let line = String(decoding: pending[..<newline], as: UTF8.self).trimmingCharacters(in: .whitespaces)
+                    pending.removeSubrange(...newline)
+                    if !line.isEmpty { onResult(line, emulator.execute(line)) }
+                }
+            }
+        }
+        thread.name = "zwave-emulator-control"
+        thread.start()
+    }
+
+    private func currentFD() -> Int32? {
+        lock.lock()
+        defer { lock.unlock() }
+        return running ? fd : nil
+    }
+
+    /// Stops the reader and removes the FIFO. Idempotent.
+    public func close() {
+        lock.lock()
+        let descriptor = fd
+        let wasRunning = running
+        running = false
+        fd = -1
+        lock.unlock()
+        guard wasRunning else { return }
+        // Let the reader leave its poll before closing.
+        Thread.sleep(forTimeInterval: 0.25)
+        _ = Glibc.close(descriptor)
+        _ = unlink(path)
+    }
+
+    deinit { close() }
+}

@@ -1,0 +1,32 @@
+/// Encodes Meter CC (0x32) reports the way OpenZWave 1.6 decodes them.
+public enum MeterReading {
+    /// `32 02 <rate 01 | electric> <precision | scale | size 4> <value BE> 00 00` (v2/v3, delta time 0, so no
+    /// previous value). The value is rounded to the scale's precision.
+    public static func report(_ value: Double, scale: MeterScale) -> [UInt8] {
+        var factor = 1.0
+        for _ in 0..<scale.precision { factor *= 10 }
+        let scaled = (value * factor).rounded()
+        let bounded = scaled.isFinite ? min(max(scaled, Double(Int32.min)), Double(Int32.max)) : 0
+        let raw = Int32(bounded)
+        let word = UInt32(bitPattern: raw)
+        let b2 = (scale.precision << 5) | ((scale.rawValue & 0x03) << 3) | 0x04
+        return [0x32, 0x02, 0x21, b2,
+                UInt8(truncatingIfNeeded: word >> 24), UInt8(truncatingIfNeeded: word >> 16),
+                UInt8(truncatingIfNeeded: word >> 8), UInt8(truncatingIfNeeded: word),
+                0x00, 0x00]
+    }
+
+    /// `32 04 <reset | electric> <scale mask: kWh, W>`.
+    static let supportedReport: [UInt8] = [0x32, 0x04, 0x81, 0x05]
+
+    /// The scale a Meter Get asks for (`32 01 <scale << 3>`; absent = kWh).
+    static func requestedScale(_ command: [UInt8]) -> MeterScale {
+        guard command.count >= 3 else { return .kilowattHours }
+        return MeterScale(rawValue: (command[2] >> 3) & 0x07) ?? .watts
+    }
+
+    /// A load in W made safe for arithmetic: finite, 0…100 kW.
+    static func sanitizedWatts(_ watts: Double) -> Double {
+        watts.isFinite ? min(max(watts, 0), 100_000) : 0
+    }
+}

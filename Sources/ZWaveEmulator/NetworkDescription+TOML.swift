@@ -1,0 +1,100 @@
+import Foundation
+import TOMLKit
+
+/// Why a network description could not be loaded.
+public enum NetworkDescriptionError: Error, CustomStringConvertible, Sendable {
+    case unreadable(path: String, reason: String)
+    case invalid(reason: String)
+
+    public var description: String {
+        switch self {
+        case .unreadable(let path, let reason): "cannot read network description \(path): \(reason)"
+        case .invalid(let reason): "invalid network description: \(reason)"
+        }
+    }
+}
+
+extension NetworkDescription {
+    /// Parses a network description:
+    /// ```toml
+    /// home_id = 0xC0FFEE01      # optional
+    /// time_scale = 1.0          # optional: emulated seconds per real second
+    /// [[node]]
+    /// id = 2
+    /// kind = "fgd212"           # fgd212 | powernode6 | binary_switch | joining
+    /// name = "bedroom light"
+    /// level = 0                 # fgd212
+    /// loads = [60.0]            # W per endpoint
+    /// switches = [true]         # powernode6 (6) / binary_switch (1)
+    /// framing = "real"          # powernode6: "real" (socket in destination byte) or "spec"
+    /// scene_activation = true   # fgd212 parameter 28
+    /// joins_as = "binary_switch" # joining
+    /// join_after = 2.0          # joining: seconds; omit to join only on request
+    /// ```
+    public init(toml text: String) throws(NetworkDescriptionError) {
+        let file: File
+        do {
+            file = try TOMLDecoder().decode(File.self, from: text)
+        } catch {
+            throw .invalid(reason: "\(error)")
+        }
+        var nodes: [NodeDescription] = []
+        for n in file.node ?? [] {
+            guard (2...232).contains(n.id) else { throw .invalid(reason: "node id \(n.id) is outside 2…232") }
+            guard !nodes.contains(where: { $0.id == UInt8(n.id) }) else { throw .invalid(reason: "node id \(n.id) twice") }
+            guard let kind = NodeKind(rawValue: n.kind) else { throw .invalid(reason: "node \(n.id): unknown kind \(n.kind)") }
+            var joinsAs = NodeKind.binarySwitch
+            if let j = n.joins_as {
+                guard let k = NodeKind(rawValue: j), k != .joining else { throw .invalid(reason: "node \(n.id): bad joins_as \(j)") }
+                joinsAs = k
+            }
+            let framing = n.framing ?? "real"
+            guard framing == "real" || framing == "spec" else { throw .invalid(reason: "node \(n.id): framing must be real or spec") }
+            guard (0...99).contains(n.level ?? 0) else { throw .invalid(reason: "node \(n.id): level must be 0…99") }
+            if let j = n.join_after, !(j.isFinite && j >= 0) { throw .invalid(reason: "node \(n.id): join_after must be >= 0") }
+            if let loads = n.loads, loads.contains(where: { !$0.isFinite || $0 < 0 }) {
+                throw .invalid(reason: "node \(n.id): loads must be finite and >= 0")
+            }
+            nodes.append(NodeDescription(
+                id: UInt8(n.id), kind: kind, name: n.name, level: UInt8(n.level ?? 0), switches: n.switches ?? [],
+                loads: n.loads ?? [], realFraming: framing == "real", sceneActivation: n.scene_activation ?? false,
+                joinsAs: joinsAs, joinAfter: n.join_after))
+        }
+        if let scale = file.time_scale, !(scale.isFinite && scale > 0) { throw .invalid(reason: "time_scale must be > 0") }
+        let home = file.home_id ?? 0xC0FF_EE01
+        guard home > 0, home <= Int(UInt32.max) else { throw .invalid(reason: "home_id out of range") }
+        self.init(homeID: UInt32(home), nodes: nodes, timeScale: file.time_scale ?? 1)
+    }
+
+    /// Loads `source`: a preset name (`default`, `house`) or a TOML file path.
+    public static func load(_ source: String) throws(NetworkDescriptionError) -> NetworkDescription {
+        if let preset = preset(named: source) { return preset }
+        let text: String
+        do {
+            text = try String(contentsOfFile: source, encoding: .utf8)
+        } catch {
+            throw .unreadable(path: source, reason: error.localizedDescription)
+        }
+        return try NetworkDescription(toml: text)
+    }
+
+    // swiftlint:disable identifier_name
+    private struct File: Decodable {
+        var home_id: Int?
+        var time_scale: Double?
+        var node: [Node]?
+    }
+
+    private struct Node: Decodable {
+        var id: Int
+        var kind: String
+        var name: String?
+        var level: Int?
+        var loads: [Double]?
+        var switches: [Bool]?
+        var framing: String?
+        var scene_activation: Bool?
+        var joins_as: String?
+        var join_after: Double?
+    }
+}

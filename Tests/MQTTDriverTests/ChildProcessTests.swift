@@ -1,0 +1,55 @@
+import Foundation
+import Testing
+import TestSupport
+
+@Suite("ChildProcess test helper")
+struct ChildProcessTests {
+    @Test("captures stdout and stderr lines and the exit status")
+    func capturesOutputAndExit() async throws {
+        let child = try ChildProcess(executable: "/bin/sh", arguments: ["-c", "echo out; echo err >&2; exit 3"])
+        let result = await child.waitForExit(timeout: .seconds(10))
+        #expect(result == .exited(3))
+        await child.waitForOutputEnd(timeout: .seconds(5))
+        #expect(child.output.contains { $0.stream == .stdout && $0.text == "out" })
+        #expect(child.output.contains { $0.stream == .stderr && $0.text == "err" })
+    }
+
+    @Test("a child writing megabytes never blocks, and signals end it")
+    func drainsLargeOutputAndSignals() async throws {
+        let child = try ChildProcess(executable: "/bin/sh",
+                                     arguments: ["-c", "head -c 4000000 /dev/zero | tr '\\0' 'x' | fold -w 100; echo; echo done; exec sleep 60"])
+        let done = await child.waitForLine(timeout: .seconds(20)) { $0.text == "done" }
+        #expect(done != nil)
+        #expect(child.isRunning)
+        child.kill()
+        #expect(await child.waitForExit(timeout: .seconds(10)) == .signalled(SIGKILL))
+    }
+
+    @Test("the child starts with no blocked signals, so SIGTERM ends it promptly")
+    func sigtermIsNotBlocked() async throws {
+        let child = try ChildProcess(executable: "/bin/sh", arguments: ["-c", "grep SigBlk /proc/self/status; exec sleep 60"])
+        let line = await child.waitForLine(timeout: .seconds(10)) { $0.text.hasPrefix("SigBlk") }
+        #expect(line?.text.hasSuffix("0000000000000000") == true, "\(String(describing: line))")
+        let started = ContinuousClock.now
+        child.signal(SIGTERM)
+        #expect(await child.waitForExit(timeout: .seconds(5)) == .signalled(SIGTERM))
+        #expect(ContinuousClock.now - started < .seconds(2))
+    }
+
+    @Test("runs in the given working directory with extra environment")
+    func workingDirectoryAndEnvironment() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let child = try ChildProcess(executable: "/bin/sh", arguments: ["-c", "pwd; echo $THUIS_TEST_VALUE"],
+                                     environment: ["THUIS_TEST_VALUE": "forty two"], workingDirectory: directory.path)
+        #expect(await child.waitForExit(timeout: .seconds(10)) == .exited(0))
+        await child.waitForOutputEnd(timeout: .seconds(5))
+        let resolved = URL(fileURLWithPath: directory.path).resolvingSymlinksInPath().path
+        #expect(child.output.map(\.text) == [resolved, "forty two"])
+    }
+
+    @Test("mosquitto is installed (the broker tests need it)")
+    func mosquittoIsInstalled() throws {
+        _ = try MosquittoBroker.locateBinary()
+    }
+}

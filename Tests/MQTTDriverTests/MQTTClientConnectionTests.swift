@@ -1,0 +1,200 @@
+import Foundation
+import Logging
+import MQTTDriver
+import Testing
+import TestSupport
+
+@Suite("MQTTClient against a real mosquitto", .serialized)
+struct MQTTClientConnectionTests {
+    @Test("a retained state published by the client reaches a later subscriber")
+    func subscriberSeesRetainedState() async throws {
+        let broker = try await MosquittoBroker.start()
+        let bridge = try await MQTTTestClient.connect(port: broker.port)
+        let observer = try await MQTTTestClient.connect(port: broker.port)
+        do {
+            try await bridge.publish(topic: "Thuis/device/living/lamp", text: "on", retain: true)
+            // The bridge's own later SUBSCRIBE on the same connection is processed after its PUBLISH, so once
+            // it sees the state the broker stores it, and the observer's subscription comes later still.
+            try await bridge.subscribe("Thuis/device/living/lamp")
+            try await bridge.waitForMessage(topic: "Thuis/device/living/lamp", text: "on")
+            try await observer.subscribe("Thuis/device/#")
+            let message = try await observer.waitForMessage(topic: "Thuis/device/living/lamp", text: "on")
+            #expect(message.retained)
+        } catch {
+            Issue.record(error)
+        }
+        await observer.close()
+        await bridge.close()
+        await broker.stop()
+    }
+
+    @Test("the first connect fails while the broker is down; the client keeps trying and connects later")
+    func firstConnectRetriesUntilBrokerIsUp() async throws {
+        let port = try FreePort.next()
+        let bridge = try MQTTTestClient(port: port)
+        var broker: MosquittoBroker?
+        do {
+            try await bridge.publish(topic: "early/state", text: "ready", retain: true)
+            try await MQTTTestClient.poll(timeout: .seconds(10), "a failed connect") {
+                await bridge.recorder.connectionEvents.contains { if case .connectFailed = $0 { true } else { false } }
+            }
+            #expect(await bridge.client.isConnected == false)
+            broker = try await MosquittoBroker.start(.init(port: port))
+            try await bridge.waitUntilConnected(timeout: .seconds(10))
+            let observer = try await MQTTTestClient.connect(port: port)
+            try await observer.subscribe("early/#")
+            try await observer.waitForMessage(topic: "early/state", text: "ready")
+            await observer.close()
+        } catch {
+            Issue.record(error)
+        }
+        await bridge.close()
+        await broker?.stop()
+    }
+
+    @Test("after a broker restart with an empty store the client republishes its retained states and re-subscribes")
+    func restartHealsStoreAndResubscribes() async throws {
+        let broker = try await MosquittoBroker.start()
+        let bridge = try await MQTTTestClient.connect(port: broker.port)
+        let observer = try await MQTTTestClient.connect(port: broker.port)
+        do {
+            try await bridge.publish(topic: "Thuis/bridge/pi/state", text: "online", retain: true)
+            try await bridge.publish(topic: "Thuis/device/living/lamp", text: "42", retain: true)
+            try await bridge.subscribe("Thuis/device/+/+/set")
+            try await observer.subscribe("Thuis/#")
+            try await observer.waitForMessage(topic: "Thuis/device/living/lamp", text: "42")
+
+            let seenBefore = await observer.received.count
+            try await broker.restart()
+            // The observer (also re-subscribing) sees both states again: only the bridge can have resent them.
+            let healed = try await observer.waitForMessage(topic: "Thuis/device/living/lamp", text: "42", from: seenBefore,
+                                                           timeout: .seconds(15))
+            _ = healed
+            try await observer.waitForMessage(topic: "Thuis/bridge/pi/state", text: "online", from: seenBefore)
+            // The bridge sent SUBSCRIBE before republishing on the same connection, so its subscription is live.
+            try await observer.publish(topic: "Thuis/device/living/lamp/set", text: "off")
+            let command = try await bridge.waitForMessage(topic: "Thuis/device/living/lamp/set", text: "off")
+            #expect(command.retained == false)
+            #expect(await bridge.client.statistics.connects == 2)
+            let events = await bridge.recorder.connectionEvents
+            #expect(events.contains { if case .disconnected = $0 { true } else { false } })
+        } catch {
+            Issue.record(error)
+        }
+        await observer.close()
+        await bridge.close()
+        await broker.stop()
+    }
+
+    @Test("with the default backoff (1 s, doubling, 30 s cap) the client is back within 5 s of a broker restart")
+    func defaultBackoffReconnectsQuickly() async throws {
+        let broker = try await MosquittoBroker.start()
+        let bridge = try MQTTTestClient(port: broker.port) {
+            $0.reconnectDelayMin = .seconds(1)
+            $0.reconnectDelayMax = .seconds(30)
+        }
+        do {
+            try await bridge.waitUntilConnected()
+            await broker.kill()
+            try await MQTTTestClient.poll(timeout: .seconds(10), "the outage to be noticed") {
+                await bridge.client.isConnected == false
+            }
+            try await broker.restart()
+            let restarted = ContinuousClock.now
+            try await bridge.waitUntilConnected(timeout: .seconds(5))
+            #expect(ContinuousClock.now - restarted < .seconds(5))
+        } catch {
+            Issue.record(error)
+        }
+        await bridge.close()
+        await broker.stop()
+    }
+
+    @Test("states changed during an outage reach the broker as their latest value only; clears are delivered")
+    func outageSendsLatestStateOnly() async throws {
+        let broker = try await MosquittoBroker.start(.init(persistence: true, logPackets: true))
+        let bridgeID = "bridge-outage"
+        let bridge = try await MQTTTestClient.connect(port: broker.port, clientID: bridgeID)
+        let observer = try await MQTTTestClient.connect(port: broker.port)
+        do {
+            try await bridge.publish(topic: "s/a", text: "0", retain: true)
+            try await bridge.publish(topic: "s/b", text: "x", retain: true)
+            try await observer.subscribe("s/#")
+            try await observer.waitForMessage(topic: "s/b", text: "x")
+            try await observer.waitForMessage(topic: "s/a", text: "0")
+
+            await broker.stop(keepingStore: true)
+            try await MQTTTestClient.poll(timeout: .seconds(10), "the bridge to notice the outage") {
+                await bridge.client.isConnected == false
+            }
+            let logLinesBefore = broker.output.count
+            for value in ["1", "2", "3"] {
+                try await bridge.publish(topic: "s/a", text: value, retain: true)
+            }
+            try await bridge.publish(topic: "s/b", payload: [], retain: true)
+            #expect(await bridge.client.retainedTopics == ["s/a": Array("3".utf8)])
+            #expect(await bridge.client.statistics.queued == 0)
+
+            let seenBefore = await observer.received.count
+            try await broker.restart()
+            try await observer.waitForMessage(topic: "s/a", text: "3", from: seenBefore, timeout: .seconds(15))
+            let observed = await observer.received(on: "s/a").dropFirst(1).map(\.text)
+            #expect(!observed.contains("1") && !observed.contains("2"))
+
+            // The broker log counts what the bridge actually sent after the restart: one PUBLISH per topic.
+            try await bridge.waitUntilConnected()
+            let sent = broker.output.dropFirst(logLinesBefore).filter { $0.contains("Received PUBLISH from \(bridgeID)") }
+            #expect(sent.filter { $0.contains("'s/a'") }.count == 1, "\(sent)")
+            let clears = sent.filter { $0.contains("'s/b'") }
+            #expect(clears.count == 1, "\(sent)")
+            #expect(clears.allSatisfy { $0.contains("r1,") && $0.contains("(0 bytes)") }, "\(clears)")
+
+            // A fresh subscriber sees the latest state and no cleared topic.
+            let late = try await MQTTTestClient.connect(port: broker.port)
+            try await late.subscribe("s/#")
+            try await late.waitForMessage(topic: "s/a", text: "3")
+            #expect(await late.received(on: "s/b").isEmpty)
+            await late.close()
+        } catch {
+            Issue.record(error)
+        }
+        await observer.close()
+        await bridge.close()
+        await broker.stop()
+    }
+
+    @Test("non-retained messages published while disconnected are queued up to the limit, oldest dropped")
+    func offlineQueueIsBounded() async throws {
+        let broker = try await MosquittoBroker.start(.init(logPackets: true))
+        let bridgeID = "bridge-queue"
+        let bridge = try await MQTTTestClient.connect(port: broker.port, clientID: bridgeID) { $0.offlineQueueLimit = 5 }
+        do {
+            await broker.kill()
+            try await MQTTTestClient.poll(timeout: .seconds(10), "the bridge to notice the outage") {
+                await bridge.client.isConnected == false
+            }
+            let logLinesBefore = broker.output.count
+            for index in 0..<20 {
+                try await bridge.publish(topic: "q/\(index)", text: "\(index)")
+            }
+            let statistics = await bridge.client.statistics
+            #expect(statistics.queued == 5)
+            #expect(statistics.droppedQueued == 15)
+
+            try await broker.restart()
+            try await bridge.waitUntilConnected(timeout: .seconds(15))
+            try await MQTTTestClient.poll(timeout: .seconds(10), "the queued messages to reach the broker") {
+                broker.output.dropFirst(logLinesBefore).filter { $0.contains("Received PUBLISH from \(bridgeID)") }.count >= 5
+            }
+            let sent = broker.output.dropFirst(logLinesBefore)
+                .filter { $0.contains("Received PUBLISH from \(bridgeID)") }
+            let topics = sent.compactMap { line in line.split(separator: "'").dropFirst().first.map(String.init) }
+            #expect(topics == (15..<20).map { "q/\($0)" })
+            #expect(await bridge.client.statistics.queued == 0)
+        } catch {
+            Issue.record(error)
+        }
+        await bridge.close()
+        await broker.stop()
+    }
+}

@@ -1,0 +1,163 @@
+import Foundation
+import Logging
+import MQTTDriver
+import Testing
+import TestSupport
+
+@Suite("MQTTClient will, shutdown and inbound limits", .serialized)
+struct MQTTClientLifecycleTests {
+    private func options(port: Int, clientID: String) -> MQTTClientOptions {
+        var options = MQTTClientOptions(clientID: clientID, port: port, reconnectDelayMin: .milliseconds(100),
+                                        reconnectDelayMax: .seconds(1))
+        options.will = MQTTWill(topic: "Thuis/bridge/\(clientID)/state", text: "offline", qos: .atLeastOnce, retain: true)
+        return options
+    }
+
+    private func waitConnected(_ client: MQTTClient) async throws {
+        try await MQTTTestClient.poll(timeout: .seconds(10), "connection") { await client.isConnected }
+    }
+
+    @Test("cancelling run() without shutdown drops the connection and the broker publishes the will")
+    func willOnUngracefulEnd() async throws {
+        let broker = try await MosquittoBroker.start()
+        let observer = try await MQTTTestClient.connect(port: broker.port)
+        do {
+            try await observer.subscribe("Thuis/bridge/#")
+            let client = try MQTTClient(options: options(port: broker.port, clientID: "willtest"), logger: Logger(label: "t"))
+            let running = Task { try await client.run() }
+            try await waitConnected(client)
+            try await client.publish(topic: "Thuis/bridge/willtest/state", payload: Array("online".utf8), retain: true,
+                                     qos: .atLeastOnce)
+            try await observer.waitForMessage(topic: "Thuis/bridge/willtest/state", text: "online")
+            running.cancel()
+            try await running.value
+            let will = try await observer.waitForMessage(topic: "Thuis/bridge/willtest/state", text: "offline")
+            #expect(will.retained == false)  // live delivery to an existing subscriber
+        } catch {
+            Issue.record(error)
+        }
+        await observer.close()
+        await broker.stop()
+    }
+
+    @Test("shutdown publishes the final messages, waits for PUBACK, disconnects cleanly (no will) and ends run()")
+    func gracefulShutdown() async throws {
+        let broker = try await MosquittoBroker.start()
+        do {
+            let client = try MQTTClient(options: options(port: broker.port, clientID: "graceful"), logger: Logger(label: "t"))
+            let running = Task { try await client.run() }
+            try await waitConnected(client)
+            try await client.publish(topic: "Thuis/bridge/graceful/state", payload: Array("online".utf8), retain: true,
+                                     qos: .atLeastOnce)
+            let started = ContinuousClock.now
+            await client.shutdown(final: [MQTTPublication(topic: "Thuis/bridge/graceful/state", text: "stopped", retain: true)],
+                                  timeout: .seconds(2))
+            #expect(ContinuousClock.now - started < .seconds(2))
+            try await running.value
+            #expect(await client.isConnected == false)
+            var events = client.connectionEvents.makeAsyncIterator()
+            while await events.next() != nil {}  // the stream finishes after shutdown
+
+            let late = try await MQTTTestClient.connect(port: broker.port)
+            try await late.subscribe("Thuis/bridge/graceful/state")
+            let state = try await late.waitForMessage(topic: "Thuis/bridge/graceful/state")
+            #expect(state.text == "stopped")
+            await late.close()
+        } catch {
+            Issue.record(error)
+        }
+        await broker.stop()
+    }
+
+    @Test("shutdown is safe and prompt when the client never connected or never ran")
+    func shutdownWithoutConnection() async throws {
+        let port = try FreePort.next()
+        let idle = try MQTTClient(options: options(port: port, clientID: "idle"), logger: Logger(label: "t"))
+        await idle.shutdown(final: [MQTTPublication(topic: "a", text: "b", retain: true)])
+
+        let client = try MQTTClient(options: options(port: port, clientID: "never"), logger: Logger(label: "t"))
+        let running = Task { try await client.run() }
+        var events = client.connectionEvents.makeAsyncIterator()
+        let first = await events.next()
+        guard case .connectFailed(let error, let retryIn) = first else {
+            Issue.record("expected connectFailed, got \(String(describing: first))")
+            running.cancel()
+            return
+        }
+        #expect(error.description.contains("mosquitto_connect"))
+        #expect(retryIn == .milliseconds(100))
+        let second = await events.next()
+        if case .connectFailed(_, let retryIn) = second {
+            #expect(retryIn == .milliseconds(200))  // exponential backoff
+        } else {
+            Issue.record("expected a second connectFailed, got \(String(describing: second))")
+        }
+        let started = ContinuousClock.now
+        await client.shutdown(final: [MQTTPublication(topic: "a", text: "b", retain: true)])
+        try await running.value
+        #expect(ContinuousClock.now - started < .seconds(2))
+    }
+
+    @Test("inbound payloads above the limit are reported as .oversized, smaller ones delivered")
+    func oversizedInbound() async throws {
+        let broker = try await MosquittoBroker.start()
+        let receiver = try await MQTTTestClient.connect(port: broker.port) { $0.maxInboundPayloadBytes = 1024 }
+        let sender = try await MQTTTestClient.connect(port: broker.port)
+        do {
+            try await receiver.subscribe("big/#")
+            try await sender.publish(topic: "big/huge", payload: [UInt8](repeating: 0x41, count: 300_000))
+            try await sender.publish(topic: "big/limit", payload: [UInt8](repeating: 0x42, count: 1024))
+            try await sender.publish(topic: "big/small", text: "ok")
+            try await receiver.waitForMessage(topic: "big/small", text: "ok")
+            let limit = try await receiver.waitForMessage(topic: "big/limit")
+            #expect(limit.payload.count == 1024)
+            #expect(await receiver.received(on: "big/huge").isEmpty)
+            try await MQTTTestClient.poll(timeout: .seconds(5), "the oversized report") {
+                await !receiver.recorder.oversized.isEmpty
+            }
+            let oversized = await receiver.recorder.oversized
+            #expect(oversized.count == 1)
+            #expect(oversized.first?.topic == "big/huge")
+            #expect(oversized.first?.size == 300_000)
+        } catch {
+            Issue.record(error)
+        }
+        await sender.close()
+        await receiver.close()
+        await broker.stop()
+    }
+
+    @Test("a slow consumer loses the oldest inbound messages, counted in statistics")
+    func inboundBufferIsBounded() async throws {
+        let broker = try await MosquittoBroker.start()
+        let sender = try await MQTTTestClient.connect(port: broker.port)
+        do {
+            var options = MQTTClientOptions(clientID: "slow", port: broker.port)
+            options.inboundBufferSize = 10
+            let client = try MQTTClient(options: options, logger: Logger(label: "t"))
+            let running = Task { try await client.run() }
+            try await waitConnected(client)
+            try await client.subscribe("flood/#", qos: .atLeastOnce)
+            try await MQTTTestClient.poll(timeout: .seconds(5), "SUBACK") { await client.subscriptionsAcknowledged }
+            for index in 0..<50 {
+                try await sender.publish(topic: "flood/\(index)", text: "\(index)")
+            }
+            try await MQTTTestClient.poll(timeout: .seconds(10), "40 drops") {
+                await client.statistics.droppedInbound >= 40
+            }
+            var received: [String] = []
+            var iterator = client.inbound.makeAsyncIterator()
+            for _ in 0..<10 {
+                if case .message(let message) = await iterator.next() { received.append(message.topic) }
+            }
+            #expect(received == (40..<50).map { "flood/\($0)" })
+            #expect(await client.statistics.droppedInbound == 40)
+            await client.shutdown()
+            try await running.value
+        } catch {
+            Issue.record(error)
+        }
+        await sender.close()
+        await broker.stop()
+    }
+}

@@ -1,0 +1,253 @@
+import Foundation
+
+/// A child process with its stdout and stderr captured line by line. Two reader threads drain the pipes
+/// continuously, so the child never blocks on a full pipe; a third thread reaps it (`waitpid`). The
+/// helper threads keep the object alive until the child exits: always `stop()` or `kill()` it.
+public final class ChildProcess: @unchecked Sendable {  // mutable state guarded by `lock`; `pid` is set once in init
+    public enum Stream: String, Sendable { case stdout, stderr }
+
+    /// One line of output (without the newline).
+    public struct Line: Sendable, CustomStringConvertible {
+        public let stream: Stream
+        public let text: String
+        public var description: String { "[\(stream.rawValue)] \(text)" }
+    }
+
+    /// How the child ended.
+    public enum Termination: Sendable, Equatable, CustomStringConvertible {
+        case exited(Int32)
+        case signalled(Int32)
+        public var description: String {
+            switch self {
+            case .exited(let code): "exit \(code)"
+            case .signalled(let signal): "signal \(signal)"
+            }
+        }
+    }
+
+    /// Every output line as it arrives (newest 10 000 buffered).
+    public let lines: AsyncStream<Line>
+    public private(set) var pid: Int32 = 0
+    public let executable: String
+    public let arguments: [String]
+
+    private let continuation: AsyncStream<Line>.Continuation
+    private let lock = NSLock()
+    private var record: [Line] = []
+    private var termination: Termination?
+    private var openStreams = 2
+    private static let recordLimit = 50_000
+
+    /// Starts `executable` (an absolute path) with `arguments`; `environment` entries override the
+    /// inherited environment. The child starts with an empty signal mask and default signal handlers:
+    /// Swift's worker threads block most signals, and a child spawned from one (e.g. by Foundation's
+    /// `Process`) would inherit that and ignore SIGTERM.
+    public init(executable: String, arguments: [String] = [], environment: [String: String] = [:],
+                workingDirectory: String? = nil) throws {
+        self.executable = executable
+        self.arguments = arguments
+        (lines, continuation) = AsyncStream.makeStream(of: Line.self, bufferingPolicy: .bufferingNewest(10_000))
+        let stdoutPipe = try Self.makePipe()
+        let stderrPipe: [Int32]
+        do {
+            stderrPipe = try Self.makePipe()
+        } catch {
+            close(stdoutPipe[0])
+            close(stdoutPipe[1])
+            throw error
+        }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_adddup2(&actions, stdoutPipe[1], 1)
+        posix_spawn_file_actions_adddup2(&actions, stderrPipe[1], 2)
+
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var emptyMask = sigset_t()
+        sigemptyset(&emptyMask)
+        posix_spawnattr_setsigmask(&attributes, &emptyMask)
+        var defaults = sigset_t()
+        sigemptyset(&defaults)
+        for signal in [SIGHUP, SIGINT, SIGQUIT, SIGPIPE, SIGALRM, SIGTERM, SIGUSR1, SIGUSR2, SIGCHLD] {
+            sigaddset(&defaults, signal)
+        }
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+
+        let environmentLines = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+            .map { "\($0.key)=\($0.value)" }
+        // posix_spawn has no portable chdir action: a working directory goes through `sh -c 'cd ... && exec'`.
+        let commandLine = workingDirectory.map { ["/bin/sh", "-c", "cd \"$0\" && exec \"$@\"", $0, executable] + arguments }
+            ?? [executable] + arguments
+        let argv: [UnsafeMutablePointer<CChar>?] = commandLine.map { strdup($0) } + [nil]
+        let envp: [UnsafeMutablePointer<CChar>?] = environmentLines.map { strdup($0) } + [nil]
+        defer {
+            for pointer in argv { free(pointer) }
+            for pointer in envp { free(pointer) }
+        }
+        var childPID: pid_t = 0
+        let spawned = posix_spawn(&childPID, workingDirectory == nil ? executable : "/bin/sh", &actions, &attributes, argv, envp)
+        close(stdoutPipe[1])
+        close(stderrPipe[1])
+        guard spawned == 0 else {
+            close(stdoutPipe[0])
+            close(stderrPipe[0])
+            continuation.finish()
+            throw TestSupportError("could not start \(executable): \(String(cString: strerror(spawned)))")
+        }
+        pid = childPID
+        startReader(stdoutPipe[0], .stdout)
+        startReader(stderrPipe[0], .stderr)
+        startReaper()
+    }
+
+    /// Finds `name` in `PATH`, then in `extraDirectories` (e.g. `/usr/sbin`).
+    public static func locate(_ name: String, extraDirectories: [String] = ["/usr/sbin", "/usr/local/sbin", "/sbin"]) -> String? {
+        if name.contains("/") { return FileManager.default.isExecutableFile(atPath: name) ? name : nil }
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+        for directory in path.split(separator: ":").map(String.init) + extraDirectories {
+            let candidate = (directory as NSString).appendingPathComponent(name)
+            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+        }
+        return nil
+    }
+
+    /// Runs a tool to completion and returns its output; throws when it fails or exceeds `timeout`.
+    @discardableResult
+    public static func run(_ executable: String, _ arguments: [String], timeout: Duration = .seconds(30)) async throws -> String {
+        let child = try ChildProcess(executable: executable, arguments: arguments)
+        guard let result = await child.waitForExit(timeout: timeout) else {
+            _ = await child.stop()
+            throw TestSupportError("\(executable) \(arguments.joined(separator: " ")) timed out:\n\(child.outputText)")
+        }
+        await child.waitForOutputEnd(timeout: .seconds(2))
+        guard result == .exited(0) else {
+            throw TestSupportError("\(executable) \(arguments.joined(separator: " ")) failed (\(result)):\n\(child.outputText)")
+        }
+        return child.outputText
+    }
+
+    /// Every line received so far (the first 50 000).
+    public var output: [Line] { lock.withLock { record } }
+
+    /// All output so far as one text.
+    public var outputText: String { output.map(\.text).joined(separator: "\n") }
+
+    /// How the child ended, or nil while it runs.
+    public var terminated: Termination? { lock.withLock { termination } }
+
+    public var isRunning: Bool { terminated == nil }
+
+    /// Sends `signal` (e.g. SIGTERM, SIGKILL, SIGINT) unless the child has already exited.
+    public func signal(_ signal: Int32) {
+        guard isRunning else { return }
+        Foundation.kill(pid, signal)
+    }
+
+    /// SIGKILL.
+    public func kill() { signal(SIGKILL) }
+
+    /// Waits until the child exits; nil after `timeout`.
+    public func waitForExit(timeout: Duration) async -> Termination? {
+        let deadline = ContinuousClock.now.advanced(by: timeout)
+        while ContinuousClock.now < deadline {
+            if let terminated { return terminated }
+            try? await Task.sleep(for: .milliseconds(10))
+        }
+        return terminated
+    }
+
+    /// SIGTERM, wait up to `timeout`, then SIGKILL and wait. Returns how it ended.
+    @discardableResult
+    public func stop(timeout: Duration = .seconds(5)) async -> Termination? {
+        signal(SIGTERM)
+        if let result = await waitForExit(timeout: timeout) { return result }
+        signal(SIGKILL)
+        return await waitForExit(timeout: .seconds(5))
+    }
+
+    /// The first line so far or within `timeout` that satisfies `predicate`.
+    public func waitForLine(timeout: Duration, where predicate: (Line) -> Bool) async -> Line? {
+        let deadline = ContinuousClock.now.advanced(by: timeout)
+        repeat {
+            if let line = output.first(where: predicate) { return line }
+            try? await Task.sleep(for: .milliseconds(10))
+        } while ContinuousClock.now < deadline
+        return output.first(where: predicate)
+    }
+
+    /// Waits until both pipes reached EOF (all output read).
+    public func waitForOutputEnd(timeout: Duration) async {
+        let deadline = ContinuousClock.now.advanced(by: timeout)
+        while ContinuousClock.now < deadline, lock.withLock({ openStreams > 0 }) {
+            try? await Task.sleep(for: .milliseconds(5))
+        }
+    }
+
+    private func didTerminate(_ result: Termination) {
+        lock.withLock { termination = result }
+    }
+
+    /// A pipe whose ends are close-on-exec (the child gets only the dup2'd copies).
+    private static func makePipe() throws -> [Int32] {
+        var fds: [Int32] = [-1, -1]
+        guard pipe(&fds) == 0 else { throw TestSupportError("pipe failed: errno \(errno)") }
+        for fd in fds { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+        return fds
+    }
+
+    /// Reads `fd` until EOF on its own thread, splitting lines.
+    private func startReader(_ fd: Int32, _ stream: Stream) {
+        let thread = Thread { [self] in
+            var pending: [UInt8] = []
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            while true {
+                let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+                if count < 0, errno == EINTR { continue }
+                if count <= 0 { break }
+                pending.append(contentsOf: buffer[0..<count])
+                while let newline = pending.firstIndex(of: UInt8(ascii: "\n")) {
+                    emit(Line(stream: stream, text: String(decoding: pending[..<newline], as: UTF8.self)))
+                    pending.removeSubrange(...newline)
+                }
+            }
+            if !pending.isEmpty { emit(Line(stream: stream, text: String(decoding: pending, as: UTF8.self))) }
+            close(fd)
+            let remaining = lock.withLock {
+                openStreams -= 1
+                return openStreams
+            }
+            if remaining == 0 { continuation.finish() }
+        }
+        thread.name = "child-\(stream.rawValue)"
+        thread.start()
+    }
+
+    /// Waits for the child on its own thread (`waitpid`) and records how it ended.
+    private func startReaper() {
+        let pid = pid
+        let thread = Thread { [self] in
+            var status: Int32 = 0
+            while waitpid(pid, &status, 0) < 0 {
+                if errno != EINTR {
+                    didTerminate(.exited(-1))
+                    return
+                }
+            }
+            let signal = status & 0x7f
+            didTerminate(signal == 0 ? .exited((status >> 8) & 0xff) : .signalled(signal))
+        }
+        thread.name = "child-wait"
+        thread.start()
+    }
+
+    private func emit(_ line: Line) {
+        lock.withLock {
+            if record.count < Self.recordLimit { record.append(line) }
+        }
+        continuation.yield(line)
+    }
+}

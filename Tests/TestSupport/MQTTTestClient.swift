@@ -1,0 +1,124 @@
+import Foundation
+public import Logging
+public import MQTTDriver
+
+/// A test-side MQTT client on `MQTTClient`: connects to a broker, records everything it receives and waits
+/// for messages. Close it with `await close()` (in a `defer`-like path of the test).
+public final class MQTTTestClient: Sendable {
+    public let client: MQTTClient
+    public let recorder = MessageRecorder()
+    private let runTask: Task<Void, Never>
+    private let recordTask: Task<Void, Never>
+    private let eventTask: Task<Void, Never>
+
+    /// Creates the client and starts it (it keeps reconnecting in the background).
+    /// `configure` may adjust the options (TLS, credentials, will...).
+    public init(port: Int, host: String = "127.0.0.1", clientID: String? = nil,
+                logger: Logger = Logger(label: "test.mqtt"),
+                configure: (inout MQTTClientOptions) -> Void = { _ in }) throws {
+        let clientID = clientID ?? "test-\(UUID().uuidString.prefix(8))"
+        var options = MQTTClientOptions(clientID: clientID, host: host, port: port,
+                                        reconnectDelayMin: .milliseconds(100), reconnectDelayMax: .seconds(1))
+        configure(&options)
+        let client = try MQTTClient(options: options, logger: logger)
+        self.client = client
+        let recorder = recorder
+        // Test support only: these tasks end when the client shuts down (its streams finish).
+        runTask = Task { try? await client.run() }
+        recordTask = Task {
+            for await item in client.inbound { await recorder.record(item) }
+        }
+        eventTask = Task {
+            for await event in client.connectionEvents { await recorder.record(event) }
+        }
+    }
+
+    /// Creates a client and waits until it is connected.
+    public static func connect(port: Int, clientID: String? = nil,
+                               timeout: Duration = .seconds(10),
+                               configure: (inout MQTTClientOptions) -> Void = { _ in }) async throws -> MQTTTestClient {
+        let client = try MQTTTestClient(port: port, clientID: clientID, configure: configure)
+        do {
+            try await client.waitUntilConnected(timeout: timeout)
+        } catch {
+            await client.close()
+            throw error
+        }
+        return client
+    }
+
+    /// Waits until the client is connected.
+    public func waitUntilConnected(timeout: Duration = .seconds(10)) async throws {
+        try await Self.poll(timeout: timeout, "connection to the broker") { await self.client.isConnected }
+    }
+
+    /// Subscribes and waits for the SUBACK.
+    public func subscribe(_ filter: String, qos: MQTTQoS = .atLeastOnce, timeout: Duration = .seconds(10)) async throws {
+        try await client.subscribe(filter, qos: qos)
+        try await Self.poll(timeout: timeout, "SUBACK for \(filter)") { await self.client.subscriptionsAcknowledged }
+    }
+
+    /// Publishes a UTF-8 text payload.
+    public func publish(topic: String, text: String, retain: Bool = false, qos: MQTTQoS = .atLeastOnce) async throws {
+        try await client.publish(topic: topic, payload: Array(text.utf8), retain: retain, qos: qos)
+    }
+
+    /// Publishes raw bytes.
+    public func publish(topic: String, payload: [UInt8], retain: Bool = false, qos: MQTTQoS = .atLeastOnce) async throws {
+        try await client.publish(topic: topic, payload: payload, retain: retain, qos: qos)
+    }
+
+    /// Everything received so far.
+    public var received: [MQTTMessage] {
+        get async { await recorder.messages }
+    }
+
+    /// Messages received on `topic` so far.
+    public func received(on topic: String) async -> [MQTTMessage] {
+        await recorder.messages.filter { $0.topic == topic }
+    }
+
+    /// The first message on `topic` (among all received, starting at index `from` of `received`) that
+    /// satisfies `predicate`, waiting up to `timeout`. Retained messages delivered on subscribe count.
+    public func waitForMessage(topic: String, from index: Int = 0, timeout: Duration = .seconds(10),
+                               where predicate: @Sendable (MQTTMessage) -> Bool = { _ in true }) async throws -> MQTTMessage {
+        let deadline = ContinuousClock.now.advanced(by: timeout)
+        while true {
+            let messages = await recorder.messages
+            if index < messages.count,
+               let match = messages[index...].first(where: { $0.topic == topic && predicate($0) }) {
+                return match
+            }
+            guard ContinuousClock.now < deadline else {
+                let seen = messages.filter { $0.topic == topic }.map { "\($0.text)\($0.retained ? " (retained)" : "")" }
+                throw TestSupportError("no matching message on \(topic) within \(timeout); seen: \(seen)")
+            }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+    }
+
+    /// Waits for a message on `topic` whose text payload is `text`.
+    @discardableResult
+    public func waitForMessage(topic: String, text: String, from index: Int = 0,
+                               timeout: Duration = .seconds(10)) async throws -> MQTTMessage {
+        try await waitForMessage(topic: topic, from: index, timeout: timeout) { $0.text == text }
+    }
+
+    /// Shuts the client down (clean DISCONNECT) and ends its tasks.
+    public func close() async {
+        await client.shutdown()
+        runTask.cancel()
+        _ = await runTask.value
+        _ = await recordTask.value
+        _ = await eventTask.value
+    }
+
+    /// Polls `condition` every 10 ms until true; throws after `timeout`.
+    public static func poll(timeout: Duration, _ what: String, _ condition: () async -> Bool) async throws {
+        let deadline = ContinuousClock.now.advanced(by: timeout)
+        while !(await condition()) {
+            guard ContinuousClock.now < deadline else { throw TestSupportError("timed out after \(timeout) waiting for \(what)") }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+    }
+}

@@ -1,0 +1,124 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// Runs the real `thuis-bridge check-config` binary.
+@Suite struct CheckConfigCommandTests {
+    static let repository = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    func checkConfig(_ arguments: [String], in directory: URL? = nil) throws -> BuiltProduct.RunResult {
+        try BuiltProduct.run("thuis-bridge", ["check-config"] + arguments, currentDirectory: directory)
+    }
+
+    @Test func shippedFilePassesAndPrintsTheTopicTable() throws {
+        let result = try checkConfig([Self.repository.appendingPathComponent("devices.toml").path])
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(result.standardError.isEmpty)
+        let out = result.standardOutput
+        #expect(out.contains("devices.toml is valid: bridge \"living\", prefix \"Thuis\""))
+        for expected in [
+            "bedroom/light", "zwave node 2", "Thuis/device/bedroom/light", "living/ambilight",
+            "zwave node 3 instance 4", "Thuis/device/living/ambilight", "living/tv", "cec LA 0",
+            "/input/set", "Thuis/scene/homeTheater", "Thuis/bridge/living/state",
+            "Thuis/bridge/living/request/<command>", "Thuis/device/+/+/+/set",
+        ] {
+            #expect(out.contains(expected), "missing \(expected)")
+        }
+    }
+
+    @Test func defaultFileIsDevicesTomlInTheWorkingDirectory() throws {
+        let result = try checkConfig([], in: Self.repository)
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(result.standardOutput.hasPrefix("devices.toml is valid"))
+    }
+
+    @Test func brokenFileExitsTwoListingEveryProblemOnStandardError() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("check-config-\(UUID())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("broken.toml")
+        try Data(
+            """
+            [bridge]
+            name = "living"
+            [mqtt]
+            prot = 1883
+            [zwave]
+            port = "/dev/zwave"
+            [[zwave.device]]
+            node = 2
+            room = "living room"
+            name = "light"
+            """.utf8
+        ).write(to: file)
+
+        let result = try checkConfig([file.path])
+        #expect(result.status == 2)
+        #expect(result.standardOutput.isEmpty)
+        let lines = result.standardError.split(separator: "\n").map(String.init)
+        #expect(lines.first == "\(file.path): 2 problems")
+        #expect(lines.contains("\(file.path):4: mqtt.prot: unknown key; did you mean \"port\"?"))
+        #expect(
+            lines.contains(
+                "\(file.path):9: zwave.device[0].room: must match [A-Za-z0-9_-]+ (got \"living room\")"))
+    }
+
+    static let bridge = "[bridge]\nname = \"living\"\n"
+    static let zwave = bridge + "[zwave]\nport = \"/dev/zwave\"\n"
+    static let tv = "[[cec.device]]\naddress = 0\nroom = \"living\"\nname = \"tv\"\n"
+
+    /// Broken files, each with the key path (or location) that must appear on standard error.
+    @Test(arguments: [
+        ("[bridge]\nname = = 1\n", ":2:"),
+        (bridge + "[mqtt]\nprot = 1883\n", ":4: mqtt.prot: unknown key"),
+        (bridge + "[zwaev]\n", ":3: zwaev: unknown section"),
+        (zwave + "[[zwave.device]]\nnode = 2\nname = \"light\"\n", ":5: zwave.device[0].room: missing"),
+        ("[bridge]\nname = \"living room\"\n", ":2: bridge.name: must match"),
+        (
+            zwave + "[[zwave.device]]\nnode = 2\nroom = \"living\"\nname = \"tv\"\n[cec]\n" + tv,
+            ":13: cec.device[0].name: duplicate: living/tv"
+        ),
+        (
+            zwave + "[[zwave.device]]\nnode = 2\nroom = \"a\"\nname = \"b\"\n"
+                + "[[zwave.device]]\nnode = 2\nroom = \"a\"\nname = \"c\"\n", ":10: zwave.device[1].node: duplicate"
+        ),
+        (bridge + "[mqtt]\nport = 65536\n", ":4: mqtt.port: must be between 1 and 65535"),
+        (
+            bridge + "[cec]\n[[cec.device]]\naddress = 15\nroom = \"living\"\nname = \"tv\"\n",
+            ":5: cec.device[0].address: must be between 0 and 14"
+        ),
+        (
+            bridge + "[cec]\n" + tv + "[cec.device.inputs]\nappletv = \"1.0.0\"\n",
+            ":9: cec.device[0].inputs.appletv: bad physical address"
+        ),
+        (bridge + "[[[zwave]]]\n", ":3:3: TOML syntax"),
+    ])
+    func brokenFilesExitTwoNamingTheKeyPath(text: String, expected: String) throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("check-config-\(UUID())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("devices.toml")
+        try Data(text.utf8).write(to: file)
+        let result = try checkConfig([file.path])
+        #expect(result.status == 2)
+        #expect(result.standardOutput.isEmpty)
+        #expect(result.standardError.contains(file.path + expected), "\(result.standardError)")
+    }
+
+    @Test func syntaxErrorAndMissingFileExitTwo() throws {
+        let missing = try checkConfig(["/nonexistent/devices.toml"])
+        #expect(missing.status == 2)
+        #expect(missing.standardError.contains("/nonexistent/devices.toml: cannot read the configuration file"))
+
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("check-config-\(UUID())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("devices.toml")
+        try Data("[bridge]\nname = \"living\n[[[zwave]]]\n".utf8).write(to: file)
+        let syntax = try checkConfig([file.path])
+        #expect(syntax.status == 2)
+        #expect(syntax.standardError.contains("\(file.path):2:"))
+        #expect(syntax.standardError.contains("TOML syntax"))
+    }
+}

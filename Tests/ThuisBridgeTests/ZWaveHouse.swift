@@ -1,0 +1,149 @@
+import Foundation
+import TestSupport
+import ZWaveEmulator
+
+/// A real mosquitto, the emulated Z-Wave stick (FGD212 node 2, PowerNode 6 node 3, a joining node 10) and
+/// the real `thuis-bridge run` process (real libopenzwave), plus a subscriber on everything under `Thuis/`.
+final class ZWaveHouse: Sendable {
+    let broker: MosquittoBroker
+    let stick: ZWaveStickEmulator
+    let watcher: MQTTTestClient
+    let directory: TemporaryDirectory
+    let config: String
+    let bridgeName: String
+    private let bridgeBox = Box()
+
+    /// The bridge process (replaced by `restartBridge`).
+    var bridge: ChildProcess { bridgeBox.get() }
+
+    private final class Box: @unchecked Sendable {  // guarded by `lock`
+        let lock = NSLock()
+        var process: ChildProcess?
+        func get() -> ChildProcess { lock.withLock { process! } }
+        func set(_ p: ChildProcess) { lock.withLock { process = p } }
+    }
+
+    static let devices = """
+        [[zwave.device]]
+        node = 2
+        room = "bedroom"
+        name = "light"
+        [zwave.device.config]
+        28 = 1
+        50 = 20
+
+        [[zwave.device]]
+        node = 3
+        instance = 1
+        room = "living"
+        name = "receiver"
+
+        [[zwave.device]]
+        node = 3
+        instance = 3
+        room = "living"
+        name = "subwoofer"
+
+        [[zwave.device]]
+        node = 3
+        instance = 4
+        room = "living"
+        name = "ambilight"
+
+        [[zwave.scene]]
+        node = 2
+        scene = 26
+        topic = "Thuis/scene/homeTheater"
+        payload = "on"
+        """
+
+    init(name: String, radioLatency: Duration = ZWaveStickEmulator.defaultRadioLatency) async throws {
+        bridgeName = name
+        broker = try await MosquittoBroker.start()
+        directory = try TemporaryDirectory(prefix: "thuis-zwave")
+        var network = NetworkDescription.defaultNetwork
+        network.timeScale = 600  // one second is ten emulated minutes, so kWh visibly accumulate
+        stick = ZWaveStickEmulator(network: network, radioLatency: radioLatency)
+        try stick.start(link: directory.file("zwave"))
+        config = try directory.write(
+            "devices.toml",
+            """
+            [bridge]
+            name = "\(name)"
+            [mqtt]
+            host = "127.0.0.1"
+            port = \(broker.port)
+            [zwave]
+            port = "\(directory.file("zwave"))"
+            state_dir = "\(directory.file("state"))"
+
+            \(Self.devices)
+            """)
+        watcher = try await MQTTTestClient.connect(port: broker.port)
+        try await watcher.subscribe("Thuis/#")
+        bridgeBox.set(try Self.startBridge(config: config, directory: directory))
+    }
+
+    static func startBridge(config: String, directory: TemporaryDirectory) throws -> ChildProcess {
+        try ChildProcess(
+            executable: try BuiltProduct.executable(named: "thuis-bridge").path,
+            arguments: ["run", "--config", config], workingDirectory: directory.path)
+    }
+
+    /// Stops the bridge with SIGTERM (it writes the network cache).
+    func stopBridge() async -> ChildProcess.Termination? {
+        await bridge.stop(timeout: .seconds(15))
+    }
+
+    /// Starts a new bridge process (after `stopBridge`).
+    func startBridge() throws {
+        bridgeBox.set(try Self.startBridge(config: config, directory: directory))
+    }
+
+    func topic(_ device: String, _ suffix: String = "") -> String { "Thuis/device/\(device)\(suffix)" }
+
+    /// Waits for `text` on a device topic, among messages after `from`.
+    @discardableResult
+    func waitFor(_ device: String, _ suffix: String = "", _ text: String, from: Int = 0,
+                 timeout: Duration = .seconds(30)) async throws -> MQTTMessageText {
+        let message = try await watcher.waitForMessage(topic: topic(device, suffix), text: text, from: from, timeout: timeout)
+        return MQTTMessageText(text: message.text, retained: message.retained)
+    }
+
+    func set(_ device: String, _ payload: String, suffix: String = "/set") async throws {
+        try await watcher.publish(topic: topic(device, suffix), text: payload)
+    }
+
+    var mark: Int { get async { await watcher.received.count } }
+
+    func events(from: Int = 0) async -> [String] {
+        let all = await watcher.received
+        return all[min(from, all.count)...].filter { $0.topic == "Thuis/bridge/\(bridgeName)/event" }.map(\.text)
+    }
+
+    func stop() async {
+        _ = await bridge.stop(timeout: .seconds(15))
+        stick.stop()
+        await watcher.close()
+        await broker.stop()
+    }
+
+    /// Runs `body` with a started house, printing the bridge's output when it fails, stopping everything after.
+    static func with(name: String, _ body: (ZWaveHouse) async throws -> Void) async throws {
+        let house = try await ZWaveHouse(name: name)
+        do {
+            try await body(house)
+        } catch {
+            await house.stop()
+            print("bridge output:\n\(house.bridge.outputText.suffix(20_000))")
+            throw error
+        }
+        await house.stop()
+    }
+}
+
+/// A received message's text and retain flag.
+struct MQTTMessageText: Sendable {
+    let text: String
+    let retained: Bool
+}

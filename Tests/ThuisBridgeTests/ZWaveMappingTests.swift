@@ -1,0 +1,191 @@
+import Foundation
+import Testing
+import TestSupport
+import ZWaveEmulator
+
+/// Issue 4: Z-Wave devices on MQTT, end to end: real mosquitto, real libopenzwave in the real bridge
+/// process, the project's stick emulator.
+@Suite struct ZWaveMappingTests {
+    @Test func dimmerLevelOffOnRestoresAndToggle() async throws {
+        try await ZWaveHouse.with(name: "dimmer") { house in
+            try await house.waitFor("bedroom/light", "/availability", "online", timeout: .seconds(60))
+            try await house.waitFor("bedroom/light", "", "0", timeout: .seconds(60))
+            var mark = await house.mark
+            try await house.set("bedroom/light", "40")
+            try await house.waitFor("bedroom/light", "", "40", from: mark)
+            #expect(house.stick.level(node: 2) == 40)
+
+            mark = await house.mark
+            try await house.set("bedroom/light", "off")
+            try await house.waitFor("bedroom/light", "", "0", from: mark)
+            #expect(house.stick.level(node: 2) == 0)
+
+            mark = await house.mark
+            try await house.set("bedroom/light", "on")
+            try await house.waitFor("bedroom/light", "", "40", from: mark)
+            #expect(house.stick.level(node: 2) == 40, "on restores the last level")
+
+            mark = await house.mark
+            try await house.set("bedroom/light", "toggle")
+            try await house.waitFor("bedroom/light", "", "0", from: mark)
+            #expect(house.stick.level(node: 2) == 0)
+        }
+    }
+
+    @Test func socketSwitchesAloneAndMetersStayOnTheirSocket() async throws {
+        try await ZWaveHouse.with(name: "sockets") { house in
+            try await house.waitFor("living/subwoofer", "/availability", "online", timeout: .seconds(60))
+            try await house.waitFor("living/subwoofer", "", "on", timeout: .seconds(60))
+            let receiverBefore = house.stick.switchState(node: 3, endpoint: 1)
+            try await house.waitFor("living/receiver", "", receiverBefore == true ? "on" : "off", timeout: .seconds(30))
+            let mark = await house.mark
+            try await house.set("living/subwoofer", "off")
+            try await house.waitFor("living/subwoofer", "", "off", from: mark)
+            #expect(house.stick.switchState(node: 3, endpoint: 3) == false)
+            #expect(house.stick.switchState(node: 3, endpoint: 1) == receiverBefore)
+            // Socket 1 was not published as off because of socket 3's reports (they land on instance 1).
+            let all = await house.watcher.received
+            let receiverStates = all[mark...].filter { $0.topic == "Thuis/device/living/receiver" }.map(\.text)
+            #expect(!receiverStates.contains("off"), "socket 1 got \(receiverStates)")
+
+            // A load change on socket 4, sent with the PowerNode's real framing (socket in the destination byte).
+            let loadMark = await house.mark
+            #expect(house.stick.setLoad(node: 3, endpoint: 4, watts: 250))
+            try await house.waitFor("living/ambilight", "/power", "250.0", from: loadMark)
+            let receiverPower = await house.watcher.received(on: "Thuis/device/living/receiver/power").map(\.text)
+            #expect(!receiverPower.contains("250.0"), "socket 1's power got socket 4's figure: \(receiverPower)")
+            // Energy accumulates from the load over (emulated) time; /get re-reads it.
+            let energyMark = await house.mark
+            let deadline = ContinuousClock.now.advanced(by: .seconds(30))
+            var grown: Double?
+            while grown == nil, ContinuousClock.now < deadline {
+                try await house.set("living/ambilight", "", suffix: "/get")
+                let message = try? await house.watcher.waitForMessage(
+                    topic: "Thuis/device/living/ambilight/energy", from: energyMark, timeout: .seconds(3)
+                ) { (Double($0.text) ?? 0) > 0 }
+                grown = message.flatMap { Double($0.text) }
+            }
+            #expect((grown ?? 0) > 0, "kWh on /energy did not grow")
+            let receiverEnergy = await house.watcher.received(on: "Thuis/device/living/receiver/energy").map(\.text)
+            #expect(!receiverEnergy.contains(grown.map { String(format: "%.2f", $0) } ?? "-"), "\(receiverEnergy)")
+        }
+    }
+
+    @Test func localButtonAndScenes() async throws {
+        try await ZWaveHouse.with(name: "buttons") { house in
+            try await house.waitFor("bedroom/light", "/availability", "online", timeout: .seconds(60))
+            try await house.waitFor("bedroom/light", "", "0", timeout: .seconds(60))
+            // The desired configuration is applied after the interview: 28 = 1 is already so (not rewritten),
+            // 50 = 20 differs from the device's 10 and is set.
+            let applied = try await house.watcher.waitForMessage(topic: "Thuis/bridge/buttons/event", timeout: .seconds(60)) {
+                $0.text.contains("configuration_applied")
+            }
+            #expect(applied.text.contains(#"{"parameter":50,"from":10,"to":20}"#), "\(applied.text)")
+            #expect(!applied.text.contains(#""parameter":28"#))
+            #expect(house.stick.configParameter(node: 2, 50) == 20)
+            #expect(house.stick.configParameter(node: 2, 28) == 1)
+
+            var mark = await house.mark
+            #expect(house.stick.pressButton(node: 2, button: .s1, .single))
+            let state = try await house.watcher.waitForMessage(topic: "Thuis/device/bedroom/light", from: mark) { $0.text != "0" }
+            #expect(Int(state.text) == Int(house.stick.level(node: 2) ?? 0))
+
+            mark = await house.mark
+            #expect(house.stick.pressButton(node: 2, button: .s2, .single))
+            let scene = try await house.watcher.waitForMessage(topic: "Thuis/device/bedroom/light/scene", text: "26", from: mark)
+            #expect(!scene.retained)
+            let mapped = try await house.watcher.waitForMessage(topic: "Thuis/scene/homeTheater", text: "on", from: mark)
+            #expect(!mapped.retained)
+
+            // A restart replays no scene (nothing retained under /scene).
+            let late = try await MQTTTestClient.connect(port: house.broker.port)
+            try await late.subscribe("Thuis/device/bedroom/light/scene")
+            try await late.subscribe("Thuis/scene/#")
+            try await late.subscribe("Thuis/device/bedroom/light")
+            _ = try await late.waitForMessage(topic: "Thuis/device/bedroom/light")
+            #expect(await late.received(on: "Thuis/device/bedroom/light/scene").isEmpty)
+            #expect(await late.received(on: "Thuis/scene/homeTheater").isEmpty)
+            await late.close()
+        }
+    }
+
+    @Test func deadNodeGoesOfflineAndComesBack() async throws {
+        try await ZWaveHouse.with(name: "dead") { house in
+            try await house.waitFor("bedroom/light", "", "0", timeout: .seconds(60))
+            house.stick.setDead(node: 2, true)
+            let mark = await house.mark
+            // The library notices a dead node when it talks to it.
+            try await house.set("bedroom/light", "30")
+            try await house.waitFor("bedroom/light", "/availability", "offline", from: mark, timeout: .seconds(60))
+            #expect(await house.events(from: mark).contains { $0.contains("node_dead") })
+            house.stick.setDead(node: 2, false)
+            let back = await house.mark
+            // The node speaks again (a local button press sends its new level): the library marks it alive.
+            #expect(house.stick.pressButton(node: 2, button: .s1, .single))
+            try await house.waitFor("bedroom/light", "/availability", "online", from: back, timeout: .seconds(60))
+            #expect(await house.events(from: back).contains { $0.contains("node_alive") })
+        }
+    }
+
+    @Test func aBurstOfFiveHundredLevelsEndsAtTheLastAndCostsFewRadioCommands() async throws {
+        try await ZWaveHouse.with(name: "burst") { house in
+            try await house.waitFor("bedroom/light", "", "0", timeout: .seconds(60))
+            let before = house.stick.receivedHostFrames.count
+            let mark = await house.mark
+            for level in 1...500 {
+                try await house.set("bedroom/light", String(level % 99 + 1))
+            }
+            let last = 500 % 99 + 1
+            try await house.waitFor("bedroom/light", "", String(last), from: mark, timeout: .seconds(60))
+            #expect(house.stick.level(node: 2) == UInt8(last))
+            let sets = house.stick.receivedHostFrames.dropFirst(before).filter {
+                $0.destinationNode == 2 && ($0.command?.starts(with: [0x26, 0x01]) == true
+                    || $0.command?.starts(with: [0x60, 0x0D]) == true && $0.command?.dropFirst(4).starts(with: [0x26, 0x01]) == true)
+            }
+            print("burst of 500 levels: \(sets.count) Switch Multilevel Set frames on the radio")
+            #expect(sets.count < 100, "the queue must coalesce: \(sets.count) radio commands for 500 levels")
+        }
+    }
+
+    @Test func malformedPayloadsAreRejectedAndTheDeviceIsUntouched() async throws {
+        try await ZWaveHouse.with(name: "garbage") { house in
+            try await house.waitFor("bedroom/light", "", "0", timeout: .seconds(60))
+            let mark = await house.mark
+            let megabyte = String(repeating: "7", count: 1 << 20)
+            for payload in ["abc", "-5", "1e9", "", megabyte] {
+                try await house.set("bedroom/light", payload)
+            }
+            try await MQTTTestClient.poll(timeout: .seconds(20), "five command_rejected events") {
+                await house.events(from: mark).filter { $0.contains("command_rejected") }.count >= 5
+            }
+            let reasons = await house.events(from: mark).filter { $0.contains("command_rejected") }
+            #expect(reasons.contains { $0.contains("unknown command") && $0.contains("abc") })
+            #expect(reasons.contains { $0.contains("out of range") })
+            #expect(reasons.contains { $0.contains("empty payload") })
+            #expect(reasons.contains { $0.contains("too long") || $0.contains("too large") })
+            #expect(house.stick.level(node: 2) == 0)
+            #expect(house.bridge.isRunning)
+        }
+    }
+
+    @Test func restartWithTheCacheRepublishesAndIgnoresARetainedSet() async throws {
+        try await ZWaveHouse.with(name: "cache") { house in
+            try await house.waitFor("bedroom/light", "", "0", timeout: .seconds(60))
+            try await house.waitFor("living/ambilight", "", "on", timeout: .seconds(60))
+            #expect(await house.stopBridge() == .exited(0))
+            let cache = try FileManager.default.contentsOfDirectory(atPath: house.directory.file("state"))
+            #expect(cache.contains { $0.hasPrefix("ozwcache_") }, "state dir: \(cache)")
+            // A retained /set left in the broker while the bridge is down must not run when it comes back.
+            try await house.watcher.publish(topic: "Thuis/device/bedroom/light/set", text: "77", retain: true)
+            let mark = await house.mark
+            try house.startBridge()
+            try await house.waitFor("bedroom/light", "", "0", from: mark, timeout: .seconds(60))
+            try await house.waitFor("living/ambilight", "", "on", from: mark, timeout: .seconds(60))
+            try await MQTTTestClient.poll(timeout: .seconds(20), "the retained /set is reported") {
+                await house.events(from: mark).contains { $0.contains("retained") && $0.contains("command_rejected") }
+            }
+            #expect(house.stick.level(node: 2) == 0)
+            try await house.watcher.publish(topic: "Thuis/device/bedroom/light/set", payload: [], retain: true)
+        }
+    }
+}

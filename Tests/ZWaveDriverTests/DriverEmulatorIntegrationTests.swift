@@ -1,0 +1,171 @@
+import Foundation
+import Testing
+import ZWaveDriver
+import ZWaveEmulator
+
+extension OpenZWaveSuite {
+    /// The real libopenzwave through the driver against the project's stick emulator (FGD212 node 2,
+    /// PowerNode 6 node 3).
+    @Suite struct DriverEmulatorIntegrationTests {
+        static let dimmer = NodeID(2)
+        static let powerNode = NodeID(3)
+
+        static func network() -> NetworkDescription {
+            NetworkDescription(nodes: [
+                NodeDescription(id: 2, kind: .fgd212, name: "dimmer", level: 0, loads: [60], sceneActivation: true),
+                NodeDescription(id: 3, kind: .powernode6, name: "powernode",
+                                switches: [true, true, true, true, false, false], loads: [10, 25.5, 0, 120, 5, 0]),
+            ])
+        }
+
+        @Test("ready, all nodes queried, setLevel and setSwitch reach the emulated devices and come back as events")
+        func interviewAndCommands() async throws {
+            let context = try ZWaveTestContext(readyTimeout: .seconds(20), makePTY: false)
+            defer { context.close() }
+            let emulator = ZWaveStickEmulator(network: Self.network())
+            try emulator.start(link: context.portPath)
+            defer { emulator.stop() }
+
+            let started = ContinuousClock.now
+            try await context.withRunningDriver {
+                let ready = await context.events.wait(timeout: .seconds(20)) { $0.contains { $0.isDriverReady } }
+                try #require(ready, "no driverReady; events: \(context.events.all)")
+                context.note("emulator: run() -> driverReady \(ContinuousClock.now - started)")
+                let queried = await context.events.wait(timeout: .seconds(60)) {
+                    $0.contains(.allNodesQueried(someDead: false))
+                }
+                try #require(queried, "no allNodesQueried; events: \(context.events.all.suffix(20))")
+                context.note("emulator: run() -> allNodesQueried \(ContinuousClock.now - started)")
+                let readyNodes = Set(context.events.all.compactMap { event -> NodeID? in
+                    if case .nodeReady(let node) = event { node } else { nil }
+                })
+                #expect(readyNodes.isSuperset(of: [Self.dimmer, Self.powerNode]))
+
+                let info = try await context.driver.nodeInfo(Self.dimmer)
+                #expect(info.manufacturerID.lowercased().contains("010f"), "\(info)")
+                #expect(info.queryStage == "Complete")
+                #expect(info.isListening)
+                #expect(!info.isFailed)
+
+                // Dimmer: level 40 on the emulated FGD212, and the change comes back as a value event.
+                let dimmerLevel = try #require(await context.driver.valueID(
+                    for: ZWaveValueKey(node: Self.dimmer, commandClass: 0x26, instance: 1, index: 0)))
+                #expect(dimmerLevel.type == .byte)
+                let commanded = ContinuousClock.now
+                try await context.driver.setLevel(node: Self.dimmer, instance: 1, level: 40)
+                let reached = await context.events.wait(timeout: .seconds(10)) { _ in
+                    emulator.level(node: 2) == 40
+                }
+                #expect(reached, "emulated level is \(String(describing: emulator.level(node: 2)))")
+                let echoed = await context.events.wait(timeout: .seconds(10)) { events in
+                    events.contains { event in
+                        if case .valueChanged(let value) = event {
+                            value.id.key == dimmerLevel.key && value.content == .byte(40)
+                        } else { false }
+                    }
+                }
+                #expect(echoed, "no valueChanged 40 for the dimmer")
+                context.note("emulator: setLevel -> valueChanged \(ContinuousClock.now - commanded)")
+                let cached = try await context.driver.read(dimmerLevel)
+                #expect(cached.content == .byte(40))
+
+                // PowerNode socket 3 on, socket 4 off; the others untouched.
+                try await context.driver.setSwitch(node: Self.powerNode, instance: 3, on: true)
+                try await context.driver.setSwitch(node: Self.powerNode, instance: 4, on: false)
+                let switched = await context.events.wait(timeout: .seconds(10)) { _ in
+                    emulator.switchState(node: 3, endpoint: 3) == true && emulator.switchState(node: 3, endpoint: 4) == false
+                }
+                #expect(switched)
+                #expect(emulator.switchState(node: 3, endpoint: 1) == true)
+                #expect(emulator.switchState(node: 3, endpoint: 5) == false)
+
+                // Configuration: parameter 28 (scene activation) read back as a config value.
+                try await context.driver.requestConfigParameter(node: Self.dimmer, parameter: 28)
+                let param = await context.events.wait(timeout: .seconds(10)) { events in
+                    events.contains { event in
+                        switch event {
+                        case .valueChanged(let v), .valueRefreshed(let v):
+                            v.id.node == Self.dimmer && v.id.genre == .config && v.id.index == 28
+                        default: false
+                        }
+                    }
+                }
+                #expect(param, "no config value 28 from the dimmer")
+
+                // A value the node does not have is a typed error naming the node.
+                do throws(ZWaveError) {
+                    try await context.driver.setSwitch(node: Self.dimmer, instance: 7, on: true)
+                    Issue.record("setSwitch on a dimmer succeeded")
+                } catch {
+                    #expect(error.code == .valueNotFound)
+                    #expect(error.node == Self.dimmer)
+                }
+            }
+            let files = try FileManager.default.contentsOfDirectory(atPath: context.statePath)
+            #expect(files.contains("ozwcache_0xc0ffee01.xml"), "state dir: \(files)")
+
+            // Restart on the cache: ready and all nodes queried again, with fewer host frames.
+            let framesFirst = emulator.hostFrameCount
+            let second = context.makeDriver()
+            let secondEvents = Recorder<ZWaveEvent>()
+            let restarted = ContinuousClock.now
+            let stopTook = try await context.withRunningDriver(second, recording: secondEvents) {
+                let queried = await secondEvents.wait(timeout: .seconds(60)) {
+                    $0.contains(.allNodesQueried(someDead: false))
+                }
+                #expect(queried, "no allNodesQueried on the cached restart")
+                context.note("emulator cached restart: run() -> allNodesQueried \(ContinuousClock.now - restarted)")
+                // The level survived in the device and is read back.
+                let level = await second.valueID(for: ZWaveValueKey(node: Self.dimmer, commandClass: 0x26,
+                                                                   instance: 1, index: 0))
+                let id = try #require(level)
+                #expect(try await second.read(id).content == .byte(40))
+            }
+            context.note("emulator: stop \(stopTook); host frames first run \(framesFirst), second run \(emulator.hostFrameCount - framesFirst)")
+            #expect(stopTook < .seconds(10))
+        }
+
+        @Test("unplugged stick: adapterLost, the driver is re-added until the port is back, then adapterRecovered")
+        func unplugAndReplug() async throws {
+            let context = try ZWaveTestContext(readyTimeout: .seconds(5), restartBackoff: .milliseconds(500),
+                                               makePTY: false)
+            defer { context.close() }
+            let emulator = ZWaveStickEmulator(network: Self.network())
+            try emulator.start(link: context.portPath)
+            defer { emulator.stop() }
+
+            try await context.withRunningDriver {
+                let queried = await context.events.wait(timeout: .seconds(30)) {
+                    $0.contains(.allNodesQueried(someDead: false))
+                }
+                try #require(queried)
+                emulator.unplug()
+                let unplugged = ContinuousClock.now
+                let lost = await context.events.wait(timeout: .seconds(10)) { $0.contains { $0.isAdapterLost } }
+                #expect(lost, "no adapterLost after unplug; events: \(context.events.all.suffix(10))")
+                context.note("emulator: unplug -> adapterLost \(ContinuousClock.now - unplugged)")
+                #expect(await context.driver.isReady == false)
+                do throws(ZWaveError) {
+                    try await context.driver.setLevel(node: Self.dimmer, level: 10)
+                    Issue.record("setLevel succeeded while the adapter is lost")
+                } catch {
+                    #expect(error.code == .notReady)
+                }
+
+                try emulator.replug()
+                let replugged = ContinuousClock.now
+                let recovered = await context.events.wait(timeout: .seconds(30)) {
+                    $0.contains { $0.isAdapterRecovered }
+                }
+                #expect(recovered, "no adapterRecovered after replug; events: \(context.events.all.suffix(10))")
+                context.note("emulator: replug -> adapterRecovered \(ContinuousClock.now - replugged)")
+                let readyAgain = await context.events.wait(timeout: .seconds(30)) {
+                    $0.filter { $0 == .allNodesQueried(someDead: false) }.count >= 2
+                }
+                #expect(readyAgain)
+                try await context.driver.setLevel(node: Self.dimmer, level: 25)
+                #expect(await context.events.wait(timeout: .seconds(10)) { _ in emulator.level(node: 2) == 25 })
+            }
+        }
+    }
+}

@@ -1,0 +1,94 @@
+import Foundation
+import SerialPTY
+
+/// The smallest controller that gets OpenZWave to DriverReady (field guide §5, "minimum set"): ACKs
+/// every frame and answers the init chain with an all-zero API mask and a network of just the
+/// controller (node 1). Used to test recovery without the full emulator. Can be switched silent.
+final class MiniStick: @unchecked Sendable {
+    // @unchecked Sendable: `buffer` and `answering` are only touched on the pty reader thread or under `lock`.
+    private let pty: PseudoTerminal
+    private let lock = NSLock()
+    private var buffer: [UInt8] = []
+    private var answering: Bool
+    private var libraryType: UInt8 = 1
+    /// Every byte OpenZWave wrote.
+    let received = Recorder<UInt8>()
+
+    init(pty: PseudoTerminal, answering: Bool) {
+        self.pty = pty
+        self.answering = answering
+        pty.startReading { [weak self] bytes in self?.receive(bytes) }
+    }
+
+    /// The Serial API library type GET_VERSION reports (OpenZWave accepts only 1 and 2).
+    func setLibraryType(_ type: UInt8) {
+        lock.lock()
+        libraryType = type
+        lock.unlock()
+    }
+
+    func setAnswering(_ on: Bool) {
+        lock.lock()
+        answering = on
+        lock.unlock()
+    }
+
+    static func frame(type: UInt8, function: UInt8, payload: [UInt8]) -> [UInt8] {
+        let length = UInt8(payload.count + 3)
+        var checksum: UInt8 = 0xFF ^ length ^ type ^ function
+        for b in payload { checksum ^= b }
+        return [0x01, length, type, function] + payload + [checksum]
+    }
+
+    private func receive(_ bytes: [UInt8]) {
+        received.append(contentsOf: bytes)
+        lock.lock()
+        let on = answering
+        let library = libraryType
+        buffer.append(contentsOf: bytes)
+        var frames: [[UInt8]] = []
+        while let first = buffer.first {
+            if first != 0x01 {
+                buffer.removeFirst()
+                continue
+            }
+            guard buffer.count >= 2, buffer.count >= Int(buffer[1]) + 2 else { break }
+            let total = Int(buffer[1]) + 2
+            frames.append(Array(buffer[0..<total]))
+            buffer.removeFirst(total)
+        }
+        lock.unlock()
+        guard on else { return }
+        for frame in frames where frame.count >= 5 {
+            try? pty.write([0x06])
+            if let answer = Self.answer(function: frame[3], libraryType: library) {
+                try? pty.write(answer)
+            }
+        }
+    }
+
+    private static func answer(function: UInt8, libraryType: UInt8) -> [UInt8]? {
+        switch function {
+        case 0x15: // GET_VERSION: "Z-Wave 4.05\0", library type (1: static controller)
+            return frame(type: 0x01, function: 0x15, payload: Array("Z-Wave 4.05".utf8) + [0x00, libraryType])
+        case 0x20: // MEMORY_GET_ID: home C0FFEE01, node 1
+            return frame(type: 0x01, function: 0x20, payload: [0xC0, 0xFF, 0xEE, 0x01, 0x01])
+        case 0x05: // GET_CONTROLLER_CAPABILITIES
+            return frame(type: 0x01, function: 0x05, payload: [0x1C])
+        case 0x56: // GET_SUC_NODE_ID: 1
+            return frame(type: 0x01, function: 0x56, payload: [0x01])
+        case 0x07: // SERIAL_API_GET_CAPABILITIES, all-zero function mask
+            return frame(type: 0x01, function: 0x07,
+                         payload: [0x01, 0x02, 0x00, 0x86, 0x00, 0x01, 0x00, 0x5A] + [UInt8](repeating: 0, count: 32))
+        case 0x02: // SERIAL_API_GET_INIT_DATA: only node 1
+            return frame(type: 0x01, function: 0x02,
+                         payload: [0x05, 0x08, 29, 0x01] + [UInt8](repeating: 0, count: 28) + [0x05, 0x00])
+        case 0x06: // SET_TIMEOUTS
+            return frame(type: 0x01, function: 0x06, payload: [0x0F, 0x0A])
+        case 0x41: // GET_NODE_PROTOCOL_INFO (the controller)
+            return frame(type: 0x01, function: 0x41, payload: [0xD3, 0x16, 0x01, 0x02, 0x02, 0x01])
+        default:
+            return nil
+        }
+    }
+}

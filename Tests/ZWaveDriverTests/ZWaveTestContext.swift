@@ -1,0 +1,96 @@
+import Foundation
+import Logging
+import SerialPTY
+import ZWaveDriver
+
+/// One test's world: a temporary state dir, a pty linked as the stick's port, a driver on it whose
+/// events are recorded, and captured log lines. `close()` removes everything.
+final class ZWaveTestContext: @unchecked Sendable {
+    // @unchecked Sendable: all stored properties are immutable and Sendable except the pty (thread-safe).
+    let directory: URL
+    /// The pty at `portPath` for a hand-made stick (`MiniStick`); nil when an emulator owns the port.
+    let pty: PseudoTerminal?
+    let configuration: ZWaveDriverConfiguration
+    let logger: Logger
+    let driver: ZWaveDriver
+    let events = Recorder<ZWaveEvent>()
+    let logLines = Recorder<CapturingLogHandler.Line>()
+    let portPath: String
+
+    init(readyTimeout: Duration = .seconds(60), restartBackoff: Duration = .seconds(1),
+         logLevel: Logger.Level = .info, openZWaveLogLevel: ZWaveLogLevel? = nil, makePTY: Bool = true) throws {
+        directory = FileManager.default.temporaryDirectory
+            .appendingPathComponent("zwd-\(UUID().uuidString)", isDirectory: true)
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        portPath = directory.appendingPathComponent("zwave").path
+        pty = makePTY ? try PseudoTerminal(link: portPath) : nil
+        let lines = logLines
+        var logger = Logger(label: "test.zwave") { _ in CapturingLogHandler(lines: lines, level: logLevel) }
+        logger.logLevel = logLevel
+        configuration = ZWaveDriverConfiguration(
+            port: portPath, userPath: directory.appendingPathComponent("state").path,
+            openZWaveLogLevel: openZWaveLogLevel,
+            readyTimeout: readyTimeout, restartBackoff: restartBackoff, maxRestartBackoff: .seconds(4))
+        self.logger = logger
+        driver = ZWaveDriver(configuration: configuration, logger: logger)
+    }
+
+    var statePath: String { directory.appendingPathComponent("state").path }
+
+    /// A new driver on the same port and state dir (a restart: `run()` works once per driver).
+    func makeDriver() -> ZWaveDriver { ZWaveDriver(configuration: configuration, logger: logger) }
+
+    /// Runs the driver and records its events while `body` runs, then cancels `run()` and waits for the
+    /// teardown and the end of the event stream. Returns how long stopping took.
+    @discardableResult
+    func withRunningDriver(_ body: () async throws -> Void) async throws -> Duration {
+        try await withRunningDriver(driver, recording: events, body)
+    }
+
+    /// The same for another driver (see `makeDriver`), recording into `recording`.
+    @discardableResult
+    func withRunningDriver(_ driver: ZWaveDriver, recording events: Recorder<ZWaveEvent>,
+                           _ body: () async throws -> Void) async throws -> Duration {
+        async let recording: Void = { for await event in driver.events { events.append(event) } }()
+        var took = Duration.zero
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { try await driver.run() }
+            do {
+                try await body()
+            } catch {
+                group.cancelAll()
+                throw error
+            }
+            let started = ContinuousClock.now
+            group.cancelAll()
+            try await group.waitForAll()
+            took = ContinuousClock.now - started
+        }
+        await recording
+        return took
+    }
+
+    /// Prints a measurement when `ZWD_DEBUG` is set (for the closing notes; tests never depend on it).
+    func note(_ text: String) {
+        if ProcessInfo.processInfo.environment["ZWD_DEBUG"] != nil { print("MEASURE \(text)") }
+    }
+
+    func close() {
+        if ProcessInfo.processInfo.environment["ZWD_DEBUG"] != nil {
+            if ProcessInfo.processInfo.environment["ZWD_DEBUG"] == "2" {
+                for line in logLines.all { print("[\(line.level)] \(line.source): \(line.message)") }
+            }
+        }
+        pty?.close()
+        try? FileManager.default.removeItem(at: directory)
+    }
+}
+
+extension ZWaveEvent {
+    var isDriverReady: Bool { if case .driverReady = self { true } else { false } }
+    var isAdapterLost: Bool { if case .adapterLost = self { true } else { false } }
+    var isAdapterRecovered: Bool { if case .adapterRecovered = self { true } else { false } }
+}
+
+/// GET_VERSION as OpenZWave sends it.
+let getVersionFrame: [UInt8] = [0x01, 0x03, 0x00, 0x15, 0xE9]

@@ -1,0 +1,94 @@
+import Foundation
+import TestSupport
+import Testing
+import ZWaveEmulator
+
+extension EmulatorSerialSuite {
+    /// Issue 3 item 6: the real libopenzwave (through the Debian `MinOZW` sample) interviews the emulated
+    /// network completely, cold and from its cache. MinOZW is a separate process, so these tests do not touch
+    /// the process-wide OpenZWave Manager.
+    @Suite struct MinOZWTests {
+        @Test func coldAndCachedStartsReachAllNodesQueried() async throws {
+            try MinOZWRunner.requireInstalled()
+            let dir = try ScratchDirectory()
+            let emulator = ZWaveStickEmulator(network: .defaultNetwork, radioLatency: ZWaveStickEmulator.realisticRadioLatency)
+            try emulator.start(link: dir.path + "/zwave")
+            defer { emulator.stop() }
+
+            let cold = try await MinOZWRunner.run(device: dir.path + "/zwave", in: dir.path)
+            let coldFrames = emulator.hostFrameCount
+            #expect(!cold.timedOut)
+            #expect(cold.exitCode == 0)
+            #expect(cold.reachedAllNodesQueried, "MinOZW output: \(cold.output.suffix(2000))")
+            #expect(cold.seconds < 10)
+            let cache = try #require(MinOZWRunner.cache(in: dir.path), "no ozwcache_*.xml written")
+            #expect(cache.contains("FGD212 Dimmer 2"))
+            #expect(cache.contains("FIBARO System"))
+            #expect(cache.contains("PowerNode 6 port"))
+            #expect(cache.contains("GreenWave Reality Inc"))
+            #expect(!cold.output.contains("Dropping command"), "a transaction was not closed")
+
+            let cached = try await MinOZWRunner.run(device: dir.path + "/zwave", in: dir.path)
+            let cachedFrames = emulator.hostFrameCount - coldFrames
+            #expect(cached.exitCode == 0)
+            #expect(cached.reachedAllNodesQueried)
+            #expect(cached.seconds < 10)
+            #expect(cachedFrames < coldFrames, "the cached start should need fewer messages")
+            #expect(!cached.output.contains("Dropping command"))
+            print("MinOZW at 30 ms radio latency: cold \(cold.seconds) s / \(coldFrames) host frames; cached \(cached.seconds) s / \(cachedFrames) host frames")
+        }
+
+        @Test func theHouseNetworkIsInterviewedCompletely() async throws {
+            try MinOZWRunner.requireInstalled()
+            let dir = try ScratchDirectory()
+            let emulator = ZWaveStickEmulator(network: .house)
+            try emulator.start(link: dir.path + "/zwave")
+            defer { emulator.stop() }
+            let run = try await MinOZWRunner.run(device: dir.path + "/zwave", in: dir.path)
+            #expect(run.reachedAllNodesQueried)
+            #expect(!run.output.contains("Dropping command"))
+            let cache = try #require(MinOZWRunner.cache(in: dir.path))
+            #expect(cache.components(separatedBy: "FGD212 Dimmer 2").count - 1 == 6)
+            #expect(cache.contains("AN157 Plug-in Appliance Module"))
+        }
+
+        @Test func theCLIEmulatorServesMinOZW() async throws {
+            try MinOZWRunner.requireInstalled()
+            let binary = try BuiltProduct.executable(named: "thuis-bridge").path
+            let dir = try ScratchDirectory()
+            let link = dir.path + "/zwave"
+            let cli = Process()
+            cli.executableURL = URL(fileURLWithPath: binary)
+            cli.arguments = ["emulate", "zwave", "--link", link, "--network", "default", "--latency", "10"]
+            let log = dir.path + "/emulator.out"
+            _ = FileManager.default.createFile(atPath: log, contents: nil)
+            let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: log))
+            defer { try? handle.close() }
+            cli.standardOutput = handle
+            cli.standardError = handle
+            try cli.run()
+            defer { if cli.isRunning { cli.terminate() } }
+
+            let deadline = Date().addingTimeInterval(10)
+            while !FileManager.default.fileExists(atPath: link), Date() < deadline {
+                try await Task.sleep(for: .milliseconds(50))
+            }
+            try #require(FileManager.default.fileExists(atPath: link), "the emulator did not create \(link)")
+            let run = try await MinOZWRunner.run(device: link, in: dir.path)
+            #expect(run.reachedAllNodesQueried, "MinOZW output: \(run.output.suffix(2000))")
+
+            // The control channel: a load change is accepted.
+            try "load 3 4 99.5\n".write(toFile: link + ".ctl", atomically: false, encoding: .utf8)
+            try await Task.sleep(for: .milliseconds(300))
+
+            cli.interrupt()  // SIGINT
+            let stopDeadline = Date().addingTimeInterval(5)
+            while cli.isRunning, Date() < stopDeadline { try await Task.sleep(for: .milliseconds(50)) }
+            #expect(!cli.isRunning, "the emulator did not stop on SIGINT")
+            #expect(cli.terminationStatus == 0)
+            #expect(!FileManager.default.fileExists(atPath: link), "the link was not removed")
+            let output = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
+            #expect(output.contains("control: load 3 4 99.5 -> ok"))
+        }
+    }
+}
