@@ -33,6 +33,11 @@ final class MosquittoHandle: @unchecked Sendable {  // libmosquitto is thread-sa
     }
 
     private func configure(_ options: MQTTClientOptions) throws(MQTTError) {
+        guard (1...65535).contains(options.port) else { throw .invalidOption("port \(options.port) is not 1...65535") }
+        guard !options.host.isEmpty else { throw .invalidOption("host is empty") }
+        guard options.reconnectDelayMin > .zero, options.reconnectDelayMax >= options.reconnectDelayMin else {
+            throw .invalidOption("reconnect delays must satisfy 0 < min <= max")
+        }
         try MQTTError.check(mosquitto_threaded_set(pointer, true), "mosquitto_threaded_set")
         try MQTTError.check(mosquitto_max_inflight_messages_set(pointer, 100), "mosquitto_max_inflight_messages_set")
         installCallbacks()

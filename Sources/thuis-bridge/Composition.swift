@@ -21,18 +21,25 @@ struct Composition {
         ]
         var backends: [any DeviceBackend] = []
         var hardware: [AsyncStream<HardwareEvent>] = []
+        var requestHandler: (any BridgeRequestHandler)?
 
         if let zwave = configuration.zwave {
             try FileManager.default.createDirectory(
                 atPath: zwave.stateDirectory, withIntermediateDirectories: true,
                 attributes: [.posixPermissions: 0o700])
+            // `refresh_after_set = false`: a private device database without the verifying Get after a Set.
+            let configPath =
+                zwave.refreshAfterSet
+                ? zwave.configPath
+                : try DeviceDatabaseOverlay(source: zwave.configPath, stateDirectory: zwave.stateDirectory).prepare()
             let driver = ZWaveDriver(
                 configuration: ZWaveDriverConfiguration(
-                    port: zwave.port, userPath: zwave.stateDirectory, configPath: zwave.configPath,
+                    port: zwave.port, userPath: zwave.stateDirectory, configPath: configPath,
                     openZWaveLogLevel: ZWaveLogLevel(rawValue: zwave.logLevel.openZWaveValue)),
                 logger: logger)
             let backend = ZWaveBackend(driver: driver, devices: zwave.devices, logger: logger)
             backends.append(backend)
+            requestHandler = backend
             hardware.append(backend.events)
             services.append(ZWaveService(driver: driver, backend: backend))
         }
@@ -49,8 +56,8 @@ struct Composition {
 
         let bridge = Bridge(
             identity: BridgeIdentity(name: configuration.bridge.name, prefix: configuration.bridge.prefix),
-            devices: Self.devices(configuration), scenes: Self.scenes(configuration), backends: backends,
-            mqtt: mqtt, logger: logger)
+            devices: Self.devices(configuration), scenes: configuration.zwave?.scenes ?? [], backends: backends,
+            requestHandler: requestHandler, mqtt: mqtt, logger: logger)
         services.append(
             BridgeService(bridge: bridge, inbound: mqtt.inbound, hardware: hardware, logger: logger))
         self.services = services
@@ -86,9 +93,4 @@ struct Composition {
         return zwave + cec
     }
 
-    static func scenes(_ configuration: BridgeConfiguration) -> [SceneMapping] {
-        (configuration.zwave?.scenes ?? []).map {
-            SceneMapping(node: $0.node, instance: $0.instance, scene: $0.scene, topic: $0.topic, payload: $0.payload)
-        }
-    }
 }

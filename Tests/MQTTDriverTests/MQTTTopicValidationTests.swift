@@ -65,6 +65,20 @@ struct MQTTTopicValidationTests {
         #expect(options.description.contains("bridge"))
     }
 
+    @Test("impossible options fail at init with .invalidOption")
+    func invalidOptionsFail() {
+        var badPort = MQTTClientOptions(clientID: "c")
+        badPort.port = 70000
+        var badDelays = MQTTClientOptions(clientID: "c")
+        badDelays.reconnectDelayMax = .milliseconds(10)
+        var certWithoutKey = MQTTClientOptions(clientID: "c")
+        certWithoutKey.certFile = "/tmp/client.crt"
+        for options in [badPort, badDelays, certWithoutKey] {
+            let error = #expect(throws: MQTTError.self) { _ = try MQTTClient(options: options, logger: Logger(label: "t")) }
+            if case .invalidOption = error {} else { Issue.record("expected invalidOption, got \(String(describing: error))") }
+        }
+    }
+
     @Test("a missing CA file fails at init with the libmosquitto function named")
     func missingCAFileFails() {
         let options = MQTTClientOptions(clientID: "c", caFile: "/nonexistent/ca.crt")

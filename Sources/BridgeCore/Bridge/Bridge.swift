@@ -21,7 +21,7 @@ public actor Bridge {
     var published: Set<String> = []
     /// Extra inventory fields per device (manufacturer, product, interview stage).
     var details: [DeviceSource: [(String, JSONValue)]] = [:]
-    let scenes: [SceneMapping]
+    let scenes: [ZWaveSceneConfig]
     let requestHandler: (any BridgeRequestHandler)?
     /// Devices whose first command is ready to run; consumed by `run()`.
     let ready: AsyncStream<DeviceAddress>
@@ -37,7 +37,7 @@ public actor Bridge {
     }
 
     public init(
-        identity: BridgeIdentity, devices: [DeviceDescriptor], scenes: [SceneMapping] = [],
+        identity: BridgeIdentity, devices: [DeviceDescriptor], scenes: [ZWaveSceneConfig] = [],
         backends: [any DeviceBackend], requestHandler: (any BridgeRequestHandler)? = nil,
         mqtt: any MQTTPort, logger: Logger
     ) {
@@ -101,20 +101,4 @@ public struct BridgeIdentity: Sendable, Hashable {
         self.prefix = prefix
     }
     var topics: TopicNames { TopicNames(prefix: prefix, bridge: name) }
-}
-
-/// An extra publish when a device sends a scene activation (`[[zwave.scene]]`).
-public struct SceneMapping: Sendable, Hashable {
-    public let node: Int
-    public let instance: Int?
-    public let scene: Int
-    public let topic: String
-    public let payload: String
-    public init(node: Int, instance: Int? = nil, scene: Int, topic: String, payload: String) {
-        self.node = node
-        self.instance = instance
-        self.scene = scene
-        self.topic = topic
-        self.payload = payload
-    }
 }

@@ -15,7 +15,7 @@ extension ConfigurationLoader {
     /// `[zwave]`, `[[zwave.device]]` and `[[zwave.scene]]`; `nil` when the file has no `[zwave]`.
     static func readZWave(_ root: TableReader) -> ZWaveResult? {
         guard root.contains("zwave") else { return nil }
-        let known = ["port", "config_path", "state_dir", "log_level", "device", "scene"]
+        let known = ["port", "config_path", "state_dir", "log_level", "refresh_after_set", "device", "scene"]
         guard let table = root.table("zwave", known: known) else {
             return ZWaveResult(section: nil, addresses: [])
         }
@@ -30,6 +30,7 @@ extension ConfigurationLoader {
             optional(table.nonEmptyString("state_dir"), "state_dir")
             ?? ZWaveSection.defaultStateDirectory
         let logLevel = optional(table.choice("log_level", OpenZWaveLogLevel.self), "log_level") ?? .warning
+        let refreshAfterSet = optional(table.bool("refresh_after_set"), "refresh_after_set") ?? true
 
         let deviceKeys = ["node", "instance", "room", "name", "config"]
         let deviceTables = table.arrayOfTables("device", known: deviceKeys)
@@ -46,7 +47,7 @@ extension ConfigurationLoader {
         }
         let section = ZWaveSection(
             port: port, configPath: configPath, stateDirectory: stateDirectory,
-            logLevel: logLevel, devices: devices.map(\.value), scenes: scenes.map(\.value))
+            logLevel: logLevel, refreshAfterSet: refreshAfterSet, devices: devices.map(\.value), scenes: scenes.map(\.value))
         return ZWaveResult(section: section, addresses: addresses)
     }
 

@@ -8,6 +8,10 @@ public struct ZWaveSection: Sendable, Equatable {
     public var stateDirectory: String
     /// `log_level`: OpenZWave's own log level; default warning.
     public var logLevel: OpenZWaveLogLevel
+    /// `refresh_after_set`: let OpenZWave send its verifying Get after every dimmer Set; when false the bridge
+    /// points OpenZWave at a private copy of the device database with `NoRefreshAfterSet` for devices that
+    /// report their own level (the FGD212). Default true.
+    public var refreshAfterSet: Bool
     /// `[[zwave.device]]`, in file order.
     public var devices: [ZWaveDeviceConfig]
     /// `[[zwave.scene]]`, in file order.
@@ -19,12 +23,13 @@ public struct ZWaveSection: Sendable, Equatable {
     public init(
         port: String, configPath: String = ZWaveSection.defaultConfigPath,
         stateDirectory: String = ZWaveSection.defaultStateDirectory, logLevel: OpenZWaveLogLevel = .warning,
-        devices: [ZWaveDeviceConfig] = [], scenes: [ZWaveSceneConfig] = []
+        refreshAfterSet: Bool = true, devices: [ZWaveDeviceConfig] = [], scenes: [ZWaveSceneConfig] = []
     ) {
         self.port = port
         self.configPath = configPath
         self.stateDirectory = stateDirectory
         self.logLevel = logLevel
+        self.refreshAfterSet = refreshAfterSet
         self.devices = devices
         self.scenes = scenes
     }

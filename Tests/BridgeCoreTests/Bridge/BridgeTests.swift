@@ -18,7 +18,7 @@ import TestSupport
 
     /// A bridge over fakes, with its command runner going for the duration of `body`.
     func withBridge(
-        scenes: [SceneMapping] = [],
+        scenes: [ZWaveSceneConfig] = [],
         _ body: @Sendable (Bridge, FakeMQTTPort, FakeDeviceBackend, FakeDeviceBackend) async throws -> Void
     ) async throws {
         let mqtt = FakeMQTTPort()
@@ -130,7 +130,7 @@ import TestSupport
     }
 
     @Test func scenesArePublishedNotRetainedAndMapped() async throws {
-        let mapping = SceneMapping(node: 2, scene: 26, topic: "Thuis/scene/homeTheater", payload: "on")
+        let mapping = ZWaveSceneConfig(node: 2, scene: 26, topic: "Thuis/scene/homeTheater", payload: "on")
         try await withBridge(scenes: [mapping]) { bridge, mqtt, _, _ in
             await bridge.apply(.scene(node: 2, instance: nil, sceneID: 26))
             #expect(await mqtt.messages(on: "Thuis/device/bedroom/light/scene") == [.init(topic: "Thuis/device/bedroom/light/scene", payload: "26", retain: false)])
