@@ -1,4 +1,5 @@
 internal import CZWaveShim
+internal import BridgeCore
 internal import Foundation
 public import Logging
 
