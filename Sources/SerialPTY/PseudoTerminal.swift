@@ -129,9 +129,16 @@ public final class PseudoTerminal: @unchecked Sendable {
         reading = true
         let fd = masterFD
         let wake = wakePipe[0]
+        wakePipe[0] = -1  // now the reader thread's to close
         lock.unlock()
+        // The reader thread owns the master descriptor and the wake pipe's read end once it runs: it closes
+        // them when it leaves, so their numbers cannot be reused by a new pty while it still polls them.
         let thread = Thread {
             var buffer = [UInt8](repeating: 0, count: 4096)
+            defer {
+                _ = Glibc.close(fd)
+                _ = Glibc.close(wake)
+            }
             while true {
                 var fds = [pollfd(fd: fd, events: Int16(POLLIN), revents: 0),
                            pollfd(fd: wake, events: Int16(POLLIN), revents: 0)]
@@ -177,7 +184,8 @@ public final class PseudoTerminal: @unchecked Sendable {
             }
         }
         if slave >= 0 { _ = Glibc.close(slave) }
-        if master >= 0 { _ = Glibc.close(master) }
+        // A reading pty's master is closed by its reader thread as it leaves (see `startReading`).
+        if master >= 0, !wasReading { _ = Glibc.close(master) }
     }
 }
 

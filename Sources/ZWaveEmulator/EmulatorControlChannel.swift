@@ -8,6 +8,7 @@ import Foundation
 public final class EmulatorControlChannel: @unchecked Sendable {
     // @unchecked Sendable: `fd` and `running` are guarded by `lock`; the thread only reads its own copies.
 
+    /// The FIFO's path.
     public let path: String
     private let lock = NSLock()
     private var fd: Int32

@@ -4,6 +4,7 @@
 
 /// Errors from setting up the control channel, naming the failing call.
 public enum EmulatorControlChannelError: Error, CustomStringConvertible, Sendable {
+    /// A system call failed with `errno`.
     case system(call: String, errno: Int32)
 
     public var description: String {

@@ -1,5 +1,6 @@
 /// One decoded line of the emulator's optional trace.
 public struct EmulatorTrace: Sendable, CustomStringConvertible {
+    /// Which way the frame went, or a note from the emulator.
     public enum Direction: String, Sendable {
         case fromHost = "host->stick"
         case toHost = "stick->host"
@@ -7,7 +8,9 @@ public struct EmulatorTrace: Sendable, CustomStringConvertible {
     }
 
     public var direction: Direction
+    /// The frame, nil for notes.
     public var frame: SerialFrame?
+    /// A note, or a remark on the frame (retransmission attempt, silent mode).
     public var text: String
 
     /// Node and command class a SEND_DATA / APPLICATION_COMMAND_HANDLER frame concerns.
@@ -23,6 +26,7 @@ public struct EmulatorTrace: Sendable, CustomStringConvertible {
         }
     }
 
+    /// The command class a SEND_DATA / APPLICATION_COMMAND_HANDLER frame carries.
     public var commandClass: UInt8? {
         guard let f = frame, f.kind == .request else { return nil }
         switch f.function {

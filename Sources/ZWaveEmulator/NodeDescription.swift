@@ -2,6 +2,7 @@
 public struct NodeDescription: Sendable, Equatable {
     /// Node id (2…232).
     public var id: UInt8
+    /// What device it is.
     public var kind: NodeKind
     /// A human label (for traces and the house network).
     public var name: String?
@@ -22,6 +23,7 @@ public struct NodeDescription: Sendable, Equatable {
     /// nil = only on request (`ZWaveStickEmulator.pressNetworkButton`).
     public var joinAfter: Double?
 
+    /// A node; every field but `id` and `kind` has the device's factory default.
     public init(id: UInt8, kind: NodeKind, name: String? = nil, level: UInt8 = 0, switches: [Bool] = [],
                 loads: [Double] = [], realFraming: Bool = true, sceneActivation: Bool = false,
                 joinsAs: NodeKind = .binarySwitch, joinAfter: Double? = nil) {

@@ -18,10 +18,14 @@ public struct SerialFrame: Sendable, Equatable, CustomStringConvertible {
         case response = 0x01
     }
 
+    /// REQUEST or RESPONSE.
     public var kind: Kind
+    /// The Serial API function id (FUNC).
     public var function: UInt8
+    /// The bytes between FUNC and CHK.
     public var payload: [UInt8]
 
+    /// A frame of `kind` for `function` with `payload`.
     public init(_ kind: Kind, _ function: UInt8, _ payload: [UInt8] = []) {
         self.kind = kind
         self.function = function

@@ -1,7 +1,10 @@
 /// What the byte-stream parser recognised.
 public enum SerialToken: Sendable, Equatable {
+    /// 0x06.
     case ack
+    /// 0x15.
     case nak
+    /// 0x18.
     case can
     /// A data frame with a good checksum.
     case frame(SerialFrame)

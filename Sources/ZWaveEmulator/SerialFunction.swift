@@ -1,5 +1,6 @@
 /// Serial API function ids the emulated stick knows (names as in OpenZWave's Defs.h).
 public enum SerialFunction {
+    // The function ids, each named as in OpenZWave's Defs.h (FUNC_ID_…).
     public static let getInitData: UInt8 = 0x02
     public static let applicationNodeInformation: UInt8 = 0x03
     public static let applicationCommandHandler: UInt8 = 0x04

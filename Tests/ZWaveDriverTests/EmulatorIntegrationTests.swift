@@ -172,6 +172,22 @@ extension OpenZWaveSuite {
             }
         }
 
+        @Test("a NAK and a CAN from the stick make OpenZWave resend, and the start completes")
+        func nakAndCanAreRecovered() async throws {
+            let ctx = try EmulatorDriverContext(network: Self.network)
+            defer { ctx.close() }
+            ctx.emulator.nakNextFrame()
+            let driver = ctx.makeDriver()
+            try await ctx.withRunning(driver) {
+                #expect(await waitForAllNodesQueried(ctx))
+                let versions = ctx.emulator.receivedHostFrames.filter { $0.frame.function == SerialFunction.getVersion }
+                #expect(versions.count == 2, "GET_VERSION resent after the NAK")
+                ctx.emulator.canNextFrame()
+                try await driver.setLevel(node: Self.dimmer, instance: 1, level: 55)
+                #expect(await ctx.eventually(.seconds(5)) { ctx.emulator.level(node: 2) == 55 })
+            }
+        }
+
         @Test("5: a node that stops answering is marked dead, and alive again when it answers")
         func deadAndAlive() async throws {
             let ctx = try EmulatorDriverContext(network: Self.network)
