@@ -21,10 +21,19 @@ extension Bridge {
                     type: online ? "node_alive" : "node_dead",
                     fields: [("source", .string(source.description)), ("device", .string(device.address.description))]))
         case .adapterAvailability(let adapter, let online, let reason):
-            guard adapterOnline[adapter] != online else { return }
+            // An adapter starts offline; its first failure (e.g. a stick that never answers) is still reported,
+            // and `adapter_recovered` follows only a reported loss.
+            let wasOnline = adapterOnline[adapter] == true
+            guard online != wasOnline || (!online && !adaptersLost.contains(adapter)) else { return }
             adapterOnline[adapter] = online
+            let recovered = online && adaptersLost.remove(adapter) != nil
+            if !online { adaptersLost.insert(adapter) }
             for device in registry.devices(onAdapter: adapter) { await publishAvailability(device) }
-            await publish(event: online ? .adapterRecovered(adapter) : .adapterLost(adapter, reason: reason))
+            if recovered {
+                await publish(event: .adapterRecovered(adapter))
+            } else if !online {
+                await publish(event: .adapterLost(adapter, reason: reason))
+            }
         case .scene(let node, let instance, let sceneID):
             await publishScene(node: node, instance: instance, sceneID: sceneID)
         case .discovered(let descriptor):
@@ -132,8 +141,12 @@ extension Bridge {
     }
 
     /// The retained inventory on `<prefix>/bridge/<bridge>/devices`.
+    /// Published only when it changed (an interview step that changes nothing publishes nothing).
     func publishInventory() async {
-        await mqtt.publish(topic: identity.topics.bridgeDevices, text: inventory().serialized, retain: true)
+        let text = inventory().serialized
+        guard text != lastInventory else { return }
+        lastInventory = text
+        await mqtt.publish(topic: identity.topics.bridgeDevices, text: text, retain: true)
     }
 
     func inventory() -> JSONValue {

@@ -15,12 +15,16 @@ public actor Bridge {
     var queue = CoalescingQueue<DeviceAddress, CommandChannel, DeviceCommand>()
     var backends: [String: any DeviceBackend] = [:]
     var adapterOnline: [String: Bool] = [:]
+    /// Adapters whose loss was reported (`adapter_lost`) and not yet followed by `adapter_recovered`.
+    var adaptersLost: Set<String> = []
     /// The first command of a device that just became busy, handed from `receive` to `drain`.
     var pendingFirst: [DeviceAddress: DeviceCommand] = [:]
     /// Retained state topics published at least once by this process.
     var published: Set<String> = []
     /// Extra inventory fields per device (manufacturer, product, interview stage).
     var details: [DeviceSource: [(String, JSONValue)]] = [:]
+    /// The inventory as last published.
+    var lastInventory: String?
     let scenes: [ZWaveSceneConfig]
     let requestHandler: (any BridgeRequestHandler)?
     /// Devices whose first command is ready to run; consumed by `run()`.
