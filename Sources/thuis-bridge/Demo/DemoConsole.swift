@@ -1,0 +1,109 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// The demo's terminal output: the banner and one timestamped line per MQTT message, house action or
+/// demo step, written whole (unbuffered, under a lock) so lines from different tasks never interleave.
+/// Colours only on a terminal, and never with `NO_COLOR` set.
+final class DemoConsole: @unchecked Sendable {
+    // @unchecked Sendable: writes and `outputClosed` are guarded by `lock`; the rest is immutable.
+
+    /// What a feed line is about; shown in the column after the time.
+    enum Kind: Sendable {
+        /// Published by the bridge (states, events, inventory).
+        case bridge
+        /// Sent to the bridge by a client: `/set`, `/get`, bridge requests.
+        case command
+        /// Something the emulated house did by itself (a button, a remote, a load).
+        case house
+        /// The demo itself (starting, stopping).
+        case demo
+
+        var label: String {
+            switch self {
+            case .bridge: "     "
+            case .command: "» cmd"
+            case .house: "house"
+            case .demo: "demo "
+            }
+        }
+
+        var color: String {
+            switch self {
+            case .bridge: ""
+            case .command: "\u{1B}[1;36m"
+            case .house: "\u{1B}[33m"
+            case .demo: "\u{1B}[2m"
+            }
+        }
+    }
+
+    private let lock = NSLock()
+    private var outputClosed = false
+    let colors: Bool
+    let isTerminal: Bool
+
+    init() {
+        let environment = ProcessInfo.processInfo.environment
+        isTerminal = isatty(STDOUT_FILENO) == 1
+        colors = isTerminal && environment["NO_COLOR"] == nil && environment["TERM"] != "dumb"
+    }
+
+    /// Writes `text` as it is (plus a newline).
+    func say(_ text: String) {
+        write(text + "\n")
+    }
+
+    /// Writes one timestamped line.
+    func line(_ kind: Kind, _ text: String) {
+        let body = "\(Self.clock())  \(kind.label)  \(text)"
+        write(colors && !kind.color.isEmpty ? kind.color + body + "\u{1B}[0m\n" : body + "\n")
+    }
+
+    /// The house is ready: says so, with a reminder of how to drive it (the banner has scrolled away).
+    func ready(after elapsed: Duration, hint: [String]) {
+        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        line(.demo, String(format: "ready after %.1f s: every device is interviewed. Drive it, e.g.:", seconds))
+        let indent = String(repeating: " ", count: 19)
+        write(hint.map { indent + $0 + "\n" }.joined())
+    }
+
+    /// On a terminal, moves the cursor back to the start of the line (over an echoed "^C").
+    func returnToLineStart() {
+        if isTerminal { write("\r") }
+    }
+
+    /// Writes a message to stderr (start-up problems).
+    func complain(_ text: String) {
+        lock.withLock { _ = Self.writeAll(STDERR_FILENO, text + "\n") }
+    }
+
+    private func write(_ text: String) {
+        lock.withLock {
+            // A reader that went away (`demo | head`) only silences the feed; the demo still stops cleanly.
+            if !outputClosed, !Self.writeAll(STDOUT_FILENO, text) { outputClosed = true }
+        }
+    }
+
+    /// write(2) until everything is written; false on an error such as EPIPE.
+    private static func writeAll(_ fd: Int32, _ text: String) -> Bool {
+        var bytes = Array(text.utf8)[...]
+        while !bytes.isEmpty {
+            let written = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
+            if written < 0, errno == EINTR { continue }
+            guard written > 0 else { return false }
+            bytes = bytes.dropFirst(written)
+        }
+        return true
+    }
+
+    /// The local time as HH:MM:SS.
+    static func clock() -> String {
+        var now = time(nil)
+        var parts = tm()
+        localtime_r(&now, &parts)
+        return String(format: "%02d:%02d:%02d", parts.tm_hour, parts.tm_min, parts.tm_sec)
+    }
+}
