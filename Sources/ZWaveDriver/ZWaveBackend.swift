@@ -39,10 +39,26 @@ public actor ZWaveBackend: DeviceBackend {
     var identified: Set<DeviceSource> = []
     var discovered: Set<DeviceSource> = []
     var configApplied: Set<NodeID> = []
+    /// The running controller command (inclusion, exclusion, failed-node removal), if any.
+    var session: ControllerSession?
+    var sessionCounter = 0
+    /// Device commands waiting for the controller command to end (the library sends nothing meanwhile).
+    var idleWaiters: [CheckedContinuation<Void, Never>] = []
+    /// Nodes whose interview completed (`nodeReady`) since the last re-interview started.
+    var readyNodes: Set<NodeID> = []
+    /// Nodes being re-interviewed, until when: OpenZWave may drop and re-add them
+    /// (`Type_NodeRemoved`/`NodeAdded`), which is not a removal from the network.
+    var refreshing: [NodeID: Date] = [:]
+    /// Nodes whose interview did not finish: controlled with Basic Set until it does.
+    var basicOnly: Set<NodeID> = []
+    /// When each node last reported a value, and when that was last put in the inventory.
+    var lastSeen: [NodeID: Date] = [:]
+    var lastSeenPublished: [NodeID: Date] = [:]
     let (work, workContinuation) = AsyncStream.makeStream(of: Work.self, bufferingPolicy: .unbounded)
 
     enum Work: Sendable {
         case sweep(NodeID)
+        case details(NodeID)
         case applyConfiguration(NodeID)
     }
 
@@ -78,6 +94,7 @@ public actor ZWaveBackend: DeviceBackend {
                 for await item in self.work {
                     switch item {
                     case .sweep(let node): await self.sweep(node)
+                    case .details(let node): await self.publishDetails(node)
                     case .applyConfiguration(let node): await self.applyConfiguration(node)
                     }
                 }
@@ -90,6 +107,10 @@ public actor ZWaveBackend: DeviceBackend {
 
     func handle(_ event: ZWaveEvent) async {
         switch event {
+        case .controllerCommand(let update):
+            controllerUpdate(update)
+        case .nodeNew(let node):
+            sessionSawNode(node)
         case .driverReady:
             continuation.yield(.adapterAvailability(adapter: adapter, online: true, reason: "driver ready"))
         case .adapterRecovered:
@@ -113,10 +134,14 @@ public actor ZWaveBackend: DeviceBackend {
         case .nodeAlive(let node):
             continuation.yield(.availability(.zwave(node: Int(node.rawValue), instance: nil), online: true))
             continuation.yield(.event(nodeEvent("node_alive", node)))
-        case .nodeAdded(let node), .nodeProtocolInfo(let node), .nodeNaming(let node),
-            .essentialQueriesComplete(let node):
+        case .nodeAdded(let node):
+            sessionSawNode(node)
+            await publishDetails(node)
+        case .nodeProtocolInfo(let node), .nodeNaming(let node), .essentialQueriesComplete(let node):
             await publishDetails(node)
         case .nodeReady(let node):
+            readyNodes.insert(node)
+            basicOnly.remove(node)
             await publishDetails(node)
             if quirkyNodes.contains(node) { requestSweep(node) }
             let wantsConfiguration = configured.contains { $0.node == Int(node.rawValue) && !$0.config.isEmpty }
@@ -124,12 +149,10 @@ public actor ZWaveBackend: DeviceBackend {
                 configApplied.insert(node)
                 workContinuation.yield(.applyConfiguration(node))
             }
-        case .nodeRemoved(let node):
-            for source in discovered where source.node == Int(node.rawValue) {
-                continuation.yield(.removed(source))
-            }
-            discovered = discovered.filter { $0.node != Int(node.rawValue) }
-            continuation.yield(.event(nodeEvent("node_removed", node)))
+        case .nodeRemoved(let node) where (refreshing[node] ?? .distantPast) > Date():
+            logger.debug("node dropped and re-added by the re-interview", metadata: ["node": "\(node.rawValue)"])
+        case .nodeRemoved(let node), .nodeReset(let node):
+            removeNode(node)
         default:
             break
         }
@@ -139,6 +162,7 @@ public actor ZWaveBackend: DeviceBackend {
     /// `initial`: the library created the value (from its cache or a default), no report was received.
     func record(_ value: ZWaveValue, initial: Bool) {
         let id = value.id
+        if !initial { noteSeen(id.node) }
         var instance = id.instance
         let socketValue = id.commandClass == Self.switchBinary || id.commandClass == Self.meter
         if quirkyNodes.contains(id.node), socketValue, initial {
@@ -221,7 +245,8 @@ public actor ZWaveBackend: DeviceBackend {
                     ("manufacturer", .string(info.manufacturerName)), ("product", .string(info.productName)),
                     ("manufacturer_id", .string(info.manufacturerID)), ("product_type", .string(info.productType)),
                     ("product_id", .string(info.productID)), ("interview_stage", .string(info.queryStage)),
-                ]))
+                ] + (lastSeen[node].map { [("last_seen", .string(Self.timestamp($0)))] } ?? [])))
+        lastSeenPublished[node] = lastSeen[node]
     }
 
     func nodeEvent(_ type: String, _ node: NodeID) -> BridgeEvent {
@@ -234,10 +259,14 @@ public actor ZWaveBackend: DeviceBackend {
         guard case .zwave(let node, let instance) = device.source, let nodeID = UInt8(exactly: node) else {
             throw CommandFailure("\(device.address) is not a Z-Wave device")
         }
+        // Inclusion freezes the library's normal traffic: hold the command until it ends (it always
+        // ends, by completion, cancel or its timeout); the bridge's queue coalesces what arrives meanwhile.
+        await waitUntilControllerIdle()
         try await perform(command, node: NodeID(nodeID), instance: UInt8(instance ?? 1), device: device)
     }
 
     func perform(_ command: DeviceCommand, node: NodeID, instance: UInt8, device: DeviceDescriptor) async throws(CommandFailure) {
+        if basicOnly.contains(node), try await performBasic(command, node: node, instance: instance) { return }
         let quirky = quirkyNodes.contains(node)
         switch command {
         case .level(let level):

@@ -1,7 +1,7 @@
 /// One `Type_ControllerCommand` notification: which command, its new state, the error if any and the
 /// node involved (the included/excluded node, or the node the command was for; 255 when none).
 public struct ZWaveControllerUpdate: Sendable, Hashable {
-    /// OpenZWave's `Driver::ControllerCommand` number (1 AddDevice, 5 RemoveDevice, 7 RemoveFailedNode...).
+    /// OpenZWave's `Driver::ControllerCommand` number (1 AddDevice, 4 RemoveDevice, 5 RemoveFailedNode...).
     public let command: UInt8
     public let state: State
     public let error: ControllerError

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 
 /// The `thuis-bridge` command: the daemon, its maintenance CLI and the emulators.
 @main
@@ -9,7 +10,34 @@ struct ThuisBridge: AsyncParsableCommand {
         subcommands: [
             RunCommand.self,
             CheckConfigCommand.self,
+            IncludeCommand.self,
+            ExcludeCommand.self,
+            DevicesCommand.self,
+            RefreshCommand.self,
+            HealCommand.self,
+            RemoveFailedCommand.self,
+            ConfigCommand.self,
             EmulateCommand.self,
+            DemoCommand.self,
         ]
     )
+
+    /// Runs the chosen command; a usage error exits 2 (ArgumentParser's default is 64), as the CLI documents
+    /// (0 success, 1 failed or timed out, 2 usage or configuration error).
+    static func main() async {
+        do {
+            var command = try parseAsRoot()
+            if var asyncCommand = command as? any AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                try command.run()
+            }
+        } catch {
+            if exitCode(for: error) == .validationFailure {
+                try? FileHandle.standardError.write(contentsOf: Data((fullMessage(for: error) + "\n").utf8))
+                Foundation.exit(2)
+            }
+            exit(withError: error)
+        }
+    }
 }

@@ -11,19 +11,28 @@ struct BridgeService: Service {
     let inbound: AsyncStream<MQTTInbound>
     let hardware: [AsyncStream<HardwareEvent>]
     let logger: Logger
+    /// `<prefix>/bridge/<bridge>/request/`: messages under it are handled concurrently.
+    let requestTopicPrefix: String
 
     func run() async throws {
         await bridge.start()
         await withDiscardingTaskGroup { group in
             group.addTask { await bridge.run() }
             group.addTask {
-                for await item in inbound {
-                    switch item {
-                    case .message(let message):
-                        await bridge.receive(message.inboundMessage)
-                    case .oversized(let topic, let size, let retained):
-                        // The payload was never copied; the bridge rejects it by its size.
-                        await bridge.receive(InboundMessage(topic: topic, payload: [], retained: retained, oversize: size))
+                // Bridge API requests run concurrently (an `include` lasts until inclusion ends, and its
+                // `cancel` and the device commands meanwhile must still arrive); everything else in order.
+                await withDiscardingTaskGroup { running in
+                    for await item in inbound {
+                        switch item {
+                        case .message(let message) where message.topic.hasPrefix(requestTopicPrefix):
+                            let request = message.inboundMessage
+                            running.addTask { await bridge.receive(request) }
+                        case .message(let message):
+                            await bridge.receive(message.inboundMessage)
+                        case .oversized(let topic, let size, let retained):
+                            // The payload was never copied; the bridge rejects it by its size.
+                            await bridge.receive(InboundMessage(topic: topic, payload: [], retained: retained, oversize: size))
+                        }
                     }
                 }
             }

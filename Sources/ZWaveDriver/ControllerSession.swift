@@ -1,0 +1,49 @@
+/// One running controller command of `ZWaveBackend` (inclusion, exclusion, failed-node removal): what
+/// was reported so far and who waits for its end.
+struct ControllerSession {
+    enum Kind: String, Sendable {
+        case include = "inclusion"
+        case exclude = "exclusion"
+        case removeFailed = "remove_failed"
+
+        /// OpenZWave's `Driver::ControllerCommand` number.
+        var command: UInt8 {
+            switch self {
+            case .include: 1
+            case .exclude: 4
+            case .removeFailed: 5
+            }
+        }
+    }
+
+    /// How a controller command ended.
+    enum Outcome: Sendable, Equatable {
+        case completed(NodeID?)
+        case failed(String)
+        case cancelled
+        case timedOut
+    }
+
+    let kind: Kind
+    /// Distinguishes this session from later ones (for its timer).
+    let id: Int
+    /// The node being added or removed, once the controller named it.
+    var node: NodeID?
+    var nodeFoundReported = false
+    var addingReported = false
+    /// Set when `cancel` was requested or the timeout stopped the command: the end is reported as such.
+    var stopReason: Outcome?
+    var finish: CheckedContinuation<Outcome, Never>?
+    /// An outcome that arrived before anyone waited.
+    var finished: Outcome?
+
+    init(kind: Kind, id: Int) {
+        self.kind = kind
+        self.id = id
+    }
+
+    /// A real node id (OpenZWave uses 0 and 255 for "none").
+    static func valid(_ node: NodeID) -> NodeID? {
+        node.rawValue == 0 || node.rawValue == 255 ? nil : node
+    }
+}

@@ -1,0 +1,86 @@
+import Foundation
+
+/// A private view of OpenZWave's device database (`config_path`, e.g. `/etc/openzwave`) with the bridge's
+/// compatibility patches applied, built under the state directory and handed to OpenZWave as its config path.
+///
+/// The only patch today turns off OpenZWave's verifying Get after every Switch Multilevel Set
+/// (`m_refreshAfterSet`, `Value.cpp`) for the Fibaro FGD212, which reports its own level: it adds
+/// `<Compatibility><NoRefreshAfterSet index="0">true</NoRefreshAfterSet></Compatibility>` to the device's
+/// `<CommandClass id="38">` (read by OpenZWave's `CompatOptionManager`), halving the radio traffic of a `/set`.
+///
+/// The view is a tree of symbolic links to the source database (cheap to rebuild at every start and always
+/// current with the installed package); only the patched files are real copies.
+public struct DeviceDatabaseOverlay: Sendable {
+    /// The installed device database.
+    public let source: String
+    /// The directory OpenZWave is pointed at (`<state_dir>/openzwave-config`).
+    public let destination: String
+
+    /// Device files (relative to the database) whose Switch Multilevel level needs no verifying Get.
+    public static let noRefreshAfterSetDevices = ["fibaro/fgd212.xml"]
+
+    /// - Parameters:
+    ///   - source: OpenZWave's installed device database (`[zwave] config_path`).
+    ///   - stateDirectory: the bridge's state directory; the view is built in `openzwave-config` under it.
+    public init(source: String, stateDirectory: String) {
+        self.source = source
+        self.destination = (stateDirectory as NSString).appendingPathComponent("openzwave-config")
+    }
+
+    /// Rebuilds the view (removing an earlier one) and returns its path, for `Options::Create`'s config path.
+    /// - Throws: `ZWaveError` with code `.configPath` naming the file that could not be read or written.
+    public func prepare() throws(ZWaveError) -> String {
+        let files = FileManager.default
+        do {
+            if files.fileExists(atPath: destination) { try files.removeItem(atPath: destination) }
+            try files.createDirectory(atPath: destination, withIntermediateDirectories: true)
+            let patched = Set(Self.noRefreshAfterSetDevices)
+            // Directories that hold a patched file are real directories; everything else is a link.
+            let patchedDirectories = Set(patched.map { ($0 as NSString).deletingLastPathComponent })
+            for entry in try files.contentsOfDirectory(atPath: source) {
+                let target = (source as NSString).appendingPathComponent(entry)
+                let link = (destination as NSString).appendingPathComponent(entry)
+                if patchedDirectories.contains(entry) {
+                    try files.createDirectory(atPath: link, withIntermediateDirectories: false)
+                    for file in try files.contentsOfDirectory(atPath: target) {
+                        let relative = "\(entry)/\(file)"
+                        let from = (target as NSString).appendingPathComponent(file)
+                        let to = (link as NSString).appendingPathComponent(file)
+                        if patched.contains(relative) {
+                            let text = try String(contentsOfFile: from, encoding: .utf8)
+                            try Self.addingNoRefreshAfterSet(to: text).write(toFile: to, atomically: true, encoding: .utf8)
+                        } else {
+                            try files.createSymbolicLink(atPath: to, withDestinationPath: from)
+                        }
+                    }
+                } else {
+                    try files.createSymbolicLink(atPath: link, withDestinationPath: target)
+                }
+            }
+        } catch let error as ZWaveError {
+            throw error
+        } catch {
+            throw ZWaveError(.configPath, call: "DeviceDatabaseOverlay.prepare",
+                             message: "building \(destination) from \(source): \(error)")
+        }
+        return destination
+    }
+
+    /// The device XML with `NoRefreshAfterSet` for value index 0 of Switch Multilevel (command class 38):
+    /// inserted into an existing `<CommandClass id="38">` element, or added as a new one before `</Product>`.
+    /// - Throws: `ZWaveError` (`.configPath`) when the text is not a device file (no `</Product>`).
+    public static func addingNoRefreshAfterSet(to xml: String) throws(ZWaveError) -> String {
+        let flag = "<Compatibility><NoRefreshAfterSet index=\"0\">true</NoRefreshAfterSet></Compatibility>"
+        if xml.contains("NoRefreshAfterSet") { return xml }
+        if let open = xml.range(of: "<CommandClass id=\"38\"") {
+            if let close = xml[open.upperBound...].range(of: ">"), xml[xml.index(before: close.lowerBound)] != "/" {
+                return xml.replacingCharacters(in: close, with: ">\n    \(flag)")
+            }
+        }
+        guard let end = xml.range(of: "</Product>", options: .backwards) else {
+            throw ZWaveError(.configPath, call: "DeviceDatabaseOverlay.addingNoRefreshAfterSet",
+                             message: "not an OpenZWave device file (no </Product>)")
+        }
+        return xml.replacingCharacters(in: end, with: "  <CommandClass id=\"38\">\n    \(flag)\n  </CommandClass>\n</Product>")
+    }
+}

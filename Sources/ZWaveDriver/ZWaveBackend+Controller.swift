@@ -1,0 +1,198 @@
+internal import BridgeCore
+internal import Foundation
+
+/// Controller commands (inclusion, exclusion, failed-node removal): progress events, their end, and
+/// holding device commands while one runs.
+extension ZWaveBackend {
+    /// How long the controller may take to confirm a cancel before the command is considered ended.
+    static let cancelGrace: Duration = .seconds(5)
+
+    /// Starts `kind` with `start`, reports progress and waits for its end: completion, failure, `cancel`
+    /// or `timeout` (then the command is cancelled on the controller, which leaves inclusion/exclusion mode).
+    func runControllerCommand(
+        _ kind: ControllerSession.Kind, timeout: Duration, start: () async throws(ZWaveError) -> Void
+    ) async throws(RequestFailure) -> ControllerSession.Outcome {
+        if let running = session {
+            throw RequestFailure("busy: \(running.kind.rawValue) is running; send cancel first")
+        }
+        sessionCounter += 1
+        let id = sessionCounter
+        session = ControllerSession(kind: kind, id: id)
+        do {
+            try await start()
+        } catch {
+            endSession(nil)
+            throw RequestFailure("cannot start \(kind.rawValue): \(error)")
+        }
+        logger.info("controller command started", metadata: ["command": "\(kind.rawValue)", "timeout": "\(timeout)"])
+        let outcome = await withTaskGroup(of: Void.self) { group in
+            group.addTask {
+                // Ends by the timeout, or early when the outcome arrived (then the session is gone) or the
+                // request's task was cancelled (bridge shutdown: the controller still leaves inclusion mode).
+                try? await Task.sleep(for: timeout)
+                await self.expire(session: id, cancelled: Task.isCancelled)
+            }
+            let outcome = await withCheckedContinuation { continuation in
+                if let finished = session?.finished {
+                    endSession(nil)
+                    continuation.resume(returning: finished)
+                } else {
+                    session?.finish = continuation
+                }
+            }
+            group.cancelAll()
+            return outcome
+        }
+        logger.info("controller command ended", metadata: ["command": "\(kind.rawValue)", "outcome": "\(outcome)"])
+        return outcome
+    }
+
+    /// The timer of session `id` fired (or was cancelled): stops the command on the controller and ends
+    /// the session after the controller confirmed it or the grace time passed.
+    func expire(session id: Int, cancelled: Bool) async {
+        guard session?.id == id else { return }
+        await stopSession(cancelled ? .cancelled : .timedOut)
+        if cancelled {
+            if session?.id == id { endSession(.cancelled) }
+            return
+        }
+        try? await Task.sleep(for: Self.cancelGrace)
+        if session?.id == id { endSession(.timedOut) }
+    }
+
+    /// `cancel`: stops the running controller command and returns once it ended (the controller confirmed,
+    /// or the grace time passed); nil when none runs.
+    func cancelSession() async -> String? {
+        guard let running = session else { return nil }
+        await stopSession(.cancelled)
+        let deadline = ContinuousClock.now.advanced(by: Self.cancelGrace)
+        while session?.id == running.id, ContinuousClock.now < deadline {
+            try? await Task.sleep(for: .milliseconds(50))
+        }
+        if session?.id == running.id { endSession(.cancelled) }
+        return running.kind.rawValue
+    }
+
+    /// Asks the controller to stop (`CancelControllerCommand`); the end is reported as `reason`.
+    func stopSession(_ reason: ControllerSession.Outcome) async {
+        guard session != nil, session?.stopReason == nil else { return }
+        session?.stopReason = reason
+        do {
+            try await driver.cancelControllerCommand()
+        } catch {
+            logger.warning("cancel of the controller command failed", metadata: ["error": "\(error)"])
+        }
+    }
+
+    /// Ends the session, hands `outcome` to the waiting request and releases the held device commands.
+    func endSession(_ outcome: ControllerSession.Outcome?) {
+        guard let current = session else { return }
+        session = nil
+        if let outcome, let finish = current.finish { finish.resume(returning: outcome) }
+        let waiting = idleWaiters
+        idleWaiters = []
+        for waiter in waiting { waiter.resume() }
+    }
+
+    /// Waits until no inclusion or exclusion runs (bounded by its timeout).
+    func waitUntilControllerIdle() async {
+        // Only inclusion and exclusion freeze the library's normal traffic.
+        guard let kind = session?.kind, kind == .include || kind == .exclude else { return }
+        logger.debug("device command held until the controller command ends")
+        await withCheckedContinuation { idleWaiters.append($0) }
+    }
+
+    /// A `Type_ControllerCommand` notification.
+    func controllerUpdate(_ update: ZWaveControllerUpdate) {
+        logger.debug(
+            "controller command update",
+            metadata: ["command": "\(update.command)", "state": "\(update.state)", "error": "\(update.error)",
+                       "node": "\(update.node.rawValue)"])
+        guard var current = session, current.kind.command == update.command else { return }
+        let prefix = current.kind.rawValue
+        if let node = ControllerSession.valid(update.node) { current.node = node }
+        switch update.state {
+        case .waiting:
+            emit(prefix + "_waiting", [])
+        case .inProgress:
+            if !current.nodeFoundReported {
+                current.nodeFoundReported = true
+                emit(prefix + "_node_found", [])
+            }
+            if let node = current.node, !current.addingReported {
+                current.addingReported = true
+                emit(prefix + (current.kind == .include ? "_adding" : "_removing"), [("node", .int(Int(node.rawValue)))])
+            }
+        case .completed:
+            let node = current.node
+            emit(prefix + "_protocol_done", node.map { [("node", .int(Int($0.rawValue)))] } ?? [])
+            session = current
+            finishSession(current.stopReason != nil && node == nil ? current.stopReason ?? .cancelled : .completed(node))
+            return
+        case .cancel:
+            session = current
+            finishSession(current.stopReason ?? .cancelled)
+            return
+        case .failed, .error, .nodeFailed:
+            session = current
+            finishSession(current.stopReason ?? .failed("the controller reported \(update.state) (error: \(update.error))"))
+            return
+        case .nodeOK:
+            session = current
+            finishSession(.failed("node \(current.node?.rawValue ?? 0) is not failed: the controller still reaches it"))
+            return
+        default:
+            break
+        }
+        session = current
+    }
+
+    /// Delivers the outcome to the waiting request, or keeps it until the request waits.
+    func finishSession(_ outcome: ControllerSession.Outcome) {
+        guard var current = session else { return }
+        if current.finish != nil {
+            endSession(outcome)
+        } else {
+            current.finished = outcome
+            session = current
+        }
+    }
+
+    /// `nodeNew`/`nodeAdded` while including: the node the controller is adding.
+    func sessionSawNode(_ node: NodeID) {
+        guard var current = session, current.kind == .include, current.node == nil || current.node == node else {
+            return
+        }
+        current.node = node
+        if !current.addingReported {
+            current.addingReported = true
+            if !current.nodeFoundReported {
+                current.nodeFoundReported = true
+                emit("inclusion_node_found", [])
+            }
+            emit("inclusion_adding", [("node", .int(Int(node.rawValue)))])
+        }
+        session = current
+    }
+
+    /// A node left the network: every device of it (configured or unassigned) is removed, so the bridge
+    /// clears its retained topics and updates the inventory.
+    func removeNode(_ node: NodeID) {
+        let number = Int(node.rawValue)
+        var sources = discovered.filter { $0.node == number }
+        for device in configured where device.node == number { sources.insert(device.source) }
+        for source in sources.sorted(by: { $0.description < $1.description }) {
+            continuation.yield(.removed(source))
+        }
+        discovered = discovered.filter { $0.node != number }
+        identified = identified.filter { $0.node != number }
+        readyNodes.remove(node)
+        quirkyNodes.remove(node)
+        continuation.yield(.event(nodeEvent("node_removed", node)))
+    }
+
+    /// Publishes an event on the bridge's event topic.
+    func emit(_ type: String, _ fields: [(String, JSONValue)]) {
+        continuation.yield(.event(BridgeEvent(type: type, fields: fields)))
+    }
+}

@@ -1,0 +1,304 @@
+public import BridgeCore
+internal import Foundation
+
+/// The Z-Wave part of the bridge API (`<prefix>/bridge/<bridge>/request/<command>`): inclusion,
+/// exclusion, re-interview, heal, failed-node removal and configuration parameters.
+extension ZWaveBackend: BridgeRequestHandler {
+    public nonisolated var commands: Set<String> {
+        ["include", "exclude", "cancel", "refresh", "heal", "remove_failed", "get_config", "set_config"]
+    }
+
+    /// The longest inclusion/exclusion window a request may ask for.
+    static let maximumTimeout = 600
+    /// How long after a refresh a `Type_NodeRemoved` of the node is still taken as the library's reload.
+    static let refreshGrace: TimeInterval = 10
+
+    public func handle(
+        command: String, arguments: JSONValue, events: @escaping @Sendable (BridgeEvent) async -> Void
+    ) async throws(RequestFailure) -> JSONValue {
+        let request = RequestArguments(arguments)
+        switch command {
+        case "include":
+            let timeout = try request.integer("timeout_s", default: 60, in: 1...Self.maximumTimeout)
+            let secure = try request.bool("secure", default: false)
+            // How long the interview may take before it is reported as failed (the node stays usable).
+            let interview = try request.integer("interview_timeout_s", default: 60, in: 1...Self.maximumTimeout)
+            return try await include(timeout: timeout, secure: secure, interviewTimeout: .seconds(interview))
+        case "exclude":
+            let timeout = try request.integer("timeout_s", default: 60, in: 1...Self.maximumTimeout)
+            return try await exclude(timeout: timeout)
+        case "cancel":
+            let cancelled = await cancelSession()
+            return .object([("cancelled", cancelled.map { .string($0) } ?? .null)])
+        case "refresh":
+            let node = try await knownNode(request)
+            let interview = try request.integer("interview_timeout_s", default: 60, in: 1...Self.maximumTimeout)
+            return try await refresh(node, interviewTimeout: .seconds(interview))
+        case "heal":
+            let node: NodeID? = request.has("node") ? try await knownNode(request) : nil
+            do {
+                try await driver.heal(node: node, returnRoutes: true)
+            } catch {
+                throw RequestFailure("heal failed: \(error)")
+            }
+            return .object([("node", node.map { .int(Int($0.rawValue)) } ?? .null), ("started", true)])
+        case "remove_failed":
+            let node = try await knownNode(request)
+            let outcome = try await runControllerCommand(.removeFailed, timeout: .seconds(60)) { () async throws(ZWaveError) in
+                try await driver.removeFailed(node: node)
+            }
+            guard case .completed = outcome else { throw RequestFailure(Self.explain(outcome, "removal of \(node)")) }
+            return .object([("node", .int(Int(node.rawValue)))])
+        case "get_config":
+            let node = try await knownNode(request)
+            let parameter = try request.integer("parameter", in: 1...255)
+            return try await getConfig(node, parameter: UInt8(parameter))
+        case "set_config":
+            let node = try await knownNode(request)
+            let parameter = try request.integer("parameter", in: 1...255)
+            let value = try request.integer("value", in: Int(Int32.min)...Int(Int32.max))
+            let size = try request.integer("size", default: 0, in: 0...4)
+            guard [0, 1, 2, 4].contains(size) else { throw RequestFailure("size must be 1, 2 or 4 (bytes), not \(size)") }
+            return try await setConfig(node, parameter: UInt8(parameter), value: Int32(value), size: UInt8(size))
+        default:
+            throw RequestFailure("unknown Z-Wave command \"\(command)\"")
+        }
+    }
+
+    // MARK: - Inclusion and exclusion
+
+    func include(timeout: Int, secure: Bool, interviewTimeout: Duration) async throws(RequestFailure) -> JSONValue {
+        let outcome = try await runControllerCommand(.include, timeout: .seconds(timeout)) { () async throws(ZWaveError) in
+            try await driver.include(secure: secure)
+        }
+        guard case .completed(let joined) = outcome, let node = joined else {
+            let reason =
+                outcome == .timedOut || outcome == .completed(nil)
+                ? "no device joined within \(timeout) s; the controller left inclusion mode"
+                : Self.explain(outcome, "inclusion")
+            emit("inclusion_failed", [("reason", .string(reason))])
+            throw RequestFailure(reason)
+        }
+        emit("node_added", [("node", .int(Int(node.rawValue)))])
+        let interview = await watchInterview(node, timeout: interviewTimeout)
+        if !interview.completed { await enableBasicControl(node) }
+        return await inclusionResult(node, interview: interview)
+    }
+
+    func exclude(timeout: Int) async throws(RequestFailure) -> JSONValue {
+        let outcome = try await runControllerCommand(.exclude, timeout: .seconds(timeout)) { () async throws(ZWaveError) in
+            try await driver.exclude()
+        }
+        guard case .completed(let left) = outcome, let node = left else {
+            let reason =
+                outcome == .timedOut || outcome == .completed(nil)
+                ? "no device left within \(timeout) s; the controller left exclusion mode"
+                : Self.explain(outcome, "exclusion")
+            emit("exclusion_failed", [("reason", .string(reason))])
+            throw RequestFailure(reason)
+        }
+        // OpenZWave reports Type_NodeRemoved, which removes the node's devices (`removeNode`).
+        return .object([("node", .int(Int(node.rawValue)))])
+    }
+
+    static func explain(_ outcome: ControllerSession.Outcome, _ what: String) -> String {
+        switch outcome {
+        case .completed: "\(what) completed"
+        case .cancelled: "\(what) cancelled"
+        case .timedOut: "\(what) timed out"
+        case .failed(let reason): "\(what) failed: \(reason)"
+        }
+    }
+
+    // MARK: - Interview
+
+    /// The end of an interview: completed, or the stage it stopped at.
+    struct InterviewResult: Sendable {
+        let completed: Bool
+        let stage: String
+    }
+
+    /// Reports the interview stage by stage until the node is ready or `timeout` passes.
+    func watchInterview(_ node: NodeID, timeout: Duration) async -> InterviewResult {
+        let clock = ContinuousClock()
+        let deadline = clock.now.advanced(by: timeout)
+        var lastStage = ""
+        while true {
+            let stage = (try? await driver.nodeInfo(node))?.queryStage ?? ""
+            if !stage.isEmpty, stage != lastStage {
+                lastStage = stage
+                emit("interview_progress", [("node", .int(Int(node.rawValue))), ("stage", .string(stage))])
+            }
+            if readyNodes.contains(node), stage != "Complete" {
+                readyNodes.remove(node)  // a stale completion of an interview the library restarted
+            }
+            if readyNodes.contains(node) || stage == "Complete" {
+                let info = try? await driver.nodeInfo(node)
+                emit(
+                    "interview_completed",
+                    [
+                        ("node", .int(Int(node.rawValue))), ("manufacturer", .string(info?.manufacturerName ?? "")),
+                        ("product", .string(info?.productName ?? "")),
+                    ])
+                return InterviewResult(completed: true, stage: "Complete")
+            }
+            if clock.now >= deadline || Task.isCancelled {
+                let reason = "the interview did not finish within \(timeout); the node works for basic control, `refresh` retries"
+                emit(
+                    "interview_failed",
+                    [("node", .int(Int(node.rawValue))), ("stage", .string(lastStage)), ("reason", .string(reason))])
+                return InterviewResult(completed: false, stage: lastStage)
+            }
+            try? await Task.sleep(for: .milliseconds(200))
+        }
+    }
+
+    /// `refresh`: re-interviews the node and waits for the result.
+    func refresh(_ node: NodeID, interviewTimeout: Duration) async throws(RequestFailure) -> JSONValue {
+        readyNodes.remove(node)
+        refreshing[node] = .distantFuture
+        // A late drop/re-add of the reloaded node is still part of the refresh.
+        defer { refreshing[node] = Date().addingTimeInterval(Self.refreshGrace) }
+        do {
+            try await driver.refreshNodeInfo(node: node)
+        } catch {
+            throw RequestFailure("refresh of \(node) failed: \(error)")
+        }
+        // The stage goes back to the start; wait until the library has left `Complete`, then forget any
+        // completion of the previous interview that was still on its way.
+        let restart = ContinuousClock().now.advanced(by: .seconds(2))
+        while ContinuousClock().now < restart, (try? await driver.nodeInfo(node))?.queryStage == "Complete" {
+            try? await Task.sleep(for: .milliseconds(50))
+        }
+        readyNodes.remove(node)
+        let interview = await watchInterview(node, timeout: interviewTimeout)
+        if !interview.completed { await enableBasicControl(node) }
+        return await inclusionResult(node, interview: interview)
+    }
+
+    /// The node's identity, its interview result and a ready-to-paste devices.toml stanza.
+    func inclusionResult(_ node: NodeID, interview: InterviewResult) async -> JSONValue {
+        let info = try? await driver.nodeInfo(node)
+        let stanza = Self.stanza(
+            node: node, manufacturer: info?.manufacturerName ?? "", product: info?.productName ?? "",
+            values: await driver.valueIDs(node: node))
+        return .object([
+            ("node", .int(Int(node.rawValue))), ("manufacturer", .string(info?.manufacturerName ?? "")),
+            ("product", .string(info?.productName ?? "")), ("manufacturer_id", .string(info?.manufacturerID ?? "")),
+            ("product_type", .string(info?.productType ?? "")), ("product_id", .string(info?.productID ?? "")),
+            ("interview", .string(interview.completed ? "completed" : "failed")), ("stage", .string(interview.stage)),
+            ("stanza", .string(stanza)),
+        ])
+    }
+
+    /// One `[[zwave.device]]` per switch endpoint (a multi-channel device gets one per endpoint).
+    static func stanza(node: NodeID, manufacturer: String, product: String, values: [ZWaveValueID]) -> String {
+        let switches = values.filter {
+            ($0.commandClass == switchBinary || $0.commandClass == switchMultilevel) && $0.index == 0
+        }
+        let instances = Array(Set(switches.map(\.instance))).sorted()
+        let base = slug(product.isEmpty ? "node\(node.rawValue)" : product)
+        let title = [manufacturer, product].filter { !$0.isEmpty }.joined(separator: " ")
+        var out = "# node \(node.rawValue)\(title.isEmpty ? "" : ": " + title); choose the room and name\n"
+        let endpoints: [UInt8?] = instances.count > 1 ? instances.map { $0 } : [nil]
+        for (index, instance) in endpoints.enumerated() {
+            if index > 0 { out += "\n" }
+            out += "[[zwave.device]]\nnode = \(node.rawValue)\n"
+            if let instance { out += "instance = \(instance)\n" }
+            out += "room = \"room\"\nname = \"\(base)\(instance.map { "_\($0)" } ?? "")\"\n"
+        }
+        return out
+    }
+
+    /// `FGD212 Dimmer 2` → `fgd212_dimmer_2`.
+    static func slug(_ text: String) -> String {
+        var out = ""
+        for scalar in text.lowercased().unicodeScalars {
+            if ("a"..."z").contains(scalar) || ("0"..."9").contains(scalar) {
+                out.unicodeScalars.append(scalar)
+            } else if !out.isEmpty, !out.hasSuffix("_") {
+                out += "_"
+            }
+        }
+        while out.hasSuffix("_") { out.removeLast() }
+        return out.isEmpty ? "device" : String(out.prefix(40))
+    }
+
+    // MARK: - Configuration parameters
+
+    func configKey(_ node: NodeID, _ parameter: UInt8) -> ZWaveValueKey {
+        ZWaveValueKey(node: node, commandClass: Self.configuration, instance: 1, index: UInt16(parameter))
+    }
+
+    /// `get_config`: asks the device (Configuration Get) and returns what it reported.
+    func getConfig(_ node: NodeID, parameter: UInt8) async throws(RequestFailure) -> JSONValue {
+        let key = configKey(node, parameter)
+        let before = generations[key, default: 0]
+        do {
+            try await driver.requestConfigParameter(node: node, parameter: parameter)
+        } catch {
+            throw RequestFailure("cannot ask \(node) for parameter \(parameter): \(error)")
+        }
+        guard await waitForReport(key, after: before) else {
+            throw RequestFailure("\(node) did not report parameter \(parameter) within \(confirmationTimeout)")
+        }
+        return try await configValue(node, parameter: parameter)
+    }
+
+    /// `set_config`: sets the parameter (size from the request, else the library's known size, else 1
+    /// byte), then reads it back from the device.
+    func setConfig(_ node: NodeID, parameter: UInt8, value: Int32, size: UInt8) async throws(RequestFailure) -> JSONValue {
+        let key = configKey(node, parameter)
+        var chosen = size
+        if chosen == 0 {
+            if let id = await driver.valueID(for: key), let current = try? await driver.read(id) {
+                chosen = Self.integer(current.content).1
+            } else {
+                chosen = 1
+            }
+        }
+        let limit = Int64(1) << (Int64(chosen) * 8 - 1)
+        guard Int64(value) >= -limit, Int64(value) < limit * 2 else {
+            throw RequestFailure("value \(value) does not fit in \(chosen) byte(s)")
+        }
+        do {
+            try await driver.setConfigParameter(node: node, parameter: parameter, value: value, size: chosen)
+        } catch {
+            throw RequestFailure("cannot set parameter \(parameter) of \(node): \(error)")
+        }
+        return try await getConfig(node, parameter: parameter)
+    }
+
+    func configValue(_ node: NodeID, parameter: UInt8) async throws(RequestFailure) -> JSONValue {
+        guard let id = await driver.valueID(for: configKey(node, parameter)) else {
+            throw RequestFailure("\(node) has no configuration parameter \(parameter)")
+        }
+        let current: ZWaveValue
+        do {
+            current = try await driver.read(id)
+        } catch {
+            throw RequestFailure("cannot read parameter \(parameter) of \(node): \(error)")
+        }
+        let (value, size) = Self.integer(current.content)
+        guard let value else { throw RequestFailure("parameter \(parameter) of \(node) is not a number: \(current.content)") }
+        return .object([
+            ("node", .int(Int(node.rawValue))), ("parameter", .int(Int(parameter))), ("value", .int(value)),
+            ("size", .int(Int(size))),
+        ])
+    }
+
+    // MARK: - Arguments
+
+    /// The request's `node`, which the library must know.
+    func knownNode(_ request: RequestArguments) async throws(RequestFailure) -> NodeID {
+        let number = try request.integer("node", in: 1...232)
+        let node = NodeID(UInt8(number))
+        let info = try? await driver.nodeInfo(node)
+        let known = !(await driver.valueIDs(node: node)).isEmpty
+            || (info.map { !$0.queryStage.isEmpty && $0.queryStage != "Unknown" && !$0.type.isEmpty } ?? false)
+        guard known else {
+            throw RequestFailure("node \(number) is not in the Z-Wave network")
+        }
+        return node
+    }
+}

@@ -1,0 +1,30 @@
+import ArgumentParser
+import BridgeCore
+
+/// `thuis-bridge refresh <node>`: re-interviews a node (e.g. after an interview that did not finish).
+struct RefreshCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "refresh", abstract: "Re-interview a Z-Wave node through the running bridge.")
+
+    @OptionGroup var options: ClientOptions
+    @Argument(help: "The node id (1-232).") var node: Int
+
+    func validate() throws {
+        guard (1...232).contains(node) else { throw ValidationError("node must be 1...232") }
+    }
+
+    func run() async throws {
+        try await ClientRunner.run(options) { connection in
+            let progress = ProgressLine()
+            let data = try await connection.request("refresh", [("node", .int(node))], timeout: .seconds(75)) {
+                progress.show($0)
+            }
+            progress.finish()
+            guard case .string("completed")? = data["interview"] else {
+                throw ClientError.failed(
+                    command: "refresh", reason: "the interview of node \(node) stopped at \(data["stage"]?.serialized ?? "?")")
+            }
+            IncludeCommand.printResult(data)
+        }
+    }
+}

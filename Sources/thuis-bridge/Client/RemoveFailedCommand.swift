@@ -1,0 +1,22 @@
+import ArgumentParser
+import BridgeCore
+
+/// `thuis-bridge remove-failed <node>`: removes a node the controller considers failed.
+struct RemoveFailedCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "remove-failed", abstract: "Remove a failed (dead) Z-Wave node from the network.")
+
+    @OptionGroup var options: ClientOptions
+    @Argument(help: "The node id (1-232).") var node: Int
+
+    func validate() throws {
+        guard (1...232).contains(node) else { throw ValidationError("node must be 1...232") }
+    }
+
+    func run() async throws {
+        try await ClientRunner.run(options) { connection in
+            _ = try await connection.request("remove_failed", [("node", .int(node))], timeout: .seconds(75))
+            ClientRunner.standardOutput("node \(node) removed\n")
+        }
+    }
+}

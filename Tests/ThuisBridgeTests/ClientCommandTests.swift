@@ -1,0 +1,83 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// The client commands' failure modes and configuration parameters, as real processes.
+@Suite struct ClientCommandTests {
+    @Test func noBridgeRunningIsAClearErrorWithinFiveSeconds() async throws {
+        let broker = try await MosquittoBroker.start()
+        let directory = try TemporaryDirectory(prefix: "thuis-client")
+        defer { directory.remove() }
+        let config = try directory.write(
+            "devices.toml",
+            """
+            [bridge]
+            name = "nobody"
+            [mqtt]
+            host = "127.0.0.1"
+            port = \(broker.port)
+            """)
+        let started = ContinuousClock.now
+        let devices = try InclusionHouse.cli(["devices", "--config", config], directory: directory)
+        let exit = await devices.waitForExit(timeout: .seconds(10))
+        let elapsed = ContinuousClock.now - started
+        await broker.stop()
+        #expect(exit == .exited(1), "\(devices.outputText)")
+        #expect(elapsed < .seconds(5), "took \(elapsed)")
+        #expect(devices.outputText.contains("\"nobody\""), "\(devices.outputText)")
+        #expect(devices.outputText.contains("127.0.0.1:\(broker.port)"), "\(devices.outputText)")
+
+        // No broker at all: the same bound.
+        let port = try FreePort.next()
+        let unreachable = try directory.write(
+            "unreachable.toml", "[bridge]\nname = \"nobody\"\n[mqtt]\nhost = \"127.0.0.1\"\nport = \(port)\n")
+        let again = ContinuousClock.now
+        let include = try InclusionHouse.cli(["include", "--config", unreachable], directory: directory)
+        #expect(await include.waitForExit(timeout: .seconds(10)) == .exited(1), "\(include.outputText)")
+        #expect(ContinuousClock.now - again < .seconds(5))
+        #expect(include.outputText.contains("127.0.0.1:\(port)"), "\(include.outputText)")
+    }
+
+    @Test func usageAndConfigurationErrorsExitTwo() async throws {
+        let directory = try TemporaryDirectory(prefix: "thuis-client")
+        defer { directory.remove() }
+        let missingArgument = try InclusionHouse.cli(["config", "get", "2"], directory: directory)
+        #expect(await missingArgument.waitForExit(timeout: .seconds(10)) == .exited(2))
+        let missingFile = try InclusionHouse.cli(["devices", "--config", directory.file("absent.toml")], directory: directory)
+        #expect(await missingFile.waitForExit(timeout: .seconds(10)) == .exited(2), "\(missingFile.outputText)")
+    }
+
+    @Test func configSetThenGetReadsTheValueBackFromTheDevice() async throws {
+        try await InclusionHouse.with(name: "client-config", joinAfter: nil) { house in
+            #expect(house.stick.configParameter(node: 2, 28) == 0)
+            let set = try house.cli(["config", "set", "2", "28", "1"])
+            #expect(await set.waitForExit(timeout: .seconds(20)) == .exited(0), "\(set.outputText)")
+            #expect(set.outputText.split(separator: "\n").last == "1", "\(set.outputText)")
+            #expect(house.stick.configParameter(node: 2, 28) == 1)
+            let get = try house.cli(["config", "get", "2", "28"])
+            #expect(await get.waitForExit(timeout: .seconds(20)) == .exited(0), "\(get.outputText)")
+            #expect(get.output.filter { $0.stream == .stdout }.map(\.text) == ["1"], "\(get.outputText)")
+            // Bad arguments get one response each, status error with the reason.
+            let from = await house.mark
+            let requests = "Thuis/bridge/\(house.bridgeName)/request/"
+            let cases: [(command: String, payload: String, reason: String)] = [
+                ("set_config", #"{"transaction":"a","node":2,"parameter":28,"value":1,"size":3}"#, "size must be 1, 2 or 4"),
+                ("get_config", #"{"transaction":"b","node":"two","parameter":28}"#, "argument \\\"node\\\" must be an integer"),
+                ("get_config", #"{"transaction":"c","node":2}"#, "missing argument \\\"parameter\\\""),
+                ("include", #"{"transaction":"d","timeout_s":0}"#, "must be within 1...600"),
+                ("refresh", #"{"transaction":"e"#, "malformed JSON")  // malformed JSON
+            ]
+            for item in cases {
+                try await house.watcher.publish(topic: requests + item.command, text: item.payload)
+                let response = try await house.watcher.waitForMessage(
+                    topic: "Thuis/bridge/\(house.bridgeName)/response/\(item.command)", from: from, timeout: .seconds(10)
+                ) { $0.text.contains(#""status":"error""#) && $0.text.contains(item.reason) }
+                #expect(response.text.contains("error"))
+            }
+            // Bad arguments are refused by the bridge with the reason.
+            let unknown = try house.cli(["config", "get", "77", "28"])
+            #expect(await unknown.waitForExit(timeout: .seconds(20)) == .exited(1))
+            #expect(unknown.outputText.contains("node 77 is not in the Z-Wave network"), "\(unknown.outputText)")
+        }
+    }
+}

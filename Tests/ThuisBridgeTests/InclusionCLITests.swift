@@ -1,0 +1,170 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// Issue 5: `thuis-bridge include`/`exclude` as real processes against the real bridge process, the
+/// emulated stick and a real broker.
+@Suite struct InclusionCLITests {
+    @Test func includeAddsTheJoiningNodeAndAppliesTheCommandHeldDuringInclusion() async throws {
+        try await InclusionHouse.with(name: "incl-add", joinAfter: 4) { house in
+            let from = await house.mark
+            let include = try house.cli(["include", "--timeout", "30"])
+            defer { include.kill() }
+            try await house.waitForEvent("\"inclusion_waiting\"", from: from, timeout: .seconds(15))
+            #expect(house.stick.isInclusionActive)
+            // A dimmer command while the library's traffic is frozen: kept, applied after inclusion ends.
+            try await house.watcher.publish(topic: "Thuis/device/bedroom/light/set", text: "40")
+            while house.stick.isInclusionActive {
+                #expect(house.stick.level(node: 2) == 0, "applied while the controller was in inclusion mode")
+                try await Task.sleep(for: .milliseconds(20))
+            }
+            let exit = await include.waitForExit(timeout: .seconds(90))
+            let output = include.outputText
+            #expect(exit == .exited(0), "\(output)")
+            #expect(output.contains("Everspring"))
+            #expect(output.contains("[[zwave.device]]\nnode = 10\n"))
+            #expect(output.contains("interviewing node 10"))
+            try await MQTTTestClient.poll(timeout: .seconds(20), "the held level 40 applied") {
+                house.stick.level(node: 2) == 40
+            }
+            try await house.watcher.waitForMessage(
+                topic: "Thuis/device/unassigned/node10/availability", text: "online", from: from, timeout: .seconds(10))
+            _ = try await house.watcher.waitForMessage(
+                topic: "Thuis/bridge/\(house.bridgeName)/devices", from: from, timeout: .seconds(10)
+            ) { $0.retained || $0.text.contains("\"node\":10") }
+            let events = await house.watcher.received(on: house.eventTopic).map(\.text)
+            for type in ["inclusion_node_found", "inclusion_protocol_done", "node_added", "interview_progress", "interview_completed"] {
+                #expect(events.contains { $0.contains("\"\(type)\"") }, "no \(type) event")
+            }
+            let devices = try house.cli(["devices"])
+            #expect(await devices.waitForExit(timeout: .seconds(15)) == .exited(0))
+            #expect(devices.outputText.contains("unassigned/node10"), "\(devices.outputText)")
+        }
+    }
+
+    @Test func includeWithNothingJoiningTimesOutAndLeavesInclusionMode() async throws {
+        try await InclusionHouse.with(name: "incl-timeout", joinAfter: nil) { house in
+            let from = await house.mark
+            let started = ContinuousClock.now
+            let include = try house.cli(["include", "--timeout", "5"])
+            defer { include.kill() }
+            try await house.waitForEvent("\"inclusion_waiting\"", from: from, timeout: .seconds(15))
+            #expect(house.stick.isInclusionActive)
+            let exit = await include.waitForExit(timeout: .seconds(30))
+            #expect(exit == .exited(1), "\(include.outputText)")
+            #expect(ContinuousClock.now - started >= .seconds(5))
+            #expect(include.outputText.contains("no device joined within 5 s"), "\(include.outputText)")
+            #expect(!house.stick.isInclusionActive, "the controller is still in inclusion mode")
+        }
+    }
+
+    @Test func interruptCancelsInclusionOnTheController() async throws {
+        try await InclusionHouse.with(name: "incl-sigint", joinAfter: nil) { house in
+            let from = await house.mark
+            let include = try house.cli(["include", "--timeout", "60"])
+            defer { include.kill() }
+            try await house.waitForEvent("\"inclusion_waiting\"", from: from, timeout: .seconds(15))
+            #expect(house.stick.isInclusionActive)
+            include.signal(SIGINT)
+            let exit = await include.waitForExit(timeout: .seconds(15))
+            #expect(exit != nil && exit != .exited(0), "\(include.outputText)")
+            _ = try await house.watcher.waitForMessage(topic: "Thuis/bridge/\(house.bridgeName)/request/cancel", from: from)
+            try await MQTTTestClient.poll(timeout: .seconds(5), "the controller leaving inclusion mode") {
+                !house.stick.isInclusionActive
+            }
+            #expect(house.bridge.isRunning)
+            // The bridge is unaffected: it answers, and device commands work.
+            let devices = try house.cli(["devices"])
+            #expect(await devices.waitForExit(timeout: .seconds(15)) == .exited(0))
+            try await house.watcher.publish(topic: "Thuis/device/bedroom/light/set", text: "25")
+            try await MQTTTestClient.poll(timeout: .seconds(10), "level 25") { house.stick.level(node: 2) == 25 }
+        }
+    }
+
+    @Test func excludeRemovesTheNodeAndClearsItsRetainedTopics() async throws {
+        try await InclusionHouse.with(name: "incl-exclude", joinAfter: nil) { house in
+            let from = await house.mark
+            let exclude = try house.cli(["exclude", "--timeout", "30"])
+            defer { exclude.kill() }
+            try await house.waitForEvent("\"exclusion_waiting\"", from: from, timeout: .seconds(15))
+            #expect(house.stick.pressNetworkButton(node: 2))
+            let exit = await exclude.waitForExit(timeout: .seconds(30))
+            #expect(exit == .exited(0), "\(exclude.outputText)")
+            #expect(exclude.outputText.contains("node 2 removed"))
+            try await house.waitForEvent("\"node_removed\"", from: from, timeout: .seconds(10))
+            _ = try await house.watcher.waitForMessage(
+                topic: "Thuis/bridge/\(house.bridgeName)/devices", from: from, timeout: .seconds(10)
+            ) { !$0.text.contains("\"node\":2") }
+            // A fresh subscriber finds nothing retained for the removed device.
+            let fresh = try await MQTTTestClient.connect(port: house.broker.port)
+            try await fresh.subscribe("Thuis/device/bedroom/light/#")
+            try await fresh.subscribe("Thuis/device/bedroom/light")
+            try await Task.sleep(for: .milliseconds(500))  // retained messages follow the SUBACK at once
+            let left = await fresh.received.map { "\($0.topic)=\($0.text)" }
+            await fresh.close()
+            #expect(left.isEmpty, "retained junk: \(left)")
+            #expect(!house.stick.includedNodeIDs.contains(2))
+        }
+    }
+
+    @Test func anUnfinishedInterviewLeavesTheNodeUsableAndRefreshRetriesIt() async throws {
+        try await InclusionHouse.with(name: "incl-interview", joinAfter: 1) { house in
+            let from = await house.mark
+            let stick = house.stick
+            // The node stops answering right after it joined: its interview cannot finish.
+            async let firstQuery = stick.waitForHostFrame(timeout: .seconds(30)) { $0.destinationNode == 10 }
+            try await house.watcher.publish(
+                topic: "Thuis/bridge/\(house.bridgeName)/request/include",
+                text: #"{"transaction":"i1","timeout_s":20,"interview_timeout_s":4}"#)
+            #expect(await firstQuery != nil)
+            stick.setDead(node: 10, true)
+            let response = try await house.watcher.waitForMessage(
+                topic: "Thuis/bridge/\(house.bridgeName)/response/include", from: from, timeout: .seconds(40))
+            #expect(response.text.contains(#""transaction":"i1","status":"ok""#), "\(response.text)")
+            #expect(response.text.contains(#""interview":"failed""#), "\(response.text)")
+            let failed = try await house.waitForEvent("\"interview_failed\"", from: from)
+            #expect(!failed.contains(#""stage":"""#), "no stage in \(failed)")
+            // Usable for basic control: the node has its device.
+            _ = try await house.watcher.waitForMessage(
+                topic: "Thuis/device/unassigned/node10/availability", from: from, timeout: .seconds(10))
+            stick.setDead(node: 10, false)
+            try await house.watcher.publish(topic: "Thuis/device/unassigned/node10/set", text: "on")
+            try await MQTTTestClient.poll(timeout: .seconds(15), "node 10 switched on by Basic Set") {
+                stick.switchState(node: 10) == true
+            }
+            let refresh = try house.cli(["refresh", "10"])
+            defer { refresh.kill() }
+            #expect(await refresh.waitForExit(timeout: .seconds(90)) == .exited(0), "\(refresh.outputText)")
+            #expect(refresh.outputText.contains("Everspring"), "\(refresh.outputText)")
+        }
+    }
+
+    @Test func aMultiChannelDeviceGetsOneStanzaPerEndpoint() async throws {
+        try await InclusionHouse.with(name: "incl-multi", joinAfter: 1, joinsAs: .powernode6) { house in
+            let include = try house.cli(["include", "--timeout", "30"])
+            defer { include.kill() }
+            let exit = await include.waitForExit(timeout: .seconds(90))
+            let output = include.outputText
+            #expect(exit == .exited(0), "\(output)")
+            #expect(output.contains("PowerNode"), "\(output)")
+            for socket in 1...6 {
+                #expect(output.contains("node = 10\ninstance = \(socket)\n"), "no stanza for endpoint \(socket): \(output)")
+            }
+            #expect(output.components(separatedBy: "[[zwave.device]]").count - 1 == 6)
+        }
+    }
+
+    @Test func stoppingTheBridgeDuringInclusionLeavesInclusionMode() async throws {
+        try await InclusionHouse.with(name: "incl-stop", joinAfter: nil) { house in
+            let from = await house.mark
+            let include = try house.cli(["include", "--timeout", "120"])
+            defer { include.kill() }
+            _ = try await house.waitForEvent("\"inclusion_waiting\"", from: from, timeout: .seconds(15))
+            #expect(house.stick.isInclusionActive)
+            #expect(await house.bridge.stop(timeout: .seconds(15)) == .exited(0))
+            #expect(!house.stick.isInclusionActive, "the controller was left in inclusion mode")
+            let exit = await include.waitForExit(timeout: .seconds(15))
+            #expect(exit == .exited(1), "\(include.outputText)")
+        }
+    }
+}

@@ -1,0 +1,109 @@
+import Foundation
+import TestSupport
+import ZWaveEmulator
+
+/// A real mosquitto, the emulated Z-Wave stick (FGD212 node 2, optionally a node 10 that joins by itself),
+/// the real `thuis-bridge run` process and a subscriber on everything under `Thuis/`; runs the CLI as a
+/// real process against them.
+final class InclusionHouse: Sendable {
+    let broker: MosquittoBroker
+    let stick: ZWaveStickEmulator
+    let watcher: MQTTTestClient
+    let directory: TemporaryDirectory
+    let config: String
+    let bridgeName: String
+    let bridge: ChildProcess
+
+    /// Node 2 an FGD212 (parameter 28 off), node 10 a binary switch that joins (and leaves) `joinAfter`
+    /// seconds after inclusion (exclusion) starts, or no joining node when nil.
+    static func network(joinAfter: Double?, joinsAs: NodeKind = .binarySwitch) -> NetworkDescription {
+        var nodes = [NodeDescription(id: 2, kind: .fgd212, name: "dimmer", level: 0, loads: [60], sceneActivation: false)]
+        if let joinAfter {
+            nodes.append(NodeDescription(id: 10, kind: .joining, name: "new device", joinsAs: joinsAs, joinAfter: joinAfter))
+        }
+        return NetworkDescription(nodes: nodes)
+    }
+
+    init(name: String, joinAfter: Double?, joinsAs: NodeKind = .binarySwitch) async throws {
+        bridgeName = name
+        broker = try await MosquittoBroker.start()
+        directory = try TemporaryDirectory(prefix: "thuis-incl")
+        stick = ZWaveStickEmulator(network: Self.network(joinAfter: joinAfter, joinsAs: joinsAs))
+        try stick.start(link: directory.file("zwave"))
+        config = try directory.write(
+            "devices.toml",
+            """
+            [bridge]
+            name = "\(name)"
+            [mqtt]
+            host = "127.0.0.1"
+            port = \(broker.port)
+            [zwave]
+            port = "\(directory.file("zwave"))"
+            state_dir = "\(directory.file("state"))"
+
+            [[zwave.device]]
+            node = 2
+            room = "bedroom"
+            name = "light"
+            """)
+        watcher = try await MQTTTestClient.connect(port: broker.port)
+        try await watcher.subscribe("Thuis/#")
+        bridge = try ChildProcess(
+            executable: try BuiltProduct.executable(named: "thuis-bridge").path,
+            arguments: ["run", "--config", config], workingDirectory: directory.path)
+    }
+
+    /// Waits until the bridge is online and node 2's interview is complete (its level is retained).
+    func waitUntilReady() async throws {
+        try await watcher.waitForMessage(topic: "Thuis/bridge/\(bridgeName)/state", text: "online", timeout: .seconds(20))
+        try await watcher.waitForMessage(topic: "Thuis/device/bedroom/light/availability", text: "online", timeout: .seconds(40))
+        _ = try await watcher.waitForMessage(topic: "Thuis/device/bedroom/light", timeout: .seconds(40))
+    }
+
+    /// Starts `thuis-bridge <arguments> --config <config>`.
+    func cli(_ arguments: [String]) throws -> ChildProcess {
+        try Self.cli(arguments + ["--config", config], directory: directory)
+    }
+
+    static func cli(_ arguments: [String], directory: TemporaryDirectory) throws -> ChildProcess {
+        try ChildProcess(
+            executable: try BuiltProduct.executable(named: "thuis-bridge").path, arguments: arguments,
+            workingDirectory: directory.path)
+    }
+
+    var eventTopic: String { "Thuis/bridge/\(bridgeName)/event" }
+
+    /// Waits for a bridge event whose JSON contains `fragment`, among messages after `from`.
+    @discardableResult
+    func waitForEvent(_ fragment: String, from: Int = 0, timeout: Duration = .seconds(30)) async throws -> String {
+        try await watcher.waitForMessage(topic: eventTopic, from: from, timeout: timeout) { $0.text.contains(fragment) }.text
+    }
+
+    var mark: Int { get async { await watcher.received.count } }
+
+    func stop() async {
+        _ = await bridge.stop(timeout: .seconds(15))
+        stick.stop()
+        await watcher.close()
+        await broker.stop()
+        directory.remove()
+    }
+
+    /// Runs `body` with a started, ready house, printing the bridge's output when it fails, stopping
+    /// everything after.
+    static func with(
+        name: String, joinAfter: Double?, joinsAs: NodeKind = .binarySwitch, _ body: (InclusionHouse) async throws -> Void
+    ) async throws {
+        let house = try await InclusionHouse(name: name, joinAfter: joinAfter, joinsAs: joinsAs)
+        do {
+            try await house.waitUntilReady()
+            try await body(house)
+        } catch {
+            print("bridge output:\n\(house.bridge.outputText.suffix(20_000))")
+            await house.stop()
+            throw error
+        }
+        await house.stop()
+    }
+}
