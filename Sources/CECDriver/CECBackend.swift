@@ -17,12 +17,16 @@ public actor CECBackend: DeviceBackend {
     let fastPoll: Duration
     let slowPoll: Duration
     let fastPeriod: Duration
+    /// How long absolute volume stepping goes on without the volume moving.
+    let volumeStallLimit: Duration = .seconds(8)
 
     var connected = false
     var fastUntil = ContinuousClock.now
     var tvVendor: UInt32?
     var audio: AudioStatus?
     var tvPower: Bool?
+    /// Whether the audio system answered the poll at the last open (volume and mute go through it).
+    var audioSystemPresent = false
 
     /// TV vendors whose sets switch on when asked for their power status (libcec does not poll them either):
     /// Samsung.
@@ -62,6 +66,7 @@ public actor CECBackend: DeviceBackend {
         switch event {
         case .connected(let info):
             connected = true
+            audioSystemPresent = info.audioSystemPresent
             continuation.yield(.adapterAvailability(adapter: adapter, online: true, reason: "connected on \(info.port)"))
             markActive()
             await refresh()
@@ -115,15 +120,25 @@ public actor CECBackend: DeviceBackend {
     /// Polling goes fast for a while after any command or change.
     func markActive() { fastUntil = ContinuousClock.now.advanced(by: fastPeriod) }
 
+    /// Polls when due: `fastPoll` after the last poll while in the fast period, `slowPoll` otherwise. It
+    /// wakes every `tick` so that a command or change (which starts the fast period) shortens the wait.
     func pollLoop() async {
+        let tick = min(Duration.milliseconds(250), fastPoll)
+        var lastPoll = ContinuousClock.now
         while !Task.isCancelled {
-            let fast = ContinuousClock.now < fastUntil
             do {
-                try await Task.sleep(for: fast ? fastPoll : slowPoll)
+                try await Task.sleep(for: tick)
             } catch {
                 return
             }
-            guard connected, !Self.vendorsWakingOnPoll.contains(tvVendor ?? 0) else { continue }
+            let now = ContinuousClock.now
+            let interval = now < fastUntil ? fastPoll : slowPoll
+            guard connected, now - lastPoll >= interval else { continue }
+            lastPoll = now
+            // The audio system reports remote-control changes only to whoever asked last (the TV may ask
+            // too), so asking again now and then keeps `volume` and `mute` following its own remote.
+            if audioSystemPresent { try? await driver.requestAudioStatus() }
+            guard !Self.vendorsWakingOnPoll.contains(tvVendor ?? 0) else { continue }
             await pollPower()
         }
     }
@@ -133,9 +148,10 @@ public actor CECBackend: DeviceBackend {
         if tvPower != on { setPower(on) }
     }
 
+    /// Re-reads the TV's power (unless its vendor wakes up when polled) and the audio status.
     func refresh() async {
-        await pollPower()
-        try? await driver.requestAudioStatus()
+        if !Self.vendorsWakingOnPoll.contains(tvVendor ?? 0) { await pollPower() }
+        if audioSystemPresent { try? await driver.requestAudioStatus() }
     }
 
     // MARK: - Commands
@@ -150,27 +166,22 @@ public actor CECBackend: DeviceBackend {
             switch command {
             case .on:
                 try await driver.powerOn(LogicalAddress(0))
+                await confirmPower(true)
             case .off:
                 try await driver.standby(LogicalAddress(0))
+                await confirmPower(false)
             case .refresh:
                 await refresh()
-            case .volume(.up):
-                publish(try await driver.volumeUp())
-            case .volume(.down):
-                publish(try await driver.volumeDown())
-            case .volume(.level(let target)):
-                try await stepVolume(to: target)
-            case .mute(.on):
-                publish(try await driver.mute())
-            case .mute(.off):
-                publish(try await driver.unmute())
-            case .mute(.toggle):
-                publish(try await driver.toggleMute())
+            case .volume, .mute:
+                guard audioSystemPresent else {
+                    throw CommandFailure("no audio system (logical address 5) answered on the CEC bus")
+                }
+                try await performAudio(command)
             case .input(_, let address):
                 guard let physical = try? PhysicalAddress(parsing: address) else {
                     throw CommandFailure("invalid physical address \(address)")
                 }
-                try await driver.setInput(physical)
+                try await switchInput(to: physical)
                 continuation.yield(.update(tvSource, .input(physical.description)))
             case .toggle, .level:
                 throw CommandFailure("\(command) is not a TV command")
@@ -184,23 +195,72 @@ public actor CECBackend: DeviceBackend {
         }
     }
 
-    /// Reaches an absolute volume by stepping with the audio system's feedback; gives up when a step
-    /// does not move the volume twice in a row (e.g. no audio system, or it ignores the keys).
+    /// After on/standby: asks the TV at once, so the state follows the command without waiting for a poll
+    /// (a TV in transition reports standby→on, which counts as on). No answer leaves it to the fast polls.
+    func confirmPower(_ expected: Bool) async {
+        guard !Self.vendorsWakingOnPoll.contains(tvVendor ?? 0) || expected else { return }
+        guard let status = try? await driver.powerStatus(LogicalAddress(0)), let on = status.isOn else { return }
+        if on == expected || tvPower == nil { setPower(on) }
+    }
+
+    /// Asks the TV to show `address` with a broadcast Set Stream Path (`<own>F:86:<pa>`); the device there
+    /// answers Active Source. No Active Source of our own (`CECDriver.setInput` sends one first): libcec
+    /// takes an Active Source sent from its logical address as its own activation and, moments later,
+    /// broadcasts Image View On and Active Source with its own physical address, pulling the TV back.
+    func switchInput(to address: PhysicalAddress) async throws {
+        let pa = [UInt8(address.rawValue >> 8), UInt8(address.rawValue & 0xFF)]
+        try await driver.transmit(CECFrame(initiator: .broadcast, destination: .broadcast, opcode: 0x86, parameters: pa))
+    }
+
+    func performAudio(_ command: DeviceCommand) async throws {
+        switch command {
+        case .volume(.up): publish(try await driver.volumeUp())
+        case .volume(.down): publish(try await driver.volumeDown())
+        case .volume(.level(let target)): try await stepVolume(to: target)
+        case .mute(.on): publish(try await driver.mute())
+        case .mute(.off): publish(try await driver.unmute())
+        case .mute(.toggle): publish(try await driver.toggleMute())
+        default: break
+        }
+    }
+
+    /// Reaches an absolute volume by stepping with the audio system's feedback. libcec answers a volume
+    /// key with its cached status when the report is late (a busy bus or host), so a step that does not
+    /// move asks for the status again before the next. It gives up when the volume has not moved for
+    /// `volumeStallLimit` (no audio system, or it ignores the keys) or after 150 steps.
     func stepVolume(to target: Int) async throws {
-        var current = audio?.volume
-        if current == nil { current = try await driver.volumeUp().volume.map { $0 } }
-        var stuck = 0
         var steps = 0
-        while let volume = current, volume != target, steps < 110, stuck < 2 {
+        if audio?.volume == nil {
+            publish(try await driver.volumeUp())
+            steps += 1
+        }
+        var lastVolume = audio?.volume
+        var lastProgress = ContinuousClock.now
+        while let volume = audio?.volume, volume != target, steps < 150,
+            ContinuousClock.now - lastProgress < volumeStallLimit
+        {
             let status = volume < target ? try await driver.volumeUp() : try await driver.volumeDown()
             publish(status)
             steps += 1
-            if status.volume == volume { stuck += 1 } else { stuck = 0 }
-            current = status.volume
+            if status.volume == volume { await refreshAudioStatus(unlessChangedFrom: volume) }
+            if audio?.volume != lastVolume {
+                lastVolume = audio?.volume
+                lastProgress = ContinuousClock.now
+            }
         }
-        guard current == target else {
+        guard let reached = audio?.volume, reached == target else {
             throw CommandFailure(
-                "volume stopped at \(current.map(String.init) ?? "unknown") instead of \(target) (is an audio system present?)")
+                "volume stopped at \(audio?.volume.map(String.init) ?? "unknown") instead of \(target) "
+                    + "(is an audio system present?)")
+        }
+    }
+
+    /// Asks the audio system for its status and waits up to a second for a report that differs from `volume`.
+    func refreshAudioStatus(unlessChangedFrom volume: Int) async {
+        try? await driver.requestAudioStatus()
+        let deadline = ContinuousClock.now.advanced(by: .seconds(1))
+        while audio?.volume == volume, ContinuousClock.now < deadline {
+            do { try await Task.sleep(for: .milliseconds(20)) } catch { return }
         }
     }
 }
