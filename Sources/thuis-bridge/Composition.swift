@@ -21,7 +21,7 @@ struct Composition {
         ]
         var backends: [any DeviceBackend] = []
         var hardware: [AsyncStream<HardwareEvent>] = []
-        var requestHandler: (any BridgeRequestHandler)?
+        var requestHandlers: [any BridgeRequestHandler] = []
 
         if let zwave = configuration.zwave {
             try FileManager.default.createDirectory(
@@ -39,27 +39,34 @@ struct Composition {
                 logger: logger)
             let backend = ZWaveBackend(driver: driver, devices: zwave.devices, logger: logger)
             backends.append(backend)
-            requestHandler = backend
+            requestHandlers.append(backend)
             hardware.append(backend.events)
             services.append(ZWaveService(driver: driver, backend: backend))
         }
 
         if let cec = configuration.cec {
-            let driver = CECDriver(
-                configuration: CECDriverConfiguration(port: cec.port, osdName: cec.osdName, deviceType: cec.deviceType),
-                logger: logger)
+            var driverConfiguration = CECDriverConfiguration(
+                port: cec.port, osdName: cec.osdName, deviceType: cec.deviceType)
+            // A lost adapter is noticed within ~6 s (two missed pings 3 s apart), and a replugged one is
+            // found again within ~10 s (a failed open of a missing port is cheap).
+            driverConfiguration.pingInterval = .seconds(3)
+            driverConfiguration.maximumBackoff = .seconds(10)
+            let driver = CECDriver(configuration: driverConfiguration, logger: logger)
             let backend = CECBackend(driver: driver, devices: cec.devices, rxEvents: cec.rxEvents, logger: logger)
             backends.append(backend)
             hardware.append(backend.events)
-            services.append(CECService(driver: driver, backend: backend))
+            requestHandlers.append(backend)
+            services.append(CECService(driver: driver, backend: backend, logger: logger))
         }
 
         let bridge = Bridge(
             identity: BridgeIdentity(name: configuration.bridge.name, prefix: configuration.bridge.prefix),
             devices: Self.devices(configuration), scenes: configuration.zwave?.scenes ?? [], backends: backends,
-            requestHandler: requestHandler, mqtt: mqtt, logger: logger)
+            requestHandlers: requestHandlers, mqtt: mqtt, logger: logger)
         services.append(
-            BridgeService(bridge: bridge, inbound: mqtt.inbound, hardware: hardware, logger: logger))
+            BridgeService(
+                bridge: bridge, inbound: mqtt.inbound, hardware: hardware, logger: logger,
+                requestTopicPrefix: topics.request("")))
         self.services = services
     }
 

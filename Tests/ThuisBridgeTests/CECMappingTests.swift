@@ -209,6 +209,28 @@ import TestSupport
         }
     }
 
+    @Test func cecTxRequestSendsARawFrame() async throws {
+        try await CECHouse.with(name: "cectx") { house in
+            try await house.waitUntilReady()
+            let since = house.emulator.transmittedFrames.count
+            let mark = await house.mark
+            let requests = "Thuis/bridge/cectx/request/cec_tx"
+            try await house.watcher.publish(topic: requests, text: #"{"transaction":"t1","frame":"10:8f"}"#)
+            try await house.watcher.publish(topic: requests, text: #"{"transaction":"t2","frame":"zz"}"#)
+            let sent = await house.emulator.waitForTransmitted(since: since, timeout: .seconds(10)) {
+                $0.destination == 0 && $0.data == [0x8F]
+            }
+            #expect(sent != nil, "Give Device Power Status did not reach the bus")
+            try await MQTTTestClient.poll(timeout: .seconds(10), "two cec_tx responses") {
+                await house.watcher.received(on: "Thuis/bridge/cectx/response/cec_tx").count >= 2
+            }
+            let responses = await house.watcher.received.dropFirst(mark)
+                .filter { $0.topic == "Thuis/bridge/cectx/response/cec_tx" }.map(\.text)
+            #expect(responses.contains { $0.contains(#""transaction":"t1""#) && $0.contains(#""status":"ok""#) })
+            #expect(responses.contains { $0.contains(#""transaction":"t2""#) && $0.contains(#""status":"error""#) })
+        }
+    }
+
     @Test func receivedFramesBecomeCecRxEventsWhenEnabled() async throws {
         try await CECHouse.with(name: "cecrx", rxEvents: true, configure: { $0.tvPoweredOn = true }) { house in
             try await house.waitUntilReady()

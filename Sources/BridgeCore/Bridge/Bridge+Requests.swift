@@ -36,12 +36,12 @@ extension Bridge {
 
     func perform(_ command: String, arguments: JSONValue) async throws(RequestFailure) -> JSONValue {
         if command == "devices" { return inventory() }
-        if let handler = requestHandler, handler.commands.contains(command) {
+        if let handler = requestHandlers.first(where: { $0.commands.contains(command) }) {
             return try await handler.handle(command: command, arguments: arguments) { event in
                 await self.publish(event: event)
             }
         }
-        let known = (["devices"] + (requestHandler?.commands.sorted() ?? [])).joined(separator: ", ")
+        let known = (["devices"] + requestHandlers.flatMap(\.commands).sorted()).joined(separator: ", ")
         throw RequestFailure("unknown command \"\(command)\"; this bridge serves: \(known)")
     }
 }

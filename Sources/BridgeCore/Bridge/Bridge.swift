@@ -26,7 +26,7 @@ public actor Bridge {
     /// The inventory as last published.
     var lastInventory: String?
     let scenes: [ZWaveSceneConfig]
-    let requestHandler: (any BridgeRequestHandler)?
+    let requestHandlers: [any BridgeRequestHandler]
     /// Devices whose first command is ready to run; consumed by `run()`.
     let ready: AsyncStream<DeviceAddress>
     let readyContinuation: AsyncStream<DeviceAddress>.Continuation
@@ -42,7 +42,7 @@ public actor Bridge {
 
     public init(
         identity: BridgeIdentity, devices: [DeviceDescriptor], scenes: [ZWaveSceneConfig] = [],
-        backends: [any DeviceBackend], requestHandler: (any BridgeRequestHandler)? = nil,
+        backends: [any DeviceBackend], requestHandlers: [any BridgeRequestHandler] = [],
         mqtt: any MQTTPort, logger: Logger
     ) {
         self.identity = identity
@@ -50,7 +50,7 @@ public actor Bridge {
         self.scenes = scenes
         self.mqtt = mqtt
         self.logger = logger
-        self.requestHandler = requestHandler
+        self.requestHandlers = requestHandlers
         for backend in backends {
             self.backends[backend.adapter] = backend
             self.adapterOnline[backend.adapter] = false
