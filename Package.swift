@@ -64,15 +64,16 @@ let package = Package(
             swiftSettings: strict),
         .executableTarget(
             name: "thuis-bench",
-            dependencies: ["BridgeCore", "MQTTDriver", "ZWaveEmulator", "CECEmulator",
-                           .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            dependencies: ["BridgeCore", "MQTTDriver", "ZWaveEmulator", "CECEmulator", "CECDriver",
+                           .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                           .product(name: "Logging", package: "swift-log")],
             swiftSettings: strict),
 
         // MARK: Tests.
         .target(name: "TestSupport", dependencies: ["BridgeCore", "MQTTDriver", "SerialPTY"], path: "Tests/TestSupport",
                 swiftSettings: strict),
         .testTarget(name: "BridgeCoreTests", dependencies: ["BridgeCore", "TestSupport"],
-                    swiftSettings: strict),
+                    exclude: ["Fuzz/Corpus", "Fuzz/LibFuzzer"], swiftSettings: strict),
         .testTarget(name: "MQTTDriverTests", dependencies: ["MQTTDriver", "BridgeCore", "TestSupport"],
                     swiftSettings: strict),
         .testTarget(name: "CECDriverTests", dependencies: ["CECDriver", "CECEmulator", "TestSupport"],

@@ -30,7 +30,7 @@ extension ConfigurationLoader {
             optional(table.nonEmptyString("state_dir"), "state_dir")
             ?? ZWaveSection.defaultStateDirectory
         let logLevel = optional(table.choice("log_level", OpenZWaveLogLevel.self), "log_level") ?? .warning
-        let refreshAfterSet = optional(table.bool("refresh_after_set"), "refresh_after_set") ?? true
+        let refreshAfterSet = optional(table.bool("refresh_after_set"), "refresh_after_set") ?? false
 
         let deviceKeys = ["node", "instance", "room", "name", "config"]
         let deviceTables = table.arrayOfTables("device", known: deviceKeys)

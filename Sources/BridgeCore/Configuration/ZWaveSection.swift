@@ -8,9 +8,9 @@ public struct ZWaveSection: Sendable, Equatable {
     public var stateDirectory: String
     /// `log_level`: OpenZWave's own log level; default warning.
     public var logLevel: OpenZWaveLogLevel
-    /// `refresh_after_set`: let OpenZWave send its verifying Get after every dimmer Set; when false the bridge
-    /// points OpenZWave at a private copy of the device database with `NoRefreshAfterSet` for devices that
-    /// report their own level (the FGD212). Default true.
+    /// `refresh_after_set`: let OpenZWave send its verifying Get after every dimmer Set. Default false: the
+    /// bridge points OpenZWave at a private view of the device database with `NoRefreshAfterSet` for devices
+    /// that report their own level (the FGD212), halving the radio traffic of a `/set`.
     public var refreshAfterSet: Bool
     /// `[[zwave.device]]`, in file order.
     public var devices: [ZWaveDeviceConfig]
@@ -23,7 +23,7 @@ public struct ZWaveSection: Sendable, Equatable {
     public init(
         port: String, configPath: String = ZWaveSection.defaultConfigPath,
         stateDirectory: String = ZWaveSection.defaultStateDirectory, logLevel: OpenZWaveLogLevel = .warning,
-        refreshAfterSet: Bool = true, devices: [ZWaveDeviceConfig] = [], scenes: [ZWaveSceneConfig] = []
+        refreshAfterSet: Bool = false, devices: [ZWaveDeviceConfig] = [], scenes: [ZWaveSceneConfig] = []
     ) {
         self.port = port
         self.configPath = configPath

@@ -1,0 +1,138 @@
+import Foundation
+import Testing
+import TestSupport
+import ZWaveEmulator
+
+/// Issue 7, bad input: the real bridge with the emulated Z-Wave house gets malformed commands, oversized and
+/// invalid payloads, garbage topics, unknown devices and unknown requests. Each one is answered with a reason
+/// (`command_rejected` event or an `error` response); no device moves; the bridge keeps running and serving.
+@Suite struct FaultBadInputTests {
+    /// One refused message: where it went, what it carried, what the reason must say.
+    struct Case: Sendable {
+        let topic: String
+        let payload: [UInt8]
+        let reason: String
+    }
+
+    @Test func everyMalformedCommandIsRejectedWithItsReason() async throws {
+        try await FaultHouse.with(name: "badinput") { house in
+            let stick = try #require(house.stick)
+            try await house.waitForZWaveOnline()
+            try await house.waitFor(topic: house.topic("bedroom/light"), "0", timeout: .seconds(60))
+            let light = house.topic("bedroom/light", "/set")
+            let socket = house.topic("living/subwoofer", "/set")
+            let cases: [Case] = [
+                Case(topic: light, payload: Array("abc".utf8), reason: "unknown command"),
+                Case(topic: light, payload: Array("-5".utf8), reason: "out of range"),
+                Case(topic: light, payload: Array("150".utf8), reason: "out of range"),
+                Case(topic: light, payload: Array("99999999999999999999999".utf8), reason: "unknown command"),
+                Case(topic: light, payload: Array("4 2".utf8), reason: "unknown command"),
+                Case(topic: light, payload: [], reason: "empty payload"),
+                Case(topic: light, payload: Array(" \t\n".utf8), reason: "empty payload"),
+                Case(topic: light, payload: [0x6F, 0xFF, 0xFE, 0x6E], reason: "not valid UTF-8"),
+                Case(topic: light, payload: [0x00, 0x01], reason: "unknown command"),
+                Case(topic: light, payload: Array(String(repeating: "9", count: 65).utf8), reason: "too long"),
+                // 1 MB: over the MQTT client's inbound limit, never copied out of libmosquitto.
+                Case(topic: light, payload: Array(repeating: 0x37, count: 1 << 20), reason: "too large"),
+                Case(topic: socket, payload: Array("50".utf8), reason: "takes on, off or toggle"),
+                Case(topic: socket, payload: Array("standby".utf8), reason: "unknown command"),
+                Case(topic: house.topic("bedroom/light", "/volume/set"), payload: Array("10".utf8), reason: "has no volume"),
+                Case(topic: house.topic("bedroom/light", "/input/set"), payload: Array("hdmi1".utf8), reason: "has no volume"),
+                Case(topic: house.topic("attic/lamp", "/set"), payload: Array("on".utf8), reason: "unknown device attic/lamp"),
+                Case(topic: "Thuis/device/bed room/light/set", payload: Array("on".utf8), reason: "is not [A-Za-z0-9_-]+"),
+                Case(topic: "Thuis/device/slaapkamer/lämp/set", payload: Array("on".utf8), reason: "is not [A-Za-z0-9_-]+"),
+                Case(topic: house.topic("bedroom/light", "/power/set"), payload: Array("5".utf8), reason: "unknown suffix"),
+            ]
+            let mark = await house.mark
+            for item in cases {
+                try await house.watcher.publish(topic: item.topic, payload: item.payload)
+            }
+            try await MQTTTestClient.poll(timeout: .seconds(30), "\(cases.count) command_rejected events") {
+                await house.events(from: mark).filter { $0.contains("command_rejected") }.count >= cases.count
+            }
+            let rejections = await house.events(from: mark).filter { $0.contains("command_rejected") }
+            #expect(rejections.count == cases.count, "\(rejections)")
+            for item in cases {
+                let topic = FaultEscapedText(item.topic).text
+                #expect(
+                    rejections.contains { $0.contains(#""topic":"\#(topic)""#) && $0.contains(item.reason) },
+                    "no rejection of \(item.payload.count) bytes on \(item.topic) saying \"\(item.reason)\"")
+            }
+            // The 1 MB payload is not echoed back: the event carries its size only.
+            let large = try #require(rejections.first { $0.contains("too large") })
+            #expect(large.utf8.count < 1_000, "the oversized rejection is \(large.utf8.count) bytes")
+            #expect(large.contains("\(1 << 20)"))
+            #expect(stick.level(node: 2) == 0, "no malformed command moved the dimmer")
+            #expect(house.bridge.isRunning)
+
+            // Still serving: a valid command afterwards lands.
+            let after = await house.mark
+            try await house.publish(light, "12")
+            try await house.waitFor(topic: house.topic("bedroom/light"), "12", from: after)
+            #expect(stick.level(node: 2) == 12)
+        }
+    }
+
+    @Test func unknownAndMalformedBridgeRequestsGetAnErrorResponse() async throws {
+        var options = FaultHouse.Options()
+        options.zwave = false
+        try await FaultHouse.with(name: "badrequest", options: options) { house in
+            try await house.waitFor(topic: house.stateTopic, "online")
+            let base = "Thuis/bridge/badrequest"
+            let cases: [(command: String, payload: [UInt8], error: String)] = [
+                ("frobnicate", [], "unknown command \\\"frobnicate\\\""),
+                ("devices", Array("not json".utf8), "malformed JSON"),
+                ("devices", Array("[1,2]".utf8), "must be a JSON object"),
+                ("devices", [0x7B, 0xFF, 0x7D], "malformed JSON"),
+                ("devices", Array(String(repeating: "[", count: 10_000).utf8), "nested too deeply"),
+                ("devices", Array(repeating: 0x20, count: 20_000), "request too long"),
+            ]
+            for (index, item) in cases.enumerated() {
+                let mark = await house.mark
+                try await house.watcher.publish(topic: "\(base)/request/\(item.command)", payload: item.payload)
+                let response = try await house.watcher.waitForMessage(topic: "\(base)/response/\(item.command)", from: mark)
+                #expect(response.text.contains(#""status":"error""#), "case \(index): \(response.text)")
+                #expect(response.text.contains(item.error), "case \(index): \(response.text)")
+                #expect(!response.retained)
+            }
+            // A well-formed request still works.
+            let mark = await house.mark
+            try await house.publish("\(base)/request/devices", #"{"transaction":"t1"}"#)
+            let ok = try await house.watcher.waitForMessage(topic: "\(base)/response/devices", from: mark)
+            #expect(ok.text.contains(#""status":"ok""#) && ok.text.contains(#""transaction":"t1""#), "\(ok.text)")
+            #expect(house.bridge.isRunning)
+        }
+    }
+
+    /// Topics the bridge publishes to come from devices.toml only through scene mappings: wildcards, `$`
+    /// topics and control characters there refuse the configuration (exit 2) before anything starts.
+    @Test(arguments: ["Thuis/scene/+", "Thuis/#", "$SYS/broker", "Thuis/scene/a\u{1}b"])
+    func aSceneTopicThatCannotBePublishedToIsRefused(topic: String) async throws {
+        let directory = try TemporaryDirectory(prefix: "thuis-badscene")
+        defer { directory.remove() }
+        let escaped = FaultEscapedText(topic).text
+        let config = try directory.write(
+            "devices.toml",
+            """
+            [bridge]
+            name = "scenes"
+            [zwave]
+            port = "\(directory.file("zwave"))"
+            [[zwave.device]]
+            node = 2
+            room = "bedroom"
+            name = "light"
+            [[zwave.scene]]
+            node = 2
+            scene = 26
+            topic = "\(escaped)"
+            payload = "on"
+            """)
+        let bridge = try ChildProcess(
+            executable: try BuiltProduct.executable(named: "thuis-bridge").path, arguments: ["run", "--config", config])
+        #expect(await bridge.waitForExit(timeout: .seconds(20)) == .exited(2))
+        await bridge.waitForOutputEnd(timeout: .seconds(5))
+        #expect(bridge.outputText.contains("topic"), "\(bridge.outputText)")
+        #expect(!FileManager.default.fileExists(atPath: directory.file("zwave")))
+    }
+}

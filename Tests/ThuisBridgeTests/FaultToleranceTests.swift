@@ -1,0 +1,204 @@
+import Foundation
+import Testing
+import TestSupport
+import ZWaveEmulator
+
+/// Issue 7, faults: the real bridge process with real mosquitto and real libopenzwave on the emulated
+/// stick survives a broker crash, an unplugged stick, a stick that hangs at init, NAK/CAN on the serial
+/// link, and stops cleanly on SIGTERM. (CEC faults are tested with the CEC mapping.)
+@Suite struct FaultToleranceTests {
+    @Test func brokerKilledAndRestartedEmptyGetsEveryRetainedStateAndTheLatestValue() async throws {
+        try await FaultHouse.with(name: "brokerkill") { house in
+            let stick = try #require(house.stick)
+            try await house.waitFor(topic: house.stateTopic, "online")
+            try await house.waitForZWaveOnline()
+            try await house.waitFor(topic: house.topic("bedroom/light"), "0", timeout: .seconds(60))
+
+            await house.broker.kill()
+            // A local press on the FGD212 while the broker is down.
+            let before = stick.level(node: 2)
+            #expect(stick.pressButton(node: 2, button: .s1, .single))
+            try await MQTTTestClient.poll(timeout: .seconds(5), "the dimmer changes level") { stick.level(node: 2) != before }
+            let latest = try #require(stick.level(node: 2))
+            try await house.broker.restart()
+
+            // A fresh subscriber on the empty store gets every retained topic again, from the bridge.
+            let late = try await MQTTTestClient.connect(port: house.broker.port)
+            try await late.subscribe("Thuis/#")
+            let retainedTopics = [house.stateTopic, house.devicesTopic]
+                + FaultHouse.zwaveDevices.flatMap { [house.topic($0), house.topic($0, "/availability")] }
+            do {
+                try await MQTTTestClient.poll(timeout: .seconds(60), "every retained topic republished") {
+                    let received = await late.received
+                    return retainedTopics.allSatisfy { topic in received.contains { $0.topic == topic } }
+                        && received.contains { $0.topic == house.topic("bedroom/light") && $0.text == "\(latest)" }
+                }
+            } catch {
+                let seen = await late.received.map { "\($0.topic)=\($0.text.prefix(40))" }
+                Issue.record("late subscriber saw: \(seen)")
+                throw error
+            }
+            let received = await late.received
+            #expect(received.first { $0.topic == house.stateTopic }?.text == "online")
+            for device in FaultHouse.zwaveDevices {
+                #expect(received.last { $0.topic == house.topic(device, "/availability") }?.text == "online", "\(device)")
+            }
+            #expect(received.last { $0.topic == house.topic("bedroom/light") }?.text == "\(latest)")
+            let inventory = try #require(received.last { $0.topic == house.devicesTopic })
+            #expect(inventory.text.contains("bedroom"))
+            await late.close()
+            // They are in the broker's store: another subscriber gets them flagged retained.
+            let retained = try await Self.retainedMessages(port: house.broker.port, topics: retainedTopics)
+            #expect(retained[house.stateTopic] == "online")
+            #expect(retained[house.topic("bedroom/light")] == "\(latest)")
+
+            // Re-subscribed: a command after the restart is executed.
+            let mark = await house.mark
+            try await house.publish(house.topic("bedroom/light", "/set"), "30")
+            try await house.waitFor(topic: house.topic("bedroom/light"), "30", from: mark)
+            #expect(stick.level(node: 2) == 30)
+        }
+    }
+
+    @Test func stickUnpluggedAndRepluggedWithoutRestart() async throws {
+        try await FaultHouse.with(name: "unplug") { house in
+            let stick = try #require(house.stick)
+            try await house.waitForZWaveOnline()
+            try await house.waitFor(topic: house.topic("bedroom/light"), "0", timeout: .seconds(60))
+            let pid = house.bridge.pid
+
+            let lost = await house.mark
+            stick.unplug()
+            for device in FaultHouse.zwaveDevices {
+                try await house.waitFor(topic: house.topic(device, "/availability"), "offline", from: lost)
+            }
+            try await house.waitForEvent("adapter_lost", "zwave", from: lost)
+
+            // A command meanwhile is rejected with a reason, not dropped.
+            let command = await house.mark
+            try await house.publish(house.topic("bedroom/light", "/set"), "60")
+            let rejection = try await house.waitForEvent("command_rejected", "bedroom/light", from: command)
+            #expect(rejection.contains("offline"), "\(rejection)")
+            // The dimmer changes locally while unplugged; its report is lost with the link.
+            #expect(stick.pressButton(node: 2, button: .s1, .single))
+            try await MQTTTestClient.poll(timeout: .seconds(5), "the dimmer changes level") { stick.level(node: 2) != 0 }
+            let latest = try #require(stick.level(node: 2))
+
+            let back = await house.mark
+            try stick.replug()
+            try await house.waitForEvent("adapter_recovered", "zwave", from: back, timeout: .seconds(90))
+            for device in FaultHouse.zwaveDevices {
+                try await house.waitFor(topic: house.topic(device, "/availability"), "online", from: back, timeout: .seconds(90))
+            }
+            // States are refreshed from the devices: the level set while unplugged is published.
+            try await house.waitFor(topic: house.topic("bedroom/light"), "\(latest)", from: back, timeout: .seconds(60))
+            #expect(house.bridge.isRunning && house.bridge.pid == pid, "no bridge restart")
+            #expect(stick.level(node: 2) != 60, "the rejected command did not run later")
+
+            let after = await house.mark
+            try await house.publish(house.topic("bedroom/light", "/set"), "25")
+            try await house.waitFor(topic: house.topic("bedroom/light"), "25", from: after)
+            #expect(stick.level(node: 2) == 25)
+        }
+    }
+
+    @Test func stickSilentDuringInitIsRecoveredByTheWatchdog() async throws {
+        var options = FaultHouse.Options()
+        options.prepareStick = { $0.silentDuringInit(true) }
+        try await FaultHouse.with(name: "silent", options: options) { house in
+            let stick = try #require(house.stick)
+            try await house.waitFor(topic: house.stateTopic, "online")
+            // The library's init chain gets no answer: the watchdog gives up on it and reports the adapter lost.
+            try await house.waitForEvent("adapter_lost", "zwave", timeout: .seconds(90))
+            #expect(stick.receivedHostFrames.count > 0, "the library did talk to the stick")
+            let answering = await house.mark
+            stick.startAnswering()
+            try await house.waitForEvent("adapter_recovered", "zwave", from: answering, timeout: .seconds(120))
+            try await house.waitForZWaveOnline(from: answering, timeout: .seconds(90))
+            let mark = await house.mark
+            try await house.publish(house.topic("bedroom/light", "/set"), "45")
+            try await house.waitFor(topic: house.topic("bedroom/light"), "45", from: mark)
+            #expect(stick.level(node: 2) == 45)
+        }
+    }
+
+    @Test func aFrameAnsweredWithNakOrCanIsResentAndTheCommandLands() async throws {
+        try await FaultHouse.with(name: "nakcan") { house in
+            let stick = try #require(house.stick)
+            try await house.waitForZWaveOnline()
+            try await house.waitFor(topic: house.topic("bedroom/light"), "0", timeout: .seconds(60))
+            for (fault, level) in [("NAK", 33), ("CAN", 66)] {
+                let before = stick.hostFrameCount
+                if fault == "NAK" { stick.nakNextFrame() } else { stick.canNextFrame() }
+                let mark = await house.mark
+                try await house.publish(house.topic("bedroom/light", "/set"), "\(level)")
+                try await house.waitFor(topic: house.topic("bedroom/light"), "\(level)", from: mark, timeout: .seconds(30))
+                #expect(stick.level(node: 2) == UInt8(level), "after \(fault)")
+                // The refused frame (the first one after the injection) was sent again by the library.
+                let frames = stick.receivedHostFrames.filter { $0.index >= before }
+                let refused = try #require(frames.first)
+                let resent = frames.dropFirst().contains {
+                    $0.destinationNode == refused.destinationNode && $0.command == refused.command
+                }
+                #expect(resent, "after \(fault), \(refused) was not resent: \(frames.prefix(8))")
+                #expect(!(await house.events(from: mark)).contains { $0.contains("command_failed") }, "after \(fault)")
+            }
+        }
+    }
+
+    @Test func sigtermMarksEveryDeviceOfflineWritesTheCacheAndExitsZeroWithinFiveSeconds() async throws {
+        try await FaultHouse.with(name: "zterm") { house in
+            try await house.waitFor(topic: house.stateTopic, "online")
+            try await house.waitForZWaveOnline()
+            let mark = await house.mark
+            let start = ContinuousClock.now
+            house.bridge.signal(SIGTERM)
+            let termination = await house.bridge.waitForExit(timeout: .seconds(15))
+            let elapsed = ContinuousClock.now - start
+            #expect(termination == .exited(0))
+            #expect(elapsed < .seconds(5), "stopping took \(elapsed)")
+            let availability = FaultHouse.zwaveDevices.map { house.topic($0, "/availability") }
+            for topic in availability {
+                try await house.waitFor(topic: topic, "offline", from: mark)
+            }
+            try await house.waitFor(topic: house.stateTopic, "offline", from: mark)
+            let retained = try await Self.retainedMessages(port: house.broker.port, topics: availability + [house.stateTopic])
+            for topic in availability + [house.stateTopic] {
+                #expect(retained[topic] == "offline", "retained \(topic)")
+            }
+            let cache = try FileManager.default.contentsOfDirectory(atPath: house.directory.file("state"))
+            #expect(cache.contains { $0.hasPrefix("ozwcache_") }, "state dir: \(cache)")
+        }
+    }
+
+    @Test func sigkillWithZWaveLeavesTheLastWill() async throws {
+        try await FaultHouse.with(name: "zkill") { house in
+            try await house.waitFor(topic: house.stateTopic, "online")
+            try await house.waitForZWaveOnline()
+            let mark = await house.mark
+            house.bridge.kill()
+            #expect(await house.bridge.waitForExit(timeout: .seconds(5)) == .signalled(SIGKILL))
+            try await house.waitFor(topic: house.stateTopic, "offline", from: mark, timeout: .seconds(60))
+            let retained = try await Self.retainedMessages(port: house.broker.port, topics: [house.stateTopic])
+            #expect(retained[house.stateTopic] == "offline")
+        }
+    }
+
+    /// What a new subscriber gets flagged retained on `topics` (waits until each has arrived).
+    static func retainedMessages(port: Int, topics: [String]) async throws -> [String: String] {
+        let client = try await MQTTTestClient.connect(port: port)
+        do {
+            for topic in topics { try await client.subscribe(topic) }
+            var result: [String: String] = [:]
+            for topic in topics {
+                let message = try await client.waitForMessage(topic: topic, timeout: .seconds(10)) { $0.retained }
+                result[topic] = message.text
+            }
+            await client.close()
+            return result
+        } catch {
+            await client.close()
+            throw error
+        }
+    }
+}
