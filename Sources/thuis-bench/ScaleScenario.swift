@@ -1,0 +1,111 @@
+import Foundation
+import ZWaveEmulator
+
+/// Scenario 4 (and 5): from the bridge's start to every mapped device's state published, cold (no network
+/// cache) and with the cache; baseline: MinOZW's time to "all nodes queried" on the same emulated network.
+/// With `cec`, a last cached run also has a CEC adapter, and the bridge's RSS at rest is read (scenario 5).
+enum ScaleScenario {
+    struct Outcome: Sendable {
+        var nodes: Int
+        var devices: Int
+        var cold: Double?
+        var cached: Double?
+        var minOZWCold: Double?
+        var minOZWCached: Double?
+        var restRSSKB: Int?
+        var restWithCECRSSKB: Int?
+        var restWithCECBreakdownKB: (anonymous: Int, fileBacked: Int)?
+        /// Seconds from spawn to the first frame at the stick (process start-up until the port is opened).
+        var firstFrame: [String: Double] = [:]
+        var notes: [String] = []
+    }
+
+    static func run(run: BenchDirectory, network: NetworkDescription, label: String, withCEC: Bool,
+                    radioLatency: Duration, log: (String) -> Void) async throws -> Outcome {
+        let directory = try run.subdirectory("scale-\(label)")
+        let broker = try await BenchBroker(directory: run)
+        let watcher = try await BenchClient(port: broker.port, name: "scale-\(label)")
+        try await watcher.subscribe("Thuis/#")
+        let fixture = try ZWaveFixture(network: network, radioLatency: radioLatency,
+                                       link: (directory as NSString).appendingPathComponent("zwave"))
+        let topics = fixture.stateTopics()
+        var outcome = Outcome(nodes: network.nodes.filter { $0.kind != .joining }.count, devices: topics.count)
+        let state = (directory as NSString).appendingPathComponent("state")
+        let timeout: Duration = .seconds(240)
+
+        func bridgeRun(_ what: String, cec: String = "") async throws -> (Double?, BridgeRun) {
+            let mark = watcher.inbox.mark
+            let frameMark = fixture.frames.mark
+            let body = fixture.zwaveSection(stateDirectory: state, refreshAfterSet: false) + "\n" + cec
+            let bridge = try BridgeRun.start(name: "scale", brokerPort: broker.port, body: body, directory: directory)
+            let elapsed = await allStates(watcher, topics: topics, from: mark, since: bridge.process.started, timeout: timeout)
+            let first = fixture.frames.items(from: frameMark).first.map { ($0.time - bridge.process.started).milliseconds / 1000 }
+            outcome.firstFrame["bridge \(what)"] = first
+            log("  \(label) bridge \(what): \(elapsed.map { seconds($0) } ?? "timeout") for \(topics.count) states, first frame after \(first.map { seconds($0) } ?? "n/a")")
+            if elapsed == nil { outcome.notes.append("bridge \(what): not every state within \(timeout)") }
+            return (elapsed, bridge)
+        }
+
+        // Cold.
+        let (cold, first) = try await bridgeRun("cold")
+        outcome.cold = cold
+        _ = await fixture.waitForQuiet(.seconds(1), timeout: .seconds(60))
+        outcome.restRSSKB = first.process.rssKB
+        await first.process.stop(timeout: .seconds(20))  // SIGTERM writes the network cache
+        // Cached.
+        let (cached, second) = try await bridgeRun("cached")
+        outcome.cached = cached
+        _ = await fixture.waitForQuiet(.seconds(1), timeout: .seconds(60))
+        await second.process.stop(timeout: .seconds(20))
+
+        if withCEC {
+            let cecFixture = try CECFixture(link: (directory as NSString).appendingPathComponent("cec"))
+            let (_, third) = try await bridgeRun("cached + CEC", cec: cecFixture.cecSection)
+            _ = await watcher.wait(topic: "Thuis/device/bench/tv", from: 0, timeout: .seconds(30))
+            _ = await fixture.waitForQuiet(.seconds(2), timeout: .seconds(20))
+            try await Task.sleep(for: .seconds(2))
+            outcome.restWithCECRSSKB = third.process.rssKB
+            outcome.restWithCECBreakdownKB = third.process.rssBreakdownKB
+            await third.process.stop(timeout: .seconds(20))
+            cecFixture.stop()
+        }
+        await fixture.stop()
+        await watcher.close()
+        await broker.stop()
+
+        // MinOZW on a fresh emulator with the same network, cold then with its own cache.
+        let minDirectory = try run.subdirectory("minozw-\(label)")
+        let minFixture = try ZWaveFixture(network: network, radioLatency: radioLatency,
+                                          link: (minDirectory as NSString).appendingPathComponent("zwave"))
+        for what in ["cold", "cached"] {
+            let frameMark = minFixture.frames.mark
+            let spawned = ContinuousClock.now
+            let elapsed = try await MinOZW.timeToAllNodesQueried(link: minFixture.link, directory: minDirectory, log: log)
+            if what == "cold" { outcome.minOZWCold = elapsed } else { outcome.minOZWCached = elapsed }
+            let first = minFixture.frames.items(from: frameMark).first.map { ($0.time - spawned).milliseconds / 1000 }
+            outcome.firstFrame["MinOZW \(what)"] = first
+            log("  \(label) MinOZW \(what): \(elapsed.map { seconds($0) } ?? "n/a"), first frame after \(first.map { seconds($0) } ?? "n/a")")
+        }
+        await minFixture.stop()
+        return outcome
+    }
+
+    /// Seconds from `since` until every topic had a message at index ≥ `from`; nil on timeout.
+    static func allStates(_ watcher: BenchClient, topics: [String], from: Int, since: ContinuousClock.Instant,
+                          timeout: Duration) async -> Double? {
+        var missing = Set(topics)
+        var last = since
+        var scanned = from
+        let deadline = ContinuousClock.now + timeout
+        while !missing.isEmpty {
+            for message in watcher.inbox.items(from: scanned) {
+                scanned = message.index + 1
+                if missing.remove(message.item.topic) != nil { last = message.time }
+            }
+            if missing.isEmpty { break }
+            guard ContinuousClock.now < deadline else { return nil }
+            try? await Task.sleep(for: .milliseconds(10))
+        }
+        return (last - since).milliseconds / 1000
+    }
+}

@@ -1,0 +1,111 @@
+import Foundation
+
+/// Turning each scenario's raw outcome into table rows against the issue's goals.
+extension ThuisBench {
+    static func setToWire(_ r: (bridge: [Double], baseline: [Double], lost: Int), refresh: Bool) -> ScenarioResult {
+        let bridge = LatencySummary(milliseconds: r.bridge)
+        let broker = LatencySummary(milliseconds: r.baseline)
+        var result = ScenarioResult(name: "1. set → wire (refresh_after_set = \(refresh))")
+        result.latencies = ["bridge": bridge, "broker_round_trip": broker]
+        result.numbers = ["lost": Double(r.lost)]
+        result.row("p50", ms(bridge.p50), baseline: ms(broker.p50), comparison: "overhead \(ms(bridge.p50 - broker.p50))",
+                   goal: "≤ 0.5 ms", met: bridge.p50 <= 0.5)
+        result.row("p99", ms(bridge.p99), baseline: ms(broker.p99), comparison: "overhead \(ms(bridge.p99 - broker.p99))",
+                   goal: "≤ 1.5 ms", met: bridge.p99 <= 1.5)
+        result.row("p90 / max", "\(ms(bridge.p90)) / \(ms(bridge.max))", baseline: "\(ms(broker.p90)) / \(ms(broker.max))",
+                   comparison: "peer p50 1.53 ms, p90 1.96 ms")
+        result.row("samples", "\(bridge.count) (lost \(r.lost))")
+        return result
+    }
+
+    static func reportToMQTT(_ r: (bridge: [Double], baseline: [Double], lost: Int)) -> ScenarioResult {
+        let bridge = LatencySummary(milliseconds: r.bridge)
+        let broker = LatencySummary(milliseconds: r.baseline)
+        var result = ScenarioResult(name: "2. report → MQTT")
+        result.latencies = ["bridge": bridge, "broker_round_trip": broker]
+        result.numbers = ["lost": Double(r.lost)]
+        result.row("p50", ms(bridge.p50), baseline: ms(broker.p50), comparison: "overhead \(ms(bridge.p50 - broker.p50))")
+        result.row("p99", ms(bridge.p99), baseline: ms(broker.p99), comparison: "overhead \(ms(bridge.p99 - broker.p99))",
+                   goal: "overhead ≤ 1 ms", met: bridge.p99 - broker.p99 <= 1)
+        result.row("samples", "\(bridge.count) (lost \(r.lost))")
+        return result
+    }
+
+    static func flood(_ r: SliderFloodScenario.Outcome, refresh: Bool) -> ScenarioResult {
+        var result = ScenarioResult(name: "3. slider flood (refresh_after_set = \(refresh))")
+        let ideal = r.ideal
+        let limit = 1.1 * ideal + 2
+        let growth = zip(r.rssAfterKB.map { [$0] } ?? [], r.rssBeforeKB.map { [$0] } ?? []).map { $0 - $1 }.first
+        result.numbers = [
+            "published": Double(r.published), "publish_seconds": r.publishSeconds, "set_frames": Double(r.setFrames),
+            "send_data_frames": Double(r.sendDataFrames), "ideal": ideal, "drain_seconds": r.drainSeconds,
+            "rss_before_kb": Double(r.rssBeforeKB ?? -1), "rss_after_kb": Double(r.rssAfterKB ?? -1),
+        ]
+        result.row("radio commands (all SEND_DATA)", "\(r.sendDataFrames)", baseline: String(format: "ideal %.1f", ideal),
+                   comparison: String(format: "%.2f × ideal", Double(r.sendDataFrames) / ideal),
+                   goal: String(format: "≤ %.1f", limit), met: Double(r.sendDataFrames) <= limit)
+        result.row("Switch Multilevel Sets", "\(r.setFrames)", baseline: "\(r.published) published in \(seconds(r.publishSeconds))")
+        result.row("radio busy until", seconds(r.drainSeconds), comparison: r.quiet ? "quiet" : "still sending after 90 s")
+        let finalOK = r.stickLevel == r.expectedLevel && r.lastPublishedState == String(r.expectedLevel)
+        result.row("final level", "device \(r.stickLevel.map(String.init) ?? "?"), state \(r.lastPublishedState ?? "?")",
+                   baseline: "last sent \(r.expectedLevel)", goal: "the last one", met: finalOK)
+        result.row("RSS growth", growth.map { String(format: "%+.2f MB", Double($0) / 1024) } ?? "n/a",
+                   baseline: megabytes(r.rssBeforeKB), goal: "< 2 MB", met: growth.map { $0 < 2048 })
+        return result
+    }
+
+    static func scale(_ outcomes: [ScaleScenario.Outcome], latency: Int) -> ScenarioResult {
+        var result = ScenarioResult(name: "4. start → every state published (radio \(latency) ms/transaction)")
+        for o in outcomes {
+            func ratio(_ a: Double?, _ b: Double?) -> Double? {
+                guard let a, let b, b > 0 else { return nil }
+                return a / b
+            }
+            for (label, bridge, baseline) in [("cold", o.cold, o.minOZWCold), ("cached", o.cached, o.minOZWCached)] {
+                let r = ratio(bridge, baseline)
+                result.row("\(o.nodes) nodes / \(o.devices) devices, \(label)", bridge.map(seconds) ?? "timeout",
+                           baseline: "MinOZW \(baseline.map(seconds) ?? "n/a")",
+                           comparison: r.map { String(format: "%.2f ×", $0) } ?? "n/a", goal: "≤ 1.05 ×", met: r.map { $0 <= 1.05 })
+                result.numbers["\(o.nodes)_\(label)_bridge_s"] = bridge ?? -1
+                result.numbers["\(o.nodes)_\(label)_minozw_s"] = baseline ?? -1
+            }
+            result.notes += o.notes
+            for (what, first) in o.firstFrame.sorted(by: { $0.key < $1.key }) {
+                result.numbers["\(o.nodes)_first_frame_\(what.replacingOccurrences(of: " ", with: "_"))_s"] = first
+            }
+            let firsts = o.firstFrame.sorted(by: { $0.key < $1.key }).map { "\($0.key) \(seconds($0.value))" }
+            if !firsts.isEmpty { result.notes.append("\(o.nodes) nodes, spawn → first frame at the stick: \(firsts.joined(separator: ", "))") }
+        }
+        return result
+    }
+
+    static func memory(_ o: ScaleScenario.Outcome) -> ScenarioResult {
+        var result = ScenarioResult(name: "5. RSS at rest")
+        result.row("\(o.nodes) Z-Wave nodes", megabytes(o.restRSSKB))
+        result.row("\(o.nodes) Z-Wave nodes + CEC", megabytes(o.restWithCECRSSKB), baseline: "peers 40.7 + 28.6 MB",
+                   goal: "≤ 30 MB", met: o.restWithCECRSSKB.map { $0 <= 30 * 1024 })
+        result.numbers = ["zwave_kb": Double(o.restRSSKB ?? -1), "zwave_cec_kb": Double(o.restWithCECRSSKB ?? -1)]
+        if let split = o.restWithCECBreakdownKB {
+            result.row("  of which anonymous / file-backed", "\(megabytes(split.anonymous)) / \(megabytes(split.fileBacked))",
+                       comparison: "file-backed pages are library text, shared with other processes")
+            result.numbers["zwave_cec_anonymous_kb"] = Double(split.anonymous)
+            result.numbers["zwave_cec_file_backed_kb"] = Double(split.fileBacked)
+        }
+        return result
+    }
+
+    static func cec(_ r: (bridge: [Double], direct: [Double], rssKB: Int?, lost: Int)) -> ScenarioResult {
+        let bridge = LatencySummary(milliseconds: r.bridge)
+        let direct = LatencySummary(milliseconds: r.direct)
+        var result = ScenarioResult(name: "6. CEC /set on → Image View On")
+        result.latencies = ["bridge": bridge, "direct_libcec": direct]
+        result.row("p50", ms(bridge.p50), baseline: "direct \(ms(direct.p50))", comparison: "overhead \(ms(bridge.p50 - direct.p50))",
+                   goal: "overhead ≤ 1 ms", met: bridge.p50 - direct.p50 <= 1)
+        result.row("p90", ms(bridge.p90), baseline: "direct \(ms(direct.p90))", comparison: "overhead \(ms(bridge.p90 - direct.p90))")
+        result.row("mean", ms(bridge.mean), baseline: "direct \(ms(direct.mean))", comparison: "overhead \(ms(bridge.mean - direct.mean))")
+        result.notes.append("libcec's adapter thread polls with a 50 ms timeout, so single samples scatter over ~0-50 ms on both sides; "
+            + "the overhead is the difference of two noisy medians")
+        result.row("samples", "\(bridge.count) + \(direct.count) (lost \(r.lost))", baseline: "", comparison: "CEC-only bridge RSS \(megabytes(r.rssKB))")
+        return result
+    }
+}

@@ -1,0 +1,127 @@
+import ArgumentParser
+import Foundation
+import ZWaveEmulator
+
+/// `thuis-bench`: latency, throughput, memory and start-up of the real `thuis-bridge run` process against a
+/// real mosquitto, libopenzwave, libcec and the project's emulators, each next to a baseline measured in the
+/// same run. Prints a table and writes JSON (`--json`). Reports only; nothing asserts.
+@main
+struct ThuisBench: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "thuis-bench",
+        abstract: "Benchmark thuis-bridge against baselines measured in the same run.")
+
+    @Option(help: "Write the results as JSON to this file.")
+    var json: String?
+
+    @Option(help: "Samples for the Z-Wave latency scenarios (1, 2).")
+    var samples = 1000
+
+    @Option(help: "Samples for the CEC scenario (6).")
+    var cecSamples = 60
+
+    @Option(help: "Nodes in the scale network (4, 5).")
+    var nodes = 50
+
+    @Option(help: "Emulated radio latency per transaction for the scale scenario, in ms.")
+    var scaleLatency = 5
+
+    @Option(help: "Scenarios to run, comma separated (1-6).")
+    var only = "1,2,3,4,5,6"
+
+    @Flag(help: "Keep the run directory (logs, configs, caches).")
+    var keep = false
+
+    func run() async throws {
+        let selected = Set(only.split(separator: ",").compactMap { Int($0.trimmingCharacters(in: .whitespaces)) })
+        let machine = Machine.current()
+        let log: (String) -> Void = { FileHandle.standardError.write(Data(($0 + "\n").utf8)) }
+        log("thuis-bench on \(machine.summary)")
+        let run = try BenchDirectory()
+        log("run directory \(run.path)")
+        var results: [ScenarioResult] = []
+        let started = Date()
+
+        if !selected.isDisjoint(with: [1, 2, 3]) {
+            for refresh in [true, false] {
+                log("scenarios 1-3 with refresh_after_set = \(refresh)")
+                let session: DimmerSession
+                do {
+                    session = try await DimmerSession.start(run: run, refreshAfterSet: refresh, log: log)
+                } catch {
+                    log("  failed: \(error)")
+                    var failed = ScenarioResult(name: "1-3 (refresh_after_set = \(refresh))")
+                    failed.notes.append("could not start: \(String(describing: error).prefix(300))")
+                    results.append(failed)
+                    continue
+                }
+                do {
+                    if selected.contains(1) {
+                        log("  1. set → wire, \(samples) samples")
+                        let r = try await SetToWireScenario.run(session, samples: samples, log: log)
+                        results.append(Self.setToWire(r, refresh: refresh))
+                    }
+                    if selected.contains(2), refresh {
+                        log("  2. report → MQTT, \(samples) samples")
+                        let r = try await ReportToMQTTScenario.run(session, samples: samples, log: log)
+                        results.append(Self.reportToMQTT(r))
+                    }
+                    if selected.contains(3) {
+                        log("  3. slider flood")
+                        let r = try await SliderFloodScenario.run(session, log: log)
+                        results.append(Self.flood(r, refresh: refresh))
+                    }
+                } catch {
+                    log("  failed: \(error)\n  bridge log tail:\n\(session.bridge.process.output.suffix(3000))")
+                    var failed = ScenarioResult(name: "1-3 (refresh_after_set = \(refresh))")
+                    failed.notes.append("failed: \(String(describing: error).prefix(300))")
+                    results.append(failed)
+                }
+                await session.stop()
+            }
+        }
+        if !selected.isDisjoint(with: [4, 5]) {
+            let latency = Duration.milliseconds(scaleLatency)
+            log("scenario 4: scale, 2 nodes (default network), radio \(scaleLatency) ms")
+            do {
+                let small = try await ScaleScenario.run(run: run, network: .defaultNetwork, label: "2", withCEC: false,
+                                                        radioLatency: latency, log: log)
+                log("scenario 4/5: scale, \(nodes) nodes, radio \(scaleLatency) ms")
+                let large = try await ScaleScenario.run(run: run, network: ZWaveFixture.scaleNetwork(count: nodes),
+                                                        label: "\(nodes)", withCEC: selected.contains(5), radioLatency: latency,
+                                                        log: log)
+                if selected.contains(4) { results.append(Self.scale([small, large], latency: scaleLatency)) }
+                if selected.contains(5) { results.append(Self.memory(large)) }
+            } catch {
+                log("  failed: \(error)")
+                var failed = ScenarioResult(name: "4-5")
+                failed.notes.append("failed: \(String(describing: error).prefix(300))")
+                results.append(failed)
+            }
+        }
+        if selected.contains(6) {
+            log("scenario 6: CEC, \(cecSamples) samples")
+            do {
+                let r = try await CECScenario.run(run: run, samples: cecSamples, log: log)
+                results.append(Self.cec(r))
+            } catch {
+                log("  failed: \(error)")
+                var failed = ScenarioResult(name: "6")
+                failed.notes.append("failed: \(String(describing: error).prefix(300))")
+                results.append(failed)
+            }
+        }
+
+        let report = BenchReport(
+            machine: machine, date: ISO8601DateFormatter().string(from: started),
+            durationSeconds: Date().timeIntervalSince(started),
+            command: (["thuis-bench"] + CommandLine.arguments.dropFirst()).joined(separator: " "),
+            results: results)
+        print(report.table)
+        if let json {
+            try report.write(json: json)
+            log("JSON written to \(json)")
+        }
+        if keep { log("kept \(run.path)") } else { run.remove() }
+    }
+}
