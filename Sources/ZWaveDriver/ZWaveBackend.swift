@@ -123,7 +123,13 @@ public actor ZWaveBackend: DeviceBackend {
         case .valueAdded(let value):
             identify(value)
             record(value, initial: true)
-        case .valueChanged(let value), .valueRefreshed(let value):
+        case .valueChanged(let value):
+            if let scene = Self.centralScene(value) {
+                continuation.yield(
+                    .scene(node: Int(value.id.node.rawValue), instance: Int(value.id.instance), sceneID: scene))
+            }
+            record(value, initial: false)
+        case .valueRefreshed(let value):
             record(value, initial: false)
         case .sceneEvent(let node, let scene):
             continuation.yield(.scene(node: Int(node.rawValue), instance: nil, sceneID: Int(scene)))
@@ -183,6 +189,22 @@ public actor ZWaveBackend: DeviceBackend {
         bump(key)
         guard let update = Self.stateUpdate(value) else { return }
         continuation.yield(.update(.zwave(node: Int(id.node.rawValue), instance: Int(instance)), update))
+    }
+
+    /// A Central Scene (0x5B) notification as a scene id: `<scene> * 10 + <key attribute>` (0 pressed once,
+    /// 1 released, 2 held down, 3 pressed twice, 4-6 pressed 3-5 times), e.g. `12` for scene 1 held. The
+    /// library's value is the key attribute + 1 and returns to 0 (inactive), which is not an event.
+    static func centralScene(_ value: ZWaveValue) -> Int? {
+        guard value.id.commandClass == centralScene, value.id.index > 0, value.id.index < 256 else { return nil }
+        let attribute: Int32
+        switch value.content {
+        case .list(let v, _): attribute = v
+        case .int(let v): attribute = v
+        case .byte(let v): attribute = Int32(v)
+        default: return nil
+        }
+        guard attribute > 0 else { return nil }
+        return Int(value.id.index) * 10 + Int(attribute - 1)
     }
 
     static func stateUpdate(_ value: ZWaveValue) -> HardwareEvent.StateUpdate? {

@@ -147,10 +147,11 @@ import TestSupport
             try await house.send("/input/set", "2.0.0.0")
             try await house.waitFor("/input", "receiver", from: mark)
             try await house.waitForEmulator("the TV shows 2.0.0.0") { $0.tvInput == 0x2000 }
-            // The bridge never claims to be the active source itself: libcec takes an Active Source from its
-            // own logical address as its activation and pulls the TV back to libcec's own address.
-            let claims = house.emulator.transmittedFrames.filter { $0.frame.opcode == 0x82 }
-            #expect(claims.isEmpty, "Active Source sent: \(claims)")
+            // The bridge switches by Set Stream Path only; the TV stays on the requested input (libcec may
+            // announce itself now and then, which must not pull the TV back to libcec's own address).
+            let streamPaths = house.emulator.transmittedFrames.filter { $0.frame.opcode == 0x86 }
+            #expect(streamPaths.contains { $0.frame.data == [0x86, 0x20, 0x00] }, "\(streamPaths)")
+            #expect(house.emulator.state.tvInput == 0x2000)
             // Received frames are not published as events unless `cec_rx_events = true`.
             #expect(!(await house.events()).contains { $0.contains("cec_rx") })
         }

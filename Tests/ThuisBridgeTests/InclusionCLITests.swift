@@ -111,6 +111,8 @@ import TestSupport
         try await InclusionHouse.with(name: "incl-interview", joinAfter: 1) { house in
             let from = await house.mark
             let stick = house.stick
+            // A slow radio keeps the interview long enough for the node to stop answering in the middle of it.
+            stick.setRadioLatency(.milliseconds(200))
             // The node stops answering right after it joined: its interview cannot finish.
             async let firstQuery = stick.waitForHostFrame(timeout: .seconds(30)) { $0.destinationNode == 10 }
             try await house.watcher.publish(
@@ -128,6 +130,7 @@ import TestSupport
             _ = try await house.watcher.waitForMessage(
                 topic: "Thuis/device/unassigned/node10/availability", from: from, timeout: .seconds(10))
             stick.setDead(node: 10, false)
+            stick.setRadioLatency(.milliseconds(5))
             try await house.watcher.publish(topic: "Thuis/device/unassigned/node10/set", text: "on")
             try await MQTTTestClient.poll(timeout: .seconds(15), "node 10 switched on by Basic Set") {
                 stick.switchState(node: 10) == true
