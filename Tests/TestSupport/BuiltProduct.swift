@@ -54,48 +54,25 @@ public enum BuiltProduct {
         throw NotFound(name: name, searched: searched)
     }
 
-    /// Runs the built executable `name` to completion and returns what it printed (captured through temporary
-    /// files, so no pipe can fill up). A run longer than `timeout` is terminated and throws ``TimedOut``.
+    /// Runs the built executable `name` to completion and returns what it printed on each stream. It runs as a
+    /// ``ChildProcess`` (posix_spawn, its own waitpid, pipes drained by reader threads). A run longer than
+    /// `timeout` is killed and throws ``TimedOut``.
     public static func run(
         _ name: String, _ arguments: [String], currentDirectory: URL? = nil,
         timeout: Duration = .seconds(60)
-    ) throws -> RunResult {
-        let files = FileManager.default
-        let directory = files.temporaryDirectory.appendingPathComponent("built-product-\(UUID().uuidString)")
-        try files.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? files.removeItem(at: directory) }
-        let outURL = directory.appendingPathComponent("stdout")
-        let errURL = directory.appendingPathComponent("stderr")
-        _ = files.createFile(atPath: outURL.path, contents: nil)
-        _ = files.createFile(atPath: errURL.path, contents: nil)
-        let out = try FileHandle(forWritingTo: outURL)
-        let err = try FileHandle(forWritingTo: errURL)
-        defer {
-            try? out.close()
-            try? err.close()
-        }
-
-        let process = Process()
-        process.executableURL = try executable(named: name)
-        process.arguments = arguments
-        if let currentDirectory { process.currentDirectoryURL = currentDirectory }
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        let deadline = ContinuousClock.now + timeout
-        while process.isRunning && ContinuousClock.now < deadline {
-            Thread.sleep(forTimeInterval: 0.01)
-        }
-        if process.isRunning {
-            process.terminate()
-            process.waitUntilExit()
+    ) async throws -> RunResult {
+        let child = try ChildProcess(
+            executable: try executable(named: name).path, arguments: arguments,
+            workingDirectory: currentDirectory?.path)
+        guard let termination = await child.waitForExit(timeout: timeout) else {
+            _ = await child.stop(timeout: .seconds(5))
             throw TimedOut(command: ([name] + arguments).joined(separator: " "), timeout: timeout)
         }
-        process.waitUntilExit()
-        return RunResult(
-            status: process.terminationStatus,
-            standardOutput: String(decoding: try Data(contentsOf: outURL), as: UTF8.self),
-            standardError: String(decoding: try Data(contentsOf: errURL), as: UTF8.self))
+        await child.waitForOutputEnd(timeout: .seconds(5))
+        let status: Int32 = if case .exited(let code) = termination { code } else { 128 + 9 }
+        func text(_ stream: ChildProcess.Stream) -> String {
+            child.output.filter { $0.stream == stream }.map { $0.text + "\n" }.joined()
+        }
+        return RunResult(status: status, standardOutput: text(.stdout), standardError: text(.stderr))
     }
 }

@@ -7,12 +7,12 @@ import Testing
     static let repository = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
-    func checkConfig(_ arguments: [String], in directory: URL? = nil) throws -> BuiltProduct.RunResult {
-        try BuiltProduct.run("thuis-bridge", ["check-config"] + arguments, currentDirectory: directory)
+    func checkConfig(_ arguments: [String], in directory: URL? = nil) async throws -> BuiltProduct.RunResult {
+        try await BuiltProduct.run("thuis-bridge", ["check-config"] + arguments, currentDirectory: directory)
     }
 
-    @Test func shippedFilePassesAndPrintsTheTopicTable() throws {
-        let result = try checkConfig([Self.repository.appendingPathComponent("devices.toml").path])
+    @Test func shippedFilePassesAndPrintsTheTopicTable() async throws {
+        let result = try await checkConfig([Self.repository.appendingPathComponent("devices.toml").path])
         #expect(result.status == 0, "\(result.standardError)")
         #expect(result.standardError.isEmpty)
         let out = result.standardOutput
@@ -27,13 +27,13 @@ import Testing
         }
     }
 
-    @Test func defaultFileIsDevicesTomlInTheWorkingDirectory() throws {
-        let result = try checkConfig([], in: Self.repository)
+    @Test func defaultFileIsDevicesTomlInTheWorkingDirectory() async throws {
+        let result = try await checkConfig([], in: Self.repository)
         #expect(result.status == 0, "\(result.standardError)")
         #expect(result.standardOutput.hasPrefix("devices.toml is valid"))
     }
 
-    @Test func brokenFileExitsTwoListingEveryProblemOnStandardError() throws {
+    @Test func brokenFileExitsTwoListingEveryProblemOnStandardError() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("check-config-\(UUID())")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -53,7 +53,7 @@ import Testing
             """.utf8
         ).write(to: file)
 
-        let result = try checkConfig([file.path])
+        let result = try await checkConfig([file.path])
         #expect(result.status == 2)
         #expect(result.standardOutput.isEmpty)
         let lines = result.standardError.split(separator: "\n").map(String.init)
@@ -94,20 +94,20 @@ import Testing
         ),
         (bridge + "[[[zwave]]]\n", ":3:3: TOML syntax"),
     ])
-    func brokenFilesExitTwoNamingTheKeyPath(text: String, expected: String) throws {
+    func brokenFilesExitTwoNamingTheKeyPath(text: String, expected: String) async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("check-config-\(UUID())")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let file = directory.appendingPathComponent("devices.toml")
         try Data(text.utf8).write(to: file)
-        let result = try checkConfig([file.path])
+        let result = try await checkConfig([file.path])
         #expect(result.status == 2)
         #expect(result.standardOutput.isEmpty)
         #expect(result.standardError.contains(file.path + expected), "\(result.standardError)")
     }
 
-    @Test func syntaxErrorAndMissingFileExitTwo() throws {
-        let missing = try checkConfig(["/nonexistent/devices.toml"])
+    @Test func syntaxErrorAndMissingFileExitTwo() async throws {
+        let missing = try await checkConfig(["/nonexistent/devices.toml"])
         #expect(missing.status == 2)
         #expect(missing.standardError.contains("/nonexistent/devices.toml: cannot read the configuration file"))
 
@@ -116,7 +116,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: directory) }
         let file = directory.appendingPathComponent("devices.toml")
         try Data("[bridge]\nname = \"living\n[[[zwave]]]\n".utf8).write(to: file)
-        let syntax = try checkConfig([file.path])
+        let syntax = try await checkConfig([file.path])
         #expect(syntax.status == 2)
         #expect(syntax.standardError.contains("\(file.path):2:"))
         #expect(syntax.standardError.contains("TOML syntax"))

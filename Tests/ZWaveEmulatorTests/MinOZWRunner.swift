@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// Runs `/usr/bin/MinOZW` (Debian package `openzwave`) against a serial device in a working directory,
 /// where it writes OZW_Log.txt and its cache. MinOZW exits by itself after AllNodesQueried.
@@ -22,31 +23,18 @@ struct MinOZWRunner {
     }
 
     static func run(device: String, in directory: String, timeout: Double = 30) async throws -> Result {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: path)
-        process.arguments = [device]
-        process.currentDirectoryURL = URL(fileURLWithPath: directory)
-        let outputPath = directory + "/minozw.out"
-        _ = FileManager.default.createFile(atPath: outputPath, contents: nil)
-        let output = try FileHandle(forWritingTo: URL(fileURLWithPath: outputPath))
-        defer { try? output.close() }
-        process.standardOutput = output
-        process.standardError = output
+        // TestSupport's ChildProcess (posix_spawn + its own waitpid) rather than Foundation's Process, whose
+        // exit monitoring can miss a child's end in this multi-library test process and then hang.
         let start = ContinuousClock.now
-        try process.run()
-        let deadline = Date().addingTimeInterval(timeout)
-        while process.isRunning, Date() < deadline {
-            try await Task.sleep(for: .milliseconds(50))
-        }
-        let timedOut = process.isRunning
-        if timedOut {
-            process.terminate()
-            process.waitUntilExit()
-        }
+        let child = try ChildProcess(executable: path, arguments: [device], workingDirectory: directory)
+        var termination = await child.waitForExit(timeout: .milliseconds(Int(timeout * 1000)))
+        let timedOut = termination == nil
+        if timedOut { termination = await child.stop(timeout: .seconds(5)) }
+        await child.waitForOutputEnd(timeout: .seconds(5))
         let elapsed = ContinuousClock.now - start
-        let text = (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? ""
+        let exitCode: Int32 = if case .exited(let code)? = termination { code } else { -1 }
         let c = elapsed.components
-        return Result(exitCode: process.terminationStatus, output: text,
+        return Result(exitCode: exitCode, output: child.outputText,
                       seconds: Double(c.seconds) + Double(c.attoseconds) / 1e18, timedOut: timedOut)
     }
 

@@ -57,17 +57,10 @@ extension EmulatorSerialSuite {
             let binary = try BuiltProduct.executable(named: "thuis-bridge").path
             let dir = try ScratchDirectory()
             let link = dir.path + "/zwave"
-            let cli = Process()
-            cli.executableURL = URL(fileURLWithPath: binary)
-            cli.arguments = ["emulate", "zwave", "--link", link, "--network", "default", "--latency", "10"]
-            let log = dir.path + "/emulator.out"
-            _ = FileManager.default.createFile(atPath: log, contents: nil)
-            let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: log))
-            defer { try? handle.close() }
-            cli.standardOutput = handle
-            cli.standardError = handle
-            try cli.run()
-            defer { if cli.isRunning { cli.terminate() } }
+            let cli = try ChildProcess(
+                executable: binary,
+                arguments: ["emulate", "zwave", "--link", link, "--network", "default", "--latency", "10"])
+            defer { cli.kill() }
 
             let deadline = Date().addingTimeInterval(10)
             while !FileManager.default.fileExists(atPath: link), Date() < deadline {
@@ -79,16 +72,13 @@ extension EmulatorSerialSuite {
 
             // The control channel: a load change is accepted.
             try "load 3 4 99.5\n".write(toFile: link + ".ctl", atomically: false, encoding: .utf8)
-            try await Task.sleep(for: .milliseconds(300))
+            let accepted = await cli.waitForLine(timeout: .seconds(10)) { $0.text.contains("control: load 3 4 99.5 -> ok") }
+            #expect(accepted != nil, "\(cli.outputText.suffix(2000))")
 
-            cli.interrupt()  // SIGINT
-            let stopDeadline = Date().addingTimeInterval(5)
-            while cli.isRunning, Date() < stopDeadline { try await Task.sleep(for: .milliseconds(50)) }
-            #expect(!cli.isRunning, "the emulator did not stop on SIGINT")
-            #expect(cli.terminationStatus == 0)
+            cli.signal(SIGINT)
+            let termination = await cli.waitForExit(timeout: .seconds(5))
+            #expect(termination == .exited(0), "the emulator did not stop cleanly on SIGINT: \(String(describing: termination))")
             #expect(!FileManager.default.fileExists(atPath: link), "the link was not removed")
-            let output = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
-            #expect(output.contains("control: load 3 4 99.5 -> ok"))
         }
     }
 }
