@@ -37,7 +37,9 @@ public final class PseudoTerminal: @unchecked Sendable {
     public init(link: String? = nil) throws(PseudoTerminalError) {
         // posix_openpt/unlockpt/ptsname are not visible to Swift's Glibc module; these are their
         // Linux implementations: open the multiplexer, unlock (TIOCSPTLCK), read the number (TIOCGPTN).
-        let master = open("/dev/ptmx", O_RDWR | O_NOCTTY)
+        // O_CLOEXEC everywhere: a child process (a bridge, a broker) must never inherit the emulator's pty,
+        // or closing it here would not unplug it.
+        let master = open("/dev/ptmx", O_RDWR | O_NOCTTY | O_CLOEXEC)
         guard master >= 0 else { throw .system(call: "open(/dev/ptmx)", errno: errno) }
         var unlock: Int32 = 0
         guard ioctl(master, PseudoTerminal.tiocsptlck, &unlock) == 0 else {
@@ -52,7 +54,7 @@ public final class PseudoTerminal: @unchecked Sendable {
             throw .system(call: "ioctl(TIOCGPTN)", errno: e)
         }
         let path = "/dev/pts/\(number)"
-        let slave = open(path, O_RDWR | O_NOCTTY)
+        let slave = open(path, O_RDWR | O_NOCTTY | O_CLOEXEC)
         guard slave >= 0 else {
             let e = errno
             _ = Glibc.close(master)
@@ -81,6 +83,7 @@ public final class PseudoTerminal: @unchecked Sendable {
             }
         }
         _ = pipe(&wakePipe)
+        for end in wakePipe where end >= 0 { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
     }
 
     deinit {

@@ -33,7 +33,8 @@ struct ChildProcessTests {
         let started = ContinuousClock.now
         child.signal(SIGTERM)
         #expect(await child.waitForExit(timeout: .seconds(5)) == .signalled(SIGTERM))
-        #expect(ContinuousClock.now - started < .seconds(2))
+        // Well before ChildProcess's 5 s SIGKILL fallback: SIGTERM itself ended it (generous for a loaded CI box).
+        #expect(ContinuousClock.now - started < .seconds(4.5))
     }
 
     @Test("runs in the given working directory with extra environment")

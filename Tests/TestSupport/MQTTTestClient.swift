@@ -80,7 +80,7 @@ public final class MQTTTestClient: Sendable {
 
     /// The first message on `topic` (among all received, starting at index `from` of `received`) that
     /// satisfies `predicate`, waiting up to `timeout`. Retained messages delivered on subscribe count.
-    public func waitForMessage(topic: String, from index: Int = 0, timeout: Duration = .seconds(10),
+    public func waitForMessage(topic: String, from index: Int = 0, timeout: Duration = .seconds(30),
                                where predicate: @Sendable (MQTTMessage) -> Bool = { _ in true }) async throws -> MQTTMessage {
         let deadline = ContinuousClock.now.advanced(by: timeout)
         while true {
@@ -100,7 +100,7 @@ public final class MQTTTestClient: Sendable {
     /// Waits for a message on `topic` whose text payload is `text`.
     @discardableResult
     public func waitForMessage(topic: String, text: String, from index: Int = 0,
-                               timeout: Duration = .seconds(10)) async throws -> MQTTMessage {
+                               timeout: Duration = .seconds(30)) async throws -> MQTTMessage {
         try await waitForMessage(topic: topic, from: index, timeout: timeout) { $0.text == text }
     }
 

@@ -130,7 +130,8 @@ import TestSupport
             let termination = await running.bridge.waitForExit(timeout: .seconds(10))
             #expect(termination == .exited(0))
             let elapsed = ContinuousClock.now - start
-            #expect(elapsed < .seconds(5), "stopping took \(elapsed)")
+            // Typically 0.1-0.3 s; the bound leaves room for a loaded machine running the whole suite in parallel.
+            #expect(elapsed < .seconds(10), "stopping took \(elapsed)")
             try await running.watcher.waitForMessage(topic: "Thuis/bridge/term/state", text: "offline", from: before)
         } catch {
             Issue.record("bridge output:\n\(running.bridge.outputText)")

@@ -18,7 +18,7 @@ import ZWaveEmulator
             // A local press on the FGD212 while the broker is down.
             let before = stick.level(node: 2)
             #expect(stick.pressButton(node: 2, button: .s1, .single))
-            try await MQTTTestClient.poll(timeout: .seconds(5), "the dimmer changes level") { stick.level(node: 2) != before }
+            try await MQTTTestClient.poll(timeout: .seconds(15), "the dimmer changes level") { stick.level(node: 2) != before }
             let latest = try #require(stick.level(node: 2))
             try await house.broker.restart()
 
@@ -81,7 +81,7 @@ import ZWaveEmulator
             #expect(rejection.contains("offline"), "\(rejection)")
             // The dimmer changes locally while unplugged; its report is lost with the link.
             #expect(stick.pressButton(node: 2, button: .s1, .single))
-            try await MQTTTestClient.poll(timeout: .seconds(5), "the dimmer changes level") { stick.level(node: 2) != 0 }
+            try await MQTTTestClient.poll(timeout: .seconds(15), "the dimmer changes level") { stick.level(node: 2) != 0 }
             let latest = try #require(stick.level(node: 2))
 
             let back = await house.mark
@@ -156,7 +156,8 @@ import ZWaveEmulator
             let termination = await house.bridge.waitForExit(timeout: .seconds(15))
             let elapsed = ContinuousClock.now - start
             #expect(termination == .exited(0))
-            #expect(elapsed < .seconds(5), "stopping took \(elapsed)")
+            // Quiet machine: about 2.1 s (OpenZWave waits 2 s for its serial thread). Room for a loaded CI box.
+            #expect(elapsed < .seconds(8), "stopping took \(elapsed)")
             let availability = FaultHouse.zwaveDevices.map { house.topic($0, "/availability") }
             for topic in availability {
                 try await house.waitFor(topic: topic, "offline", from: mark)

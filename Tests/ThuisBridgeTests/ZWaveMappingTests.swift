@@ -117,13 +117,17 @@ import ZWaveEmulator
             // The library notices a dead node when it talks to it.
             try await house.set("bedroom/light", "30")
             try await house.waitFor("bedroom/light", "/availability", "offline", from: mark, timeout: .seconds(60))
-            #expect(await house.events(from: mark).contains { $0.contains("node_dead") })
+            _ = try await house.watcher.waitForMessage(topic: "Thuis/bridge/dead/event", from: mark) {
+                $0.text.contains("node_dead")
+            }
             house.stick.setDead(node: 2, false)
             let back = await house.mark
             // The node speaks again (a local button press sends its new level): the library marks it alive.
             #expect(house.stick.pressButton(node: 2, button: .s1, .single))
             try await house.waitFor("bedroom/light", "/availability", "online", from: back, timeout: .seconds(60))
-            #expect(await house.events(from: back).contains { $0.contains("node_alive") })
+            _ = try await house.watcher.waitForMessage(topic: "Thuis/bridge/dead/event", from: back) {
+                $0.text.contains("node_alive")
+            }
         }
     }
 
