@@ -308,8 +308,14 @@ public actor ZWaveBackend: DeviceBackend {
                     unlock(node)
                 }
             }
+            let before = generations[key, default: 0]
             try await setAndConfirm(key) { () async throws(ZWaveError) in
                 try await driver.setSwitch(node: node, instance: instance, on: command == .on)
+            }
+            if quirky, generations[key, default: 0] <= before + 1 {
+                // The library's verifying Get is answered on instance 1 as well: keep this socket's window
+                // open for it, so it cannot land in the next command's or sweep's window as another socket's.
+                _ = await waitForReport(key, after: before + 1, timeout: .seconds(1))
             }
         case .refresh:
             if quirky {
@@ -354,11 +360,11 @@ public actor ZWaveBackend: DeviceBackend {
     }
 
     /// Waits until a report for `key` newer than generation `after` arrives; `false` on timeout.
-    func waitForReport(_ key: ZWaveValueKey, after: Int) async -> Bool {
+    func waitForReport(_ key: ZWaveValueKey, after: Int, timeout: Duration? = nil) async -> Bool {
         if generations[key, default: 0] > after { return true }
         let id = nextWaiterID
         nextWaiterID += 1
-        let timeout = confirmationTimeout
+        let timeout = timeout ?? confirmationTimeout
         return await withTaskGroup(of: Void.self) { group in
             group.addTask {
                 try? await Task.sleep(for: timeout)

@@ -94,8 +94,9 @@ struct CECDriverTests {
             let muted = try await h.driver.toggleMute()
             #expect(muted.muted)
             #expect(h.emulator.state.muted)
-            let unmuted = try await h.driver.unmute()
-            #expect(!unmuted.muted)
+            _ = try await h.driver.unmute()
+            // The audio system is unmuted. (libcec's return value is its cached status when the report comes
+            // later than its reply timeout, which happens on a loaded machine, so the device is the judge.)
             #expect(!h.emulator.state.muted)
             let mark = h.recorder.count
             try await h.driver.requestAudioStatus()
