@@ -3,6 +3,7 @@ import Testing
 import TestSupport
 
 /// The client commands' failure modes and configuration parameters, as real processes.
+extension ProcessSuite {
 @Suite struct ClientCommandTests {
     @Test func noBridgeRunningIsAClearErrorWithinFiveSeconds() async throws {
         let broker = try await MosquittoBroker.start()
@@ -80,4 +81,5 @@ import TestSupport
             #expect(unknown.outputText.contains("node 77 is not in the Z-Wave network"), "\(unknown.outputText)")
         }
     }
+}
 }
