@@ -4,7 +4,6 @@ import TestSupport
 
 /// The real `thuis-bridge run` process against a real mosquitto: online/offline, the last will, broker
 /// restarts, retained commands, a clean stop.
-extension ProcessSuite {
 @Suite struct BridgeProcessTests {
     /// A running bridge with a subscriber on everything under the prefix.
     struct Running {
@@ -151,5 +150,4 @@ extension ProcessSuite {
         await bridge.waitForOutputEnd(timeout: .seconds(5))
         #expect(bridge.outputText.contains("bridge.name"))
     }
-}
 }

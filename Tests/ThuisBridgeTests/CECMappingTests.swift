@@ -5,7 +5,6 @@ import TestSupport
 
 /// Issue 6: HDMI-CEC on MQTT, end to end: real mosquitto, real libcec in the real bridge process, the
 /// project's Pulse-Eight emulator (TV, audio system, Apple TV at 1.0.0.0) in the test process.
-extension ProcessSuite {
 @Suite struct CECMappingTests {
     static let imageViewOn: UInt8 = 0x04
     static let standby: UInt8 = 0x36
@@ -292,5 +291,4 @@ extension ProcessSuite {
             await Self.expectPromptStop(house, "while libcec_open waits for a silent adapter")
         }
     }
-}
 }

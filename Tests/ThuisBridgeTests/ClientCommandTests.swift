@@ -3,7 +3,6 @@ import Testing
 import TestSupport
 
 /// The client commands' failure modes and configuration parameters, as real processes.
-extension ProcessSuite {
 @Suite struct ClientCommandTests {
     @Test func noBridgeRunningIsAClearErrorWithinFiveSeconds() async throws {
         let broker = try await MosquittoBroker.start()
@@ -81,5 +80,4 @@ extension ProcessSuite {
             #expect(unknown.outputText.contains("node 77 is not in the Z-Wave network"), "\(unknown.outputText)")
         }
     }
-}
 }

@@ -4,7 +4,6 @@ import TestSupport
 
 /// The real `thuis-bridge demo` process, as the README's quick start runs it: its private broker, the
 /// emulated house, the feed, and a clean stop by `--exit-after` or Ctrl-C (SIGINT).
-extension ProcessSuite {
 @Suite struct DemoCommandTests {
     static let repository = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
@@ -167,5 +166,4 @@ extension ProcessSuite {
         }
         #expect(noisy.isEmpty, "\(noisy)", sourceLocation: sourceLocation)
     }
-}
 }

@@ -6,7 +6,6 @@ import ZWaveEmulator
 /// Issue 7, bad input: the real bridge with the emulated Z-Wave house gets malformed commands, oversized and
 /// invalid payloads, garbage topics, unknown devices and unknown requests. Each one is answered with a reason
 /// (`command_rejected` event or an `error` response); no device moves; the bridge keeps running and serving.
-extension ProcessSuite {
 @Suite struct FaultBadInputTests {
     /// One refused message: where it went, what it carried, what the reason must say.
     struct Case: Sendable {
@@ -136,5 +135,4 @@ extension ProcessSuite {
         #expect(bridge.outputText.contains("topic"), "\(bridge.outputText)")
         #expect(!FileManager.default.fileExists(atPath: directory.file("zwave")))
     }
-}
 }

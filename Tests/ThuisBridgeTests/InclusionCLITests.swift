@@ -4,7 +4,6 @@ import TestSupport
 
 /// Issue 5: `thuis-bridge include`/`exclude` as real processes against the real bridge process, the
 /// emulated stick and a real broker.
-extension ProcessSuite {
 @Suite struct InclusionCLITests {
     @Test func includeAddsTheJoiningNodeAndAppliesTheCommandHeldDuringInclusion() async throws {
         try await InclusionHouse.with(name: "incl-add", joinAfter: 4) { house in
@@ -171,5 +170,4 @@ extension ProcessSuite {
             #expect(exit == .exited(1), "\(include.outputText)")
         }
     }
-}
 }

@@ -4,7 +4,6 @@ import TestSupport
 
 /// Issue 7, security: credentials from `password_file` against a mosquitto that requires them (never shown
 /// anywhere), TLS with a CA made by the test (a wrong CA is refused with a clear error), and the systemd unit.
-extension ProcessSuite {
 @Suite struct SecurityTests {
     static let password = "Zq7-secret-Thuis-31415"
     static let brokerUsers = ["thuis": password, "watcher": "watcher-pw"]
@@ -151,5 +150,4 @@ extension ProcessSuite {
         await child.waitForOutputEnd(timeout: .seconds(2))
         return (status, child.output.map(\.text).filter { $0.contains("thuis-bridge.service") })
     }
-}
 }

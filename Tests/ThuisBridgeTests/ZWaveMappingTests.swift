@@ -5,7 +5,6 @@ import ZWaveEmulator
 
 /// Issue 4: Z-Wave devices on MQTT, end to end: real mosquitto, real libopenzwave in the real bridge
 /// process, the project's stick emulator.
-extension ProcessSuite {
 @Suite struct ZWaveMappingTests {
     @Test func dimmerLevelOffOnRestoresAndToggle() async throws {
         try await ZWaveHouse.with(name: "dimmer") { house in
@@ -193,5 +192,4 @@ extension ProcessSuite {
             try await house.watcher.publish(topic: "Thuis/device/bedroom/light/set", payload: [], retain: true)
         }
     }
-}
 }
