@@ -3,7 +3,7 @@ import Foundation
 import Testing
 import TestSupport
 
-@Suite("CEC emulator on a pty")
+@Suite("CEC emulator on a pty", .endToEnd)
 struct CECEmulatorTests {
     /// Starts an emulator on a temporary link and opens the host side.
     func withEmulator(_ configure: (inout CECEmulatorConfiguration) -> Void = { _ in },

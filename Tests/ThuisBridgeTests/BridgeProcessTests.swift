@@ -4,7 +4,7 @@ import TestSupport
 
 /// The real `thuis-bridge run` process against a real mosquitto: online/offline, the last will, broker
 /// restarts, retained commands, a clean stop.
-@Suite struct BridgeProcessTests {
+@Suite(.endToEnd) struct BridgeProcessTests {
     /// A running bridge with a subscriber on everything under the prefix.
     struct Running {
         let broker: MosquittoBroker

@@ -30,6 +30,7 @@ final class CECHouse: Sendable {
             """
             [bridge]
             name = "\(name)"
+            log_level = "debug"
             [mqtt]
             host = "127.0.0.1"
             port = \(broker.port)
@@ -111,6 +112,9 @@ final class CECHouse: Sendable {
         } catch {
             _ = await house.stop()
             print("bridge output:\n\(house.bridge.outputText.suffix(20_000))")
+            let frames = house.emulator.transmittedFrames.suffix(80).map { "\($0.index): \($0)" }
+            print("frames the bridge transmitted (last 80):\n\(frames.joined(separator: "\n"))")
+            print("emulator state: \(house.emulator.state)")
             throw error
         }
         _ = await house.stop()

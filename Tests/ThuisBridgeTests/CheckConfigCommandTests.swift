@@ -3,7 +3,7 @@ import TestSupport
 import Testing
 
 /// Runs the real `thuis-bridge check-config` binary.
-@Suite struct CheckConfigCommandTests {
+@Suite(.endToEnd) struct CheckConfigCommandTests {
     static let repository = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 

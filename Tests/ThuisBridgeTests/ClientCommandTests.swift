@@ -3,7 +3,7 @@ import Testing
 import TestSupport
 
 /// The client commands' failure modes and configuration parameters, as real processes.
-@Suite struct ClientCommandTests {
+@Suite(.endToEnd) struct ClientCommandTests {
     @Test func noBridgeRunningIsAClearErrorWithinFiveSeconds() async throws {
         let broker = try await MosquittoBroker.start()
         let directory = try TemporaryDirectory(prefix: "thuis-client")

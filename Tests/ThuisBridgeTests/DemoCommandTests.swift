@@ -4,7 +4,7 @@ import TestSupport
 
 /// The real `thuis-bridge demo` process, as the README's quick start runs it: its private broker, the
 /// emulated house, the feed, and a clean stop by `--exit-after` or Ctrl-C (SIGINT).
-@Suite struct DemoCommandTests {
+@Suite(.endToEnd) struct DemoCommandTests {
     static let repository = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 

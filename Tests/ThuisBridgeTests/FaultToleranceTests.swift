@@ -6,7 +6,7 @@ import ZWaveEmulator
 /// Issue 7, faults: the real bridge process with real mosquitto and real libopenzwave on the emulated
 /// stick survives a broker crash, an unplugged stick, a stick that hangs at init, NAK/CAN on the serial
 /// link, and stops cleanly on SIGTERM. (CEC faults are tested with the CEC mapping.)
-@Suite struct FaultToleranceTests {
+@Suite(.endToEnd) struct FaultToleranceTests {
     @Test func brokerKilledAndRestartedEmptyGetsEveryRetainedStateAndTheLatestValue() async throws {
         try await FaultHouse.with(name: "brokerkill") { house in
             let stick = try #require(house.stick)

@@ -4,7 +4,7 @@ import TestSupport
 
 /// Issue 5: `thuis-bridge include`/`exclude` as real processes against the real bridge process, the
 /// emulated stick and a real broker.
-@Suite struct InclusionCLITests {
+@Suite(.endToEnd) struct InclusionCLITests {
     @Test func includeAddsTheJoiningNodeAndAppliesTheCommandHeldDuringInclusion() async throws {
         try await InclusionHouse.with(name: "incl-add", joinAfter: 4) { house in
             let from = await house.mark

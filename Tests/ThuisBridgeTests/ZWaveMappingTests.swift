@@ -5,7 +5,7 @@ import ZWaveEmulator
 
 /// Issue 4: Z-Wave devices on MQTT, end to end: real mosquitto, real libopenzwave in the real bridge
 /// process, the project's stick emulator.
-@Suite struct ZWaveMappingTests {
+@Suite(.endToEnd) struct ZWaveMappingTests {
     @Test func dimmerLevelOffOnRestoresAndToggle() async throws {
         try await ZWaveHouse.with(name: "dimmer") { house in
             try await house.waitFor("bedroom/light", "/availability", "online", timeout: .seconds(60))

@@ -8,7 +8,7 @@ import Testing
 /// through its serializer, accepted commands are in range, accepted configurations only name valid topics.
 ///
 /// Bounded for CI (a few seconds in a debug build); `THUIS_FUZZ_SECONDS=600` runs each target that long.
-@Suite(.serialized) struct FuzzTests {
+@Suite(.serialized, .endToEnd) struct FuzzTests {
     /// The longest a single input may take (debug build, slow CI box); a hang would hit the time limit.
     static let slowInputLimit: Duration = .seconds(5)
 
