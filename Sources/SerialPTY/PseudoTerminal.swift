@@ -22,8 +22,10 @@ public final class PseudoTerminal: @unchecked Sendable {
     /// The symlink pointing at `slavePath`, if one was requested.
     public let linkPath: String?
 
-    private let lock = NSLock()
+    private let lock = NSCondition()
     private var masterFD: Int32
+    /// Writers currently using the master descriptor: it is closed only when none is (see `releaseMaster`).
+    private var activeWriters = 0
     private var heldSlaveFD: Int32
     private var reading = false
     private var wakePipe: [Int32] = [-1, -1]
@@ -82,8 +84,7 @@ public final class PseudoTerminal: @unchecked Sendable {
                 throw .system(call: "symlink(\(link))", errno: e)
             }
         }
-        _ = pipe(&wakePipe)
-        for end in wakePipe where end >= 0 { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
+        wakePipe = makeCloseOnExecPipe() ?? [-1, -1]
     }
 
     deinit {
@@ -99,14 +100,26 @@ public final class PseudoTerminal: @unchecked Sendable {
         return masterFD >= 0
     }
 
-    /// Writes all bytes to the client. Waits (poll) while the pty's buffer is full.
+    /// Writes all bytes to the client. Waits (poll) while the pty's buffer is full; throws `.closed` when
+    /// the pty is closed meanwhile. The descriptor stays valid while it writes (see `releaseMaster`).
     public func write(_ bytes: [UInt8]) throws(PseudoTerminalError) {
         lock.lock()
         let fd = masterFD
+        guard fd >= 0 else {
+            lock.unlock()
+            throw .closed
+        }
+        activeWriters += 1
         lock.unlock()
-        guard fd >= 0 else { throw .closed }
+        defer {
+            lock.lock()
+            activeWriters -= 1
+            lock.broadcast()
+            lock.unlock()
+        }
         var offset = 0
         while offset < bytes.count {
+            guard isOpen else { throw .closed }
             let n = bytes.withUnsafeBytes { raw in
                 Glibc.write(fd, raw.baseAddress.map { $0 + offset }, bytes.count - offset)
             }
@@ -119,6 +132,14 @@ public final class PseudoTerminal: @unchecked Sendable {
                 throw .system(call: "write", errno: errno)
             }
         }
+    }
+
+    /// Closes a master descriptor once no `write` uses it any more, so its number cannot be reused under a writer.
+    private func releaseMaster(_ fd: Int32) {
+        lock.lock()
+        while activeWriters > 0 { lock.wait() }
+        _ = Glibc.close(fd)
+        lock.unlock()
     }
 
     /// Starts a dedicated reader thread that calls `handler` with each chunk the client writes, until
@@ -136,10 +157,11 @@ public final class PseudoTerminal: @unchecked Sendable {
         lock.unlock()
         // The reader thread owns the master descriptor and the wake pipe's read end once it runs: it closes
         // them when it leaves, so their numbers cannot be reused by a new pty while it still polls them.
-        let thread = Thread {
+        let thread = Thread { [weak self] in
             var buffer = [UInt8](repeating: 0, count: 4096)
             defer {
-                _ = Glibc.close(fd)
+                // Without `self` nobody can be writing any more.
+                if let self { self.releaseMaster(fd) } else { _ = Glibc.close(fd) }
                 _ = Glibc.close(wake)
             }
             while true {
@@ -188,7 +210,7 @@ public final class PseudoTerminal: @unchecked Sendable {
         }
         if slave >= 0 { _ = Glibc.close(slave) }
         // A reading pty's master is closed by its reader thread as it leaves (see `startReading`).
-        if master >= 0, !wasReading { _ = Glibc.close(master) }
+        if master >= 0, !wasReading { releaseMaster(master) }
     }
 }
 

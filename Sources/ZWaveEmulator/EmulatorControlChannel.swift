@@ -6,12 +6,13 @@ import Foundation
 /// A FIFO (named pipe) that accepts control lines for a `ZWaveStickEmulator` (see `execute(_:)`), e.g.
 /// `echo "press 2 s2 single" > /tmp/zwave.ctl`. A reader thread runs until `close()`.
 public final class EmulatorControlChannel: @unchecked Sendable {
-    // @unchecked Sendable: `fd` and `running` are guarded by `lock`; the thread only reads its own copies.
+    // @unchecked Sendable: `running` is guarded by `lock`. The reader thread owns the descriptor: it is the
+    // only one to use and close it, so a closed number can never be read again after another part of the
+    // process (a serial port, a socket) got it.
 
     /// The FIFO's path.
     public let path: String
     private let lock = NSLock()
-    private var fd: Int32
     private var running = true
 
     /// Creates the FIFO at `path` (replacing a stale one) and starts reading lines; each line's result is
@@ -22,17 +23,17 @@ public final class EmulatorControlChannel: @unchecked Sendable {
         _ = unlink(path)
         guard mkfifo(path, 0o600) == 0 else { throw .system(call: "mkfifo(\(path))", errno: errno) }
         // O_RDWR keeps a writer open ourselves, so the FIFO never reports EOF between clients.
-        let descriptor = open(path, O_RDWR | O_NONBLOCK)
-        guard descriptor >= 0 else {
+        let fd = open(path, O_RDWR | O_NONBLOCK | O_CLOEXEC)
+        guard fd >= 0 else {
             let e = errno
             _ = unlink(path)
             throw .system(call: "open(\(path))", errno: e)
         }
-        fd = descriptor
         let thread = Thread { [weak self] in
+            defer { _ = Glibc.close(fd) }
             var pending: [UInt8] = []
             var buffer = [UInt8](repeating: 0, count: 1024)
-            while let self, let fd = self.currentFD() {
+            while self?.isRunning == true {
                 var pfd = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
                 guard poll(&pfd, 1, 200) > 0 else { continue }
                 let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
@@ -49,24 +50,19 @@ public final class EmulatorControlChannel: @unchecked Sendable {
         thread.start()
     }
 
-    private func currentFD() -> Int32? {
+    private var isRunning: Bool {
         lock.lock()
         defer { lock.unlock() }
-        return running ? fd : nil
+        return running
     }
 
-    /// Stops the reader and removes the FIFO. Idempotent.
+    /// Stops the reader (it closes the FIFO within 200 ms) and removes the FIFO. Idempotent.
     public func close() {
         lock.lock()
-        let descriptor = fd
         let wasRunning = running
         running = false
-        fd = -1
         lock.unlock()
         guard wasRunning else { return }
-        // Let the reader leave its poll before closing.
-        Thread.sleep(forTimeInterval: 0.25)
-        _ = Glibc.close(descriptor)
         _ = unlink(path)
     }
 

@@ -103,7 +103,6 @@ extension ZWaveStickEmulator {
             note("unplugged")
             detach()
         }
-        Self.letClosedReaderLeave()
     }
 
     /// Opens a new pty at the same link, like plugging the stick back in.
@@ -114,7 +113,6 @@ extension ZWaveStickEmulator {
             detach()
             attach(terminal)
         }
-        Self.letClosedReaderLeave()
     }
 
     /// Changes the emulated radio latency per transaction.

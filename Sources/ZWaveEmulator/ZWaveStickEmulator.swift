@@ -121,25 +121,15 @@ public final class ZWaveStickEmulator: @unchecked Sendable {
 
     /// Stops serving: closes the pty, removes the link, fails pending waits. Idempotent.
     public func stop() {
-        let wasOpen = queue.sync {
+        queue.sync {
             ticker?.cancel()
             ticker = nil
-            let open = pty != nil
             detach()
             for (_, w) in waiters { w.continuation.resume(returning: nil) }
             waiters.removeAll()
             for (_, s) in streams { s.finish() }
             streams.removeAll()
-            return open
         }
-        if wasOpen { Self.letClosedReaderLeave() }
-    }
-
-    /// PseudoTerminal's reader thread only notices a close when it is next scheduled; if a new descriptor
-    /// reused the closed numbers before that, the old thread would read bytes meant for someone else.
-    /// Waiting briefly after a close lets it leave (a workaround until SerialPTY joins its reader).
-    static func letClosedReaderLeave() {
-        Thread.sleep(forTimeInterval: 0.1)
     }
 
     // MARK: - Link (on queue)

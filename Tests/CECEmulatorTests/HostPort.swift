@@ -10,7 +10,7 @@ final class HostPort {
     private var decoder = HostDecoder()
 
     init(path: String) throws {
-        fd = open(path, O_RDWR | O_NOCTTY | O_NONBLOCK)
+        fd = open(path, O_RDWR | O_NOCTTY | O_NONBLOCK | O_CLOEXEC)
         guard fd >= 0 else { throw POSIXError(.ENOENT) }
     }
 

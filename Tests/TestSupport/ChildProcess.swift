@@ -1,4 +1,5 @@
 import Foundation
+import SerialPTY
 
 /// A child process with its stdout and stderr captured line by line. Two reader threads drain the pipes
 /// continuously, so the child never blocks on a full pipe; a third thread reaps it (`waitpid`). The
@@ -199,9 +200,9 @@ public final class ChildProcess: @unchecked Sendable {  // mutable state guarded
 
     /// A pipe whose ends are close-on-exec (the child gets only the dup2'd copies).
     private static func makePipe() throws -> [Int32] {
-        var fds: [Int32] = [-1, -1]
-        guard pipe(&fds) == 0 else { throw TestSupportError("pipe failed: errno \(errno)") }
-        for fd in fds { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+        // pipe2 with O_CLOEXEC: atomically, so a child spawned meanwhile by another test cannot inherit the
+        // write end (which would keep this reader from ever seeing EOF).
+        guard let fds = makeCloseOnExecPipe() else { throw TestSupportError("pipe2 failed: errno \(errno)") }
         return fds
     }
 

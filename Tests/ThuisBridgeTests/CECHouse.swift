@@ -134,7 +134,7 @@ final class SilentAdapter: Sendable {
     init(link: String) throws {
         // posix_openpt/unlockpt/ptsname are not visible to Swift's Glibc module: open the multiplexer,
         // unlock (TIOCSPTLCK), read the number (TIOCGPTN).
-        master = open("/dev/ptmx", O_RDWR | O_NOCTTY | O_NONBLOCK)
+        master = open("/dev/ptmx", O_RDWR | O_NOCTTY | O_NONBLOCK | O_CLOEXEC)
         guard master >= 0 else { throw Failure(description: "open /dev/ptmx failed: errno \(errno)") }
         var unlock: Int32 = 0
         var number: UInt32 = 0

@@ -15,7 +15,7 @@ final class HostPort {
     var autoAck = true
 
     init(path: String) throws {
-        let descriptor = open(path, O_RDWR | O_NOCTTY | O_NONBLOCK)
+        let descriptor = open(path, O_RDWR | O_NOCTTY | O_NONBLOCK | O_CLOEXEC)
         guard descriptor >= 0 else { throw Failure.open(path, errno) }
         var tio = termios()
         if tcgetattr(descriptor, &tio) == 0 {
