@@ -23,6 +23,9 @@ public struct MQTTClientOptions: Sendable, CustomStringConvertible {
     public var reconnectDelayMax: Duration
     /// Inbound messages with a larger payload are reported as `MQTTInbound.oversized` instead.
     public var maxInboundPayloadBytes: Int
+    /// The largest packet the broker may send us (MQTT 5 "Maximum Packet Size" in CONNECT). The broker drops
+    /// a larger PUBLISH instead of sending it, so such a message is never buffered here at all.
+    public var maxInboundPacketBytes: Int
     /// Capacity of the `inbound` stream; when the consumer falls behind, the oldest items are dropped
     /// (counted in `MQTTClientStatistics.droppedInbound` and logged).
     public var inboundBufferSize: Int
@@ -47,6 +50,7 @@ public struct MQTTClientOptions: Sendable, CustomStringConvertible {
         reconnectDelayMin: Duration = .seconds(1),
         reconnectDelayMax: Duration = .seconds(30),
         maxInboundPayloadBytes: Int = 256 * 1024,
+        maxInboundPacketBytes: Int = 1024 * 1024,
         inboundBufferSize: Int = 1024,
         offlineQueueLimit: Int = 256,
         defaultQoS: MQTTQoS = .atLeastOnce
@@ -63,6 +67,7 @@ public struct MQTTClientOptions: Sendable, CustomStringConvertible {
         self.will = will
         self.reconnectDelayMin = reconnectDelayMin
         self.reconnectDelayMax = reconnectDelayMax
+        self.maxInboundPacketBytes = maxInboundPacketBytes
         self.maxInboundPayloadBytes = maxInboundPayloadBytes
         self.inboundBufferSize = inboundBufferSize
         self.offlineQueueLimit = offlineQueueLimit

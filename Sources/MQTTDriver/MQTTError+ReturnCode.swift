@@ -27,6 +27,7 @@ extension MQTTError {
 
     /// The error for a CONNACK refusal code.
     static func refused(_ code: Int32) -> MQTTError {
-        .connectionRefused(code: code, message: String(cString: mosquitto_connack_string(code)))
+        // MQTT 5 reason codes (the client speaks MQTT 5).
+        .connectionRefused(code: code, message: String(cString: mosquitto_reason_string(code)))
     }
 }

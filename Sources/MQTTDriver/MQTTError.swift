@@ -3,7 +3,7 @@ public enum MQTTError: Error, Sendable, Hashable, CustomStringConvertible {
     /// A libmosquitto call returned `code`; `message` is `mosquitto_strerror` (or `strerror(errno)`),
     /// plus the library's last error log line (e.g. the OpenSSL verification failure) when there is one.
     case library(function: String, code: Int32, message: String)
-    /// The broker refused the connection in its CONNACK (`mosquitto_connack_string`), e.g. bad password.
+    /// The broker refused the connection in its CONNACK (an MQTT 5 reason code, `mosquitto_reason_string`), e.g. bad password.
     case connectionRefused(code: Int32, message: String)
     /// A topic (or subscription filter) that MQTT does not allow.
     case invalidTopic(topic: String, reason: String)

@@ -38,7 +38,13 @@ final class MosquittoHandle: @unchecked Sendable {  // libmosquitto is thread-sa
         guard options.reconnectDelayMin > .zero, options.reconnectDelayMax >= options.reconnectDelayMin else {
             throw .invalidOption("reconnect delays must satisfy 0 < min <= max")
         }
+        guard options.maxInboundPacketBytes >= 1024 else {
+            throw .invalidOption("maxInboundPacketBytes must be at least 1024")
+        }
         try MQTTError.check(mosquitto_threaded_set(pointer, true), "mosquitto_threaded_set")
+        // MQTT 5: CONNECT carries our Maximum Packet Size (see `NetworkLoop`), so the broker never sends more.
+        try MQTTError.check(mosquitto_int_option(pointer, MOSQ_OPT_PROTOCOL_VERSION, MQTT_PROTOCOL_V5),
+                            "mosquitto_int_option(MOSQ_OPT_PROTOCOL_VERSION)")
         try MQTTError.check(mosquitto_max_inflight_messages_set(pointer, 100), "mosquitto_max_inflight_messages_set")
         installCallbacks()
         if options.username != nil || options.password != nil {

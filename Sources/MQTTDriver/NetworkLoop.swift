@@ -10,6 +10,7 @@ final class NetworkLoop: @unchecked Sendable {  // mutable state guarded by `con
     private let host: String
     private let port: Int32
     private let keepAlive: Int32
+    private let maxPacketBytes: UInt32
     private let delayMin: Double
     private let delayMax: Double
 
@@ -24,6 +25,7 @@ final class NetworkLoop: @unchecked Sendable {  // mutable state guarded by `con
         host = options.host
         port = Int32(clamping: options.port)
         keepAlive = Int32(clamping: max(5, options.keepAlive.components.seconds))
+        maxPacketBytes = UInt32(clamping: options.maxInboundPacketBytes)
         delayMin = max(0.01, options.reconnectDelayMin.seconds)
         delayMax = max(delayMin, options.reconnectDelayMax.seconds)
     }
@@ -70,6 +72,16 @@ final class NetworkLoop: @unchecked Sendable {  // mutable state guarded by `con
         }
     }
 
+    /// The first connect (`mosquitto_connect_bind_v5`) with our Maximum Packet Size; libmosquitto keeps a
+    /// copy of the properties and sends them again on every `mosquitto_reconnect`.
+    private func connect(_ mosq: OpaquePointer) -> Int32 {
+        var properties: OpaquePointer?
+        defer { mosquitto_property_free_all(&properties) }
+        let added = mosquitto_property_add_int32(&properties, Int32(MQTT_PROP_MAXIMUM_PACKET_SIZE.rawValue), maxPacketBytes)
+        guard added == Mosquitto.success else { return added }
+        return mosquitto_connect_bind_v5(mosq, host, port, keepAlive, nil, properties)
+    }
+
     private func main() {
         let mosq = handle.pointer
         let callbacks = handle.callbacks
@@ -77,9 +89,7 @@ final class NetworkLoop: @unchecked Sendable {  // mutable state guarded by `con
         var firstAttempt = true
         while !shouldStop {
             callbacks.beginAttempt()
-            let rc = firstAttempt
-                ? mosquitto_connect(mosq, host, port, keepAlive)
-                : mosquitto_reconnect(mosq)
+            let rc = firstAttempt ? connect(mosq) : mosquitto_reconnect(mosq)
             let savedErrno = errno
             let connectFunction = firstAttempt ? "mosquitto_connect" : "mosquitto_reconnect"
             firstAttempt = false

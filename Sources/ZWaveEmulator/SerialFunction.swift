@@ -17,8 +17,12 @@ public enum SerialFunction {
     public static let applicationUpdate: UInt8 = 0x49
     public static let addNodeToNetwork: UInt8 = 0x4A
     public static let removeNodeFromNetwork: UInt8 = 0x4B
+    public static let assignReturnRoute: UInt8 = 0x46
+    public static let deleteReturnRoute: UInt8 = 0x47
+    public static let requestNodeNeighborUpdate: UInt8 = 0x48
     public static let getSUCNodeID: UInt8 = 0x56
     public static let requestNodeInfo: UInt8 = 0x60
+    public static let removeFailedNodeID: UInt8 = 0x61
     public static let isFailedNode: UInt8 = 0x62
     public static let getRoutingInfo: UInt8 = 0x80
 
@@ -28,7 +32,8 @@ public enum SerialFunction {
         getInitData, applicationNodeInformation, applicationCommandHandler, getControllerCapabilities,
         setTimeouts, getCapabilities, serialAPISetup, sendData, getVersion, getRandom, memoryGetID,
         getNodeProtocolInfo, applicationUpdate, addNodeToNetwork, removeNodeFromNetwork, getSUCNodeID,
-        requestNodeInfo, isFailedNode, getRoutingInfo,
+        requestNodeInfo, isFailedNode, getRoutingInfo, assignReturnRoute, deleteReturnRoute,
+        requestNodeNeighborUpdate, removeFailedNodeID,
     ]
 
     /// The 32-byte function mask: bit (f-1) set for each supported function f.
@@ -63,6 +68,10 @@ public enum SerialFunction {
         case getSUCNodeID: "GET_SUC_NODE_ID"
         case requestNodeInfo: "REQUEST_NODE_INFO"
         case isFailedNode: "IS_FAILED_NODE"
+        case assignReturnRoute: "ASSIGN_RETURN_ROUTE"
+        case deleteReturnRoute: "DELETE_RETURN_ROUTE"
+        case requestNodeNeighborUpdate: "REQUEST_NODE_NEIGHBOR_UPDATE"
+        case removeFailedNodeID: "REMOVE_FAILED_NODE_ID"
         case getRoutingInfo: "GET_ROUTING_INFO"
         default: "FUNC_\(hex([f]))"
         }

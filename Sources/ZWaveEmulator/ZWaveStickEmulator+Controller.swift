@@ -55,6 +55,9 @@ extension ZWaveStickEmulator {
             addNode(p)
         case SerialFunction.removeNodeFromNetwork:
             removeNode(p)
+        case SerialFunction.requestNodeNeighborUpdate, SerialFunction.assignReturnRoute,
+             SerialFunction.deleteReturnRoute, SerialFunction.removeFailedNodeID:
+            maintain(f)
         default:
             note("unsupported function \(SerialFunction.name(f.function)); no answer")
         }

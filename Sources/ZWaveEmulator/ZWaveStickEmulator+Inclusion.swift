@@ -55,7 +55,7 @@ extension ZWaveStickEmulator {
         scheduleAutomaticJoins(adding: false)
     }
 
-    private func controllerCallback(_ function: UInt8, _ payload: [UInt8], delay: Double = 0.005) {
+    func controllerCallback(_ function: UInt8, _ payload: [UInt8], delay: Double = 0.005) {
         afterRadio(delay) { [weak self] in
             self?.send(SerialFrame(.request, function, payload))
         }

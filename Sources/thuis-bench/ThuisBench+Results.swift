@@ -109,3 +109,36 @@ extension ThuisBench {
         return result
     }
 }
+
+extension ThuisBench {
+    static func soak(_ o: SoakScenario.Outcome) -> ScenarioResult {
+        var result = ScenarioResult(name: "7. soak (\(Int(o.seconds / 60)) min, seed \(o.seed))")
+        result.row("commands / device events", "\(o.commands) / \(o.deviceEvents)")
+        result.row("commands lost (device or MQTT not in the last commanded state)", "\(o.mismatches.count)",
+                   goal: "0", met: o.mismatches.isEmpty && !o.bridgeRestarted)
+        result.row("S2 scene clicks pressed / published", "\(o.scenesPressed) / \(o.scenesSeen)", goal: "equal",
+                   met: o.scenesPressed == o.scenesSeen)
+        // Growth: the median of the last tenth of the samples against the median of minutes 1-3 (after warm-up).
+        let warm: [Int] = o.rss.filter { $0.0 >= 60 && $0.0 <= 180 }.map { $0.1 }.sorted()
+        let tail: [Int] = o.rss.suffix(max(1, o.rss.count / 10)).map { $0.1 }.sorted()
+        let peak: Int? = o.rss.map { $0.1 }.max()
+        let warmMedian: Int? = warm.isEmpty ? nil : warm[warm.count / 2]
+        let tailMedian: Int? = tail.isEmpty ? nil : tail[tail.count / 2]
+        if let warmKB = warmMedian, let endKB = tailMedian {
+            let growth = endKB - warmKB
+            result.row("RSS after warm-up → end (peak)", "\(megabytes(warmKB)) → \(megabytes(endKB)) (\(megabytes(peak)))",
+                       comparison: String(format: "%+.2f MB", Double(growth) / 1024), goal: "no growth (< 1 MB)",
+                       met: growth < 1024)
+            result.numbers["rss_growth_kb"] = Double(growth)
+        } else {
+            result.row("RSS", "too few samples (run at least 4 minutes)")
+        }
+        result.numbers["commands"] = Double(o.commands)
+        result.numbers["lost"] = Double(o.mismatches.count)
+        result.notes.append(contentsOf: o.mismatches)
+        if o.bridgeRestarted { result.notes.append("the bridge process ended during the soak") }
+        result.notes.append("RSS samples (s, MB): " + o.rss.enumerated().filter { $0.offset % 6 == 0 }
+            .map { String(format: "%.0f:%.1f", $0.element.0, Double($0.element.1) / 1024) }.joined(separator: " "))
+        return result
+    }
+}

@@ -26,8 +26,14 @@ struct ThuisBench: AsyncParsableCommand {
     @Option(help: "Emulated radio latency per transaction for the scale scenario, in ms.")
     var scaleLatency = 5
 
-    @Option(help: "Scenarios to run, comma separated (1-6).")
+    @Option(help: "Scenarios to run, comma separated (1-7; 7, the soak, only when named).")
     var only = "1,2,3,4,5,6"
+
+    @Option(help: "Length of the soak (7), in minutes.")
+    var soakMinutes = 30.0
+
+    @Option(help: "Seed of the soak's random commands and events (7).")
+    var seed: UInt64 = 20_261_122
 
     @Flag(help: "Keep the run directory (logs, configs, caches).")
     var keep = false
@@ -107,6 +113,20 @@ struct ThuisBench: AsyncParsableCommand {
             } catch {
                 log("  failed: \(error)")
                 var failed = ScenarioResult(name: "6")
+                failed.notes.append("failed: \(String(describing: error).prefix(300))")
+                results.append(failed)
+            }
+        }
+
+        if selected.contains(7) {
+            log("scenario 7: soak, \(soakMinutes) min, seed \(seed)")
+            do {
+                let r = try await SoakScenario.run(run: run, duration: .milliseconds(Int64(soakMinutes * 60_000)),
+                                                   seed: seed, log: log)
+                results.append(Self.soak(r))
+            } catch {
+                log("  failed: \(error)")
+                var failed = ScenarioResult(name: "7")
                 failed.notes.append("failed: \(String(describing: error).prefix(300))")
                 results.append(failed)
             }

@@ -81,7 +81,11 @@ struct Composition {
         return MQTTClientOptions(
             clientID: "thuis-bridge-\(configuration.bridge.name)", host: section.host, port: section.port,
             username: section.username, password: password, caFile: section.caFile, certFile: section.certFile,
-            keyFile: section.keyFile, will: MQTTWill(topic: configuration.topics.bridgeState, text: "offline"))
+            keyFile: section.keyFile, will: MQTTWill(topic: configuration.topics.bridgeState, text: "offline"),
+            // Commands are a few bytes and requests small JSON: a payload over 4 KiB is refused unread
+            // (`command_rejected`, "too large"); a packet over 64 KiB is not even sent to us by the broker
+            // (MQTT 5 Maximum Packet Size), so nobody can make the bridge buffer a large message.
+            maxInboundPayloadBytes: 4 * 1024, maxInboundPacketBytes: 64 * 1024)
     }
 
     /// The configured devices. Z-Wave kinds are a first guess (an endpoint is a socket, a node a dimmer)

@@ -8,7 +8,7 @@ import TestSupport
 
 /// Every test that starts libcec lives in this one serialized suite: libcec instances share process-wide
 /// state (adapter detection, the log), so they never run side by side.
-@Suite("CEC driver with real libcec", .serialized, .endToEnd)
+@Suite("CEC driver with real libcec", .serialized, .endToEnd(exclusive: true))
 struct CECDriverTests {
     @Test("issue 2 smoke: libcec initialises with no adapter, detects zero adapters and is destroyed")
     func smokeNoAdapter() async throws {

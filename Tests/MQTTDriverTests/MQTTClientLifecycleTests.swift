@@ -127,6 +127,35 @@ struct MQTTClientLifecycleTests {
         await broker.stop()
     }
 
+    @Test("a packet over our MQTT 5 Maximum Packet Size is never sent to us; smaller ones are")
+    func packetLimitKeepsLargeMessagesAtTheBroker() async throws {
+        let broker = try await MosquittoBroker.start()
+        let receiver = try await MQTTTestClient.connect(port: broker.port) {
+            $0.maxInboundPacketBytes = 4096
+            $0.maxInboundPayloadBytes = 1024
+        }
+        let sender = try await MQTTTestClient.connect(port: broker.port)
+        do {
+            try await receiver.subscribe("big/#")
+            try await sender.publish(topic: "big/huge", payload: [UInt8](repeating: 0x41, count: 100_000))
+            try await sender.publish(topic: "big/medium", payload: [UInt8](repeating: 0x42, count: 2000))
+            try await sender.publish(topic: "big/small", text: "ok")
+            // In order from one sender: once "small" is here, the broker has dealt with the two before it.
+            try await receiver.waitForMessage(topic: "big/small", text: "ok")
+            try await MQTTTestClient.poll(timeout: .seconds(5), "the medium one reported as oversized") {
+                await !receiver.recorder.oversized.isEmpty
+            }
+            let oversized = await receiver.recorder.oversized
+            #expect(oversized.map(\.topic) == ["big/medium"], "the 100 kB packet reached the client: \(oversized)")
+            #expect(await receiver.received(on: "big/huge").isEmpty)
+        } catch {
+            Issue.record(error)
+        }
+        await sender.close()
+        await receiver.close()
+        await broker.stop()
+    }
+
     @Test("a slow consumer loses the oldest inbound messages, counted in statistics")
     func inboundBufferIsBounded() async throws {
         let broker = try await MosquittoBroker.start()

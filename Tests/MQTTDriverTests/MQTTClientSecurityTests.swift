@@ -40,7 +40,7 @@ struct MQTTClientSecurityTests {
                 Issue.record("expected connectionRefused, got \(error)")
                 throw error
             }
-            #expect(code == 5)
+            #expect(code == 135)  // MQTT 5 "Not authorized"
             #expect(message.localizedCaseInsensitiveContains("not authori"))
             #expect(await bad.client.isConnected == false)
         } catch {

@@ -80,4 +80,39 @@ import TestSupport
             #expect(unknown.outputText.contains("node 77 is not in the Z-Wave network"), "\(unknown.outputText)")
         }
     }
+
+    @Test func healAndRemoveFailedReachTheController() async throws {
+        try await InclusionHouse.with(name: "client-heal", joinAfter: nil) { house in
+            // heal <node>: a neighbour update for that node reaches the stick.
+            let neighbourUpdate = Task {
+                await house.stick.waitForHostFrame(timeout: .seconds(20)) {
+                    $0.frame.function == 0x48 && $0.frame.payload.first == 2
+                }
+            }
+            let heal = try house.cli(["heal", "2"])
+            #expect(await heal.waitForExit(timeout: .seconds(20)) == .exited(0), "\(heal.outputText)")
+            #expect(heal.outputText.contains("heal started for node 2"), "\(heal.outputText)")
+            #expect(await neighbourUpdate.value != nil, "no REQUEST_NODE_NEIGHBOR_UPDATE for node 2 at the stick")
+            let all = try house.cli(["heal"])
+            #expect(await all.waitForExit(timeout: .seconds(20)) == .exited(0), "\(all.outputText)")
+            #expect(all.outputText.contains("the whole network"), "\(all.outputText)")
+
+            // remove-failed on a node that still answers: refused with the reason, the node stays.
+            let alive = try house.cli(["remove-failed", "2"])
+            #expect(await alive.waitForExit(timeout: .seconds(30)) == .exited(1), "\(alive.outputText)")
+            #expect(alive.outputText.contains("is not failed"), "\(alive.outputText)")
+            #expect(house.stick.includedNodeIDs.contains(2))
+
+            // Dead: removed from the controller, its retained topics cleared.
+            house.stick.setDead(node: 2, true)
+            let from = await house.mark
+            let removed = try house.cli(["remove-failed", "2"])
+            #expect(await removed.waitForExit(timeout: .seconds(30)) == .exited(0), "\(removed.outputText)")
+            #expect(!house.stick.includedNodeIDs.contains(2))
+            try await house.waitForEvent("\"node_removed\"", from: from, timeout: .seconds(10))
+            _ = try await house.watcher.waitForMessage(
+                topic: "Thuis/device/bedroom/light/availability", from: from, timeout: .seconds(10)
+            ) { $0.payload.isEmpty }
+        }
+    }
 }
