@@ -12,13 +12,16 @@ extension Bridge {
         if message.retained {
             return await reject(message, reason: "retained command ignored: commands must not be retained")
         }
+        if case .bridgeRequest(let command) = inbound {
+            return await handleRequest(command: command, payload: message.payload, oversize: message.oversize)
+        }
         if let size = message.oversize {
             return await reject(message, reason: "payload too large (\(size) bytes); it was not read")
         }
         let address: DeviceAddress
         switch inbound {
-        case .bridgeRequest(let command):
-            return await handleRequest(command: command, payload: message.payload)
+        case .bridgeRequest:
+            return
         case .deviceSet(let a), .deviceGet(let a), .volumeSet(let a), .muteSet(let a), .inputSet(let a):
             address = a
         }

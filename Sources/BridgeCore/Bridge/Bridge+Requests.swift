@@ -1,14 +1,15 @@
 /// The bridge API: `<prefix>/bridge/<bridge>/request/<command>` → `.../response/<command>`. Every request
 /// gets exactly one response, `status` `ok` or `error` with the reason.
 extension Bridge {
-    /// The longest request payload accepted.
-    static let maximumRequestLength = 16 * 1024
+    /// The longest request payload accepted (the MQTT client reports longer ones by size only: `oversize`).
+    static let maximumRequestLength = 4 * 1024
 
-    func handleRequest(command: String, payload: [UInt8]) async {
+    func handleRequest(command: String, payload: [UInt8], oversize: Int? = nil) async {
         var transaction: JSONValue = .null
         let result: Result<JSONValue, RequestFailure>
-        if payload.count > Self.maximumRequestLength {
-            result = .failure(RequestFailure("request too long (\(payload.count) bytes; at most \(Self.maximumRequestLength))"))
+        let size = oversize ?? payload.count
+        if oversize != nil || size > Self.maximumRequestLength {
+            result = .failure(RequestFailure("request too long (\(size) bytes; at most \(Self.maximumRequestLength))"))
         } else {
             do {
                 let arguments = payload.isEmpty ? JSONValue.object([]) : try JSONValue.parse(payload)
