@@ -29,6 +29,7 @@ extension ZWaveDriver {
     func handle(_ event: ZWaveEvent) {
         var recovered = false
         var failure: String?
+        var failedDriver: String?
         switch event {
         case .driverReady(let home, let controller):
             self.home = home
@@ -41,7 +42,15 @@ extension ZWaveDriver {
             }
             logger.info("Z-Wave driver ready", metadata: ["home": "\(home)", "controller": "\(controller)"])
         case .driverFailed:
-            if isSupervising { failure = "the driver failed on \(configuration.port)" }
+            // OpenZWave raises DriverFailed from its driver thread, which then goes on using the Driver (it
+            // stops itself and queues another message). Removing the driver at once deletes it under that
+            // thread (seen as an abort on a freed mutex in OZW-poll): report the outage now, remove it a
+            // moment later.
+            if isSupervising {
+                let reason = "the driver failed on \(configuration.port)"
+                failedDriver = reason
+                phase = .failing(until: .now + Self.failedDriverGrace, reason: reason)
+            }
         case .driverRemoved:
             if pendingRemovals > 0 {
                 pendingRemovals -= 1
@@ -64,6 +73,7 @@ extension ZWaveDriver {
             logger.notice("Z-Wave adapter recovered")
             published.yield(.adapterRecovered)
         }
+        if let failedDriver { reportOutage(failedDriver) }
         if let failure { restart(reason: failure) }
     }
 
@@ -71,14 +81,19 @@ extension ZWaveDriver {
     private var isSupervising: Bool {
         switch phase {
         case .ready, .waitingForReady: true
-        case .stopped, .backingOff: false
+        case .stopped, .backingOff, .failing: false
         }
     }
+
+    /// How long a driver that reported DriverFailed is left alone before it is removed.
+    static let failedDriverGrace = Duration.milliseconds(500)
 
     func tick(now: ContinuousClock.Instant) {
         switch phase {
         case .waitingForReady(let deadline) where now >= deadline:
             restart(reason: "no DriverReady within \(configuration.readyTimeout) on \(configuration.port)")
+        case .failing(let until, let reason) where now >= until:
+            restart(reason: reason)
         case .ready where !FileManager.default.fileExists(atPath: configuration.port):
             restart(reason: "the port \(configuration.port) disappeared (stick unplugged?)")
         case .backingOff(let until) where now >= until:
@@ -97,11 +112,7 @@ extension ZWaveDriver {
 
     /// Removes the driver, reports the outage once, and schedules the re-add with capped backoff.
     func restart(reason: String) {
-        if outage == nil {
-            outage = reason
-            logger.warning("Z-Wave adapter lost", metadata: ["reason": "\(reason)"])
-            published.yield(.adapterLost(reason: reason))
-        }
+        reportOutage(reason)
         removeDriver()
         home = nil
         controller = nil
@@ -109,6 +120,14 @@ extension ZWaveDriver {
         let wait = backoff()
         logger.info("re-adding the Z-Wave driver", metadata: ["in": "\(wait)", "attempt": "\(restartAttempt)"])
         phase = .backingOff(until: .now + wait)
+    }
+
+    /// Reports the outage (`adapterLost`) unless one is already reported.
+    private func reportOutage(_ reason: String) {
+        guard outage == nil else { return }
+        outage = reason
+        logger.warning("Z-Wave adapter lost", metadata: ["reason": "\(reason)"])
+        published.yield(.adapterLost(reason: reason))
     }
 
     /// `restartBackoff * 2^attempt`, at most `maxRestartBackoff`; counts the attempt.

@@ -199,5 +199,7 @@ public actor ZWaveDriver {
         case waitingForReady(deadline: ContinuousClock.Instant)
         case ready
         case backingOff(until: ContinuousClock.Instant)
+        /// The driver reported DriverFailed: the outage is reported, the driver is removed at `until`.
+        case failing(until: ContinuousClock.Instant, reason: String)
     }
 }
