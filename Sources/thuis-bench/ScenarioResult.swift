@@ -20,6 +20,13 @@ struct ScenarioResult: Codable, Sendable {
 
     init(name: String) { self.name = name }
 
+    /// A scenario that did not complete: its name and the error in a note (`could not start: …` or `failed: …`).
+    static func failed(_ name: String, _ error: any Error, stage: String = "failed") -> ScenarioResult {
+        var result = ScenarioResult(name: name)
+        result.notes.append("\(stage): \(String(describing: error).prefix(300))")
+        return result
+    }
+
     mutating func row(_ metric: String, _ measured: String, baseline: String = "", comparison: String = "",
                       goal: String = "", met: Bool? = nil) {
         rows.append(Row(metric: metric, measured: measured, baseline: baseline, comparison: comparison, goal: goal, met: met))

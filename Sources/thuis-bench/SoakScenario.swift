@@ -1,3 +1,4 @@
+import BridgeCore
 import CECEmulator
 import Foundation
 import ZWaveEmulator
@@ -54,7 +55,7 @@ enum SoakScenario {
         _ = await zwave.waitForQuiet(.seconds(1), timeout: .seconds(60))
         let pid = bridge.process.pid
 
-        var random = SplitMix64(seed: seed)
+        var random = SeededRandom(seed: seed)
         var outcome = Outcome(seconds: duration.milliseconds / 1000, seed: seed)
         var expectedLevel: Int?
         var expectedSockets: [Int: Bool] = [:]
@@ -78,20 +79,20 @@ enum SoakScenario {
                     + "\(outcome.deviceEvents) device events, RSS \(megabytes(outcome.rss.last?.1))")
                 nextReport = nextReport + .seconds(60)
             }
-            switch random.next(below: 100) {
+            switch random.below(100) {
             case 0..<40:
-                let level = random.next(below: 100)
+                let level = random.below(100)
                 try await commander.publish("Thuis/device/bench/d\(dimmer)/set", String(level))
                 expectedLevel = level
                 outcome.commands += 1
             case 40..<70:
-                let socket = 1 + random.next(below: 6)
-                let on = random.next(below: 2) == 1
+                let socket = 1 + random.below(6)
+                let on = random.below(2) == 1
                 try await commander.publish("Thuis/device/bench/p\(powerNode)_\(socket)/set", on ? "on" : "off")
                 expectedSockets[socket] = on
                 outcome.commands += 1
             case 70..<78:
-                let on = random.next(below: 2) == 1
+                let on = random.below(2) == 1
                 try await commander.publish("Thuis/device/bench/tv/set", on ? "on" : "standby")
                 expectedTV = on
                 outcome.commands += 1
@@ -99,14 +100,14 @@ enum SoakScenario {
                 if zwave.stick.pressButton(node: dimmer, button: .s2, .single) { outcome.scenesPressed += 1 }
                 outcome.deviceEvents += 1
             case 86..<96:
-                let socket = UInt8(1 + random.next(below: 6))
-                _ = zwave.stick.setLoad(node: powerNode, endpoint: socket, watts: Double(random.next(below: 2000)) / 10)
+                let socket = UInt8(1 + random.below(6))
+                _ = zwave.stick.setLoad(node: powerNode, endpoint: socket, watts: Double(random.below(2000)) / 10)
                 outcome.deviceEvents += 1
             default:
-                cec.emulator.avrRemoteSetVolume(random.next(below: 101))
+                cec.emulator.avrRemoteSetVolume(random.below(101))
                 outcome.deviceEvents += 1
             }
-            try await Task.sleep(for: .milliseconds(20 + random.next(below: 480)))
+            try await Task.sleep(for: .milliseconds(20 + random.below(480)))
         }
 
         // Let the queues drain: the radio quiet for 3 s, then compare.
@@ -141,21 +142,4 @@ enum SoakScenario {
         await stopAll()
         return outcome
     }
-}
-
-/// A small seeded generator (SplitMix64), so a soak can be repeated exactly.
-struct SplitMix64: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
-    mutating func next(below bound: Int) -> Int { Int(next() % UInt64(bound)) }
 }

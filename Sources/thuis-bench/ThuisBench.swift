@@ -56,9 +56,7 @@ struct ThuisBench: AsyncParsableCommand {
                     session = try await DimmerSession.start(run: run, refreshAfterSet: refresh, log: log)
                 } catch {
                     log("  failed: \(error)")
-                    var failed = ScenarioResult(name: "1-3 (refresh_after_set = \(refresh))")
-                    failed.notes.append("could not start: \(String(describing: error).prefix(300))")
-                    results.append(failed)
+                    results.append(.failed("1-3 (refresh_after_set = \(refresh))", error, stage: "could not start"))
                     continue
                 }
                 do {
@@ -79,9 +77,7 @@ struct ThuisBench: AsyncParsableCommand {
                     }
                 } catch {
                     log("  failed: \(error)\n  bridge log tail:\n\(session.bridge.process.output.suffix(3000))")
-                    var failed = ScenarioResult(name: "1-3 (refresh_after_set = \(refresh))")
-                    failed.notes.append("failed: \(String(describing: error).prefix(300))")
-                    results.append(failed)
+                    results.append(.failed("1-3 (refresh_after_set = \(refresh))", error))
                 }
                 await session.stop()
             }
@@ -100,9 +96,7 @@ struct ThuisBench: AsyncParsableCommand {
                 if selected.contains(5) { results.append(Self.memory(large)) }
             } catch {
                 log("  failed: \(error)")
-                var failed = ScenarioResult(name: "4-5")
-                failed.notes.append("failed: \(String(describing: error).prefix(300))")
-                results.append(failed)
+                results.append(.failed("4-5", error))
             }
         }
         if selected.contains(6) {
@@ -112,9 +106,7 @@ struct ThuisBench: AsyncParsableCommand {
                 results.append(Self.cec(r))
             } catch {
                 log("  failed: \(error)")
-                var failed = ScenarioResult(name: "6")
-                failed.notes.append("failed: \(String(describing: error).prefix(300))")
-                results.append(failed)
+                results.append(.failed("6", error))
             }
         }
 
@@ -126,9 +118,7 @@ struct ThuisBench: AsyncParsableCommand {
                 results.append(Self.soak(r))
             } catch {
                 log("  failed: \(error)")
-                var failed = ScenarioResult(name: "7")
-                failed.notes.append("failed: \(String(describing: error).prefix(300))")
-                results.append(failed)
+                results.append(.failed("7", error))
             }
         }
 

@@ -12,18 +12,16 @@ extension Bridge {
         if message.retained {
             return await reject(message, reason: "retained command ignored: commands must not be retained")
         }
-        if case .bridgeRequest(let command) = inbound {
+        let address: DeviceAddress
+        switch inbound {
+        case .bridgeRequest(let command):
+            // A request always gets its one response, also when it is too large to read.
             return await handleRequest(command: command, payload: message.payload, oversize: message.oversize)
+        case .deviceSet(let a), .deviceGet(let a), .volumeSet(let a), .muteSet(let a), .inputSet(let a):
+            address = a
         }
         if let size = message.oversize {
             return await reject(message, reason: "payload too large (\(size) bytes); it was not read")
-        }
-        let address: DeviceAddress
-        switch inbound {
-        case .bridgeRequest:
-            return
-        case .deviceSet(let a), .deviceGet(let a), .volumeSet(let a), .muteSet(let a), .inputSet(let a):
-            address = a
         }
         guard let device = registry.device(at: address) else {
             return await reject(message, reason: "unknown device \(address)")

@@ -38,7 +38,7 @@ struct DemoHouse: Sendable {
     }
 
     /// Does one random thing and describes it; nil when the house has nothing of the chosen kind.
-    func act(using random: inout DemoRandom) -> String? {
+    func act(using random: inout SeededRandom) -> String? {
         switch Int.random(in: 0..<10, using: &random) {
         case 0...2: pressS1(using: &random)
         case 3: pressS2()
@@ -48,7 +48,7 @@ struct DemoHouse: Sendable {
         }
     }
 
-    private func pressS1(using random: inout DemoRandom) -> String? {
+    private func pressS1(using random: inout SeededRandom) -> String? {
         guard let dimmer = dimmers.randomElement(using: &random) else { return nil }
         guard emulators.zwave.pressButton(node: dimmer.node, button: .s1, .single) else { return nil }
         return "wall switch S1 clicked on the \(dimmer.label) dimmer (toggles the light)"
@@ -59,7 +59,7 @@ struct DemoHouse: Sendable {
         return "S2 clicked on the \(scene.label) dimmer: scene 26, mapped to \(scene.topic)"
     }
 
-    private func changeLoad(using random: inout DemoRandom) -> String? {
+    private func changeLoad(using random: inout SeededRandom) -> String? {
         guard let socket = sockets.randomElement(using: &random) else { return nil }
         let watts = Double(Int.random(in: 5...250, using: &random))
         guard emulators.zwave.setLoad(node: socket.node, endpoint: socket.endpoint, watts: watts) else { return nil }
@@ -67,7 +67,7 @@ struct DemoHouse: Sendable {
         return "the load on the \(socket.label) socket changes to \(Int(watts)) W" + (on ? "" : " (the socket is off)")
     }
 
-    private func toggleSocketOrSwitch(using random: inout DemoRandom) -> String? {
+    private func toggleSocketOrSwitch(using random: inout SeededRandom) -> String? {
         if Bool.random(using: &random), let light = switches.randomElement(using: &random) {
             guard emulators.zwave.toggleSwitch(node: light.node) else { return nil }
             return "the \(light.label) switch is flipped by hand"
@@ -78,7 +78,7 @@ struct DemoHouse: Sendable {
         return "the button on the \(socket.label) socket is pressed (toggles it)"
     }
 
-    private func useTVRemote(using random: inout DemoRandom) -> String? {
+    private func useTVRemote(using random: inout SeededRandom) -> String? {
         let state = emulators.cec.state
         if !state.tvPoweredOn {
             emulators.cec.tvRemotePower(on: true)

@@ -1,3 +1,4 @@
+import BridgeCore
 import ServiceLifecycle
 
 /// Lets the house live: after `firstDelay`, then every 10-20 s (seeded), one action of `DemoHouse`,
@@ -9,7 +10,7 @@ struct DemoHouseService: Service {
     let console: DemoConsole
 
     func run() async throws {
-        var random = DemoRandom(seed: seed)
+        var random = SeededRandom(seed: seed)
         var delay = firstDelay
         while true {
             let wait = delay

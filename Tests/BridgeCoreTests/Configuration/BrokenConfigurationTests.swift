@@ -530,7 +530,7 @@ import Testing
     @Test func mutatedShippedFileNeverCrashes() throws {
         let shipped = try String(contentsOfFile: ShippedConfigurationTests.shippedPath, encoding: .utf8)
         let lines = shipped.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-        var generator = SplitMix64(seed: 0x7468_7569_73)
+        var generator = SeededRandom(seed: 0x7468_7569_73)
         var refused = 0
         for index in lines.indices {
             var dropped = lines
@@ -551,18 +551,5 @@ import Testing
             if (try? ConfigurationLoader.parse(text: String(characters))) == nil { refused += 1 }
         }
         #expect(refused > 50)
-    }
-}
-
-/// A small deterministic random number generator for reproducible mutations.
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

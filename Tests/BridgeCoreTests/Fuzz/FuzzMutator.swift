@@ -1,3 +1,5 @@
+import BridgeCore
+
 /// Byte-level mutations in the style of libFuzzer's: bit flips, byte changes, insertions and removals,
 /// interesting bytes and values, dictionary tokens, chunk copies and splices with other corpus entries.
 struct FuzzMutator {
@@ -25,7 +27,7 @@ struct FuzzMutator {
     ].map { Array($0.utf8) }
 
     /// One to four stacked mutations of `input`; `others` are candidates for splicing.
-    func mutate(_ input: [UInt8], others: [[UInt8]], using random: inout FuzzRandom) -> [UInt8] {
+    func mutate(_ input: [UInt8], others: [[UInt8]], using random: inout SeededRandom) -> [UInt8] {
         var bytes = input
         for _ in 0...random.below(4) {
             bytes = mutateOnce(bytes, others: others, using: &random)
@@ -34,7 +36,7 @@ struct FuzzMutator {
         return bytes
     }
 
-    private func mutateOnce(_ input: [UInt8], others: [[UInt8]], using random: inout FuzzRandom) -> [UInt8] {
+    private func mutateOnce(_ input: [UInt8], others: [[UInt8]], using random: inout SeededRandom) -> [UInt8] {
         var bytes = input
         let position = random.below(bytes.count + 1)
         switch random.below(12) {

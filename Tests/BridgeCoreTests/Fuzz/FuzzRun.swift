@@ -1,3 +1,4 @@
+import BridgeCore
 import Foundation
 
 /// A bounded, deterministic mutation-fuzzing loop: starts from a corpus, mutates a pool member each
@@ -35,7 +36,7 @@ struct FuzzRun {
         let environment = ProcessInfo.processInfo.environment
         let seed = environment["THUIS_FUZZ_SEED"].flatMap { UInt64($0) } ?? 0x7448_5549_53
         let seconds = environment["THUIS_FUZZ_SECONDS"].flatMap { Int($0) }
-        var random = FuzzRandom(seed: seed ^ Self.stableHash(target))
+        var random = SeededRandom(seed: seed ^ Self.stableHash(target))
         var summary = Summary(target: target, seed: seed)
         var seen = Set<String>()
         var pool = corpus.isEmpty ? [[]] : corpus
