@@ -8,8 +8,9 @@ import Foundation
 /// `<Compatibility><NoRefreshAfterSet index="0">true</NoRefreshAfterSet></Compatibility>` to the device's
 /// `<CommandClass id="38">` (read by OpenZWave's `CompatOptionManager`), halving the radio traffic of a `/set`.
 ///
-/// The view is a tree of symbolic links to the source database (cheap to rebuild at every start and always
-/// current with the installed package); only the patched files are real copies.
+/// The view is a tree of symbolic links to the source database (always current with the installed package);
+/// only the patched files are real copies. A stamp in the view records what it was built from (the source's
+/// entries and the patched files' sizes and dates): a start with an unchanged source reuses it.
 public struct DeviceDatabaseOverlay: Sendable {
     /// The installed device database.
     public let source: String
@@ -27,11 +28,18 @@ public struct DeviceDatabaseOverlay: Sendable {
         self.destination = (stateDirectory as NSString).appendingPathComponent("openzwave-config")
     }
 
-    /// Rebuilds the view (removing an earlier one) and returns its path, for `Options::Create`'s config path.
+    /// The stamp's name inside the view.
+    public static let stampName = ".thuis-overlay"
+
+    /// Builds the view (or reuses an earlier one built from the same source) and returns its path, for
+    /// `Options::Create`'s config path.
     /// - Throws: `ZWaveError` with code `.configPath` naming the file that could not be read or written.
     public func prepare() throws(ZWaveError) -> String {
         let files = FileManager.default
+        let stamp = (destination as NSString).appendingPathComponent(Self.stampName)
         do {
+            let signature = try self.signature()
+            if (try? String(contentsOfFile: stamp, encoding: .utf8)) == signature { return destination }
             if files.fileExists(atPath: destination) { try files.removeItem(atPath: destination) }
             try files.createDirectory(atPath: destination, withIntermediateDirectories: true)
             let patched = Set(Self.noRefreshAfterSetDevices)
@@ -57,6 +65,8 @@ public struct DeviceDatabaseOverlay: Sendable {
                     try files.createSymbolicLink(atPath: link, withDestinationPath: target)
                 }
             }
+            // Last: a view cut short by a crash has no stamp and is built again.
+            try signature.write(toFile: stamp, atomically: true, encoding: .utf8)
         } catch let error as ZWaveError {
             throw error
         } catch {
@@ -64,6 +74,27 @@ public struct DeviceDatabaseOverlay: Sendable {
                              message: "building \(destination) from \(source): \(error)")
         }
         return destination
+    }
+
+    /// What the view is built from: the source path, its entries, those of the directories holding a patched
+    /// file, and each patched file's size and modification time.
+    func signature() throws -> String {
+        let files = FileManager.default
+        var lines = ["thuis-overlay 1", source]
+        lines += try files.contentsOfDirectory(atPath: source).sorted()
+        let patched = Self.noRefreshAfterSetDevices.sorted()
+        for directory in Set(patched.map { ($0 as NSString).deletingLastPathComponent }).sorted() {
+            let path = (source as NSString).appendingPathComponent(directory)
+            lines.append("[\(directory)]")
+            lines += try files.contentsOfDirectory(atPath: path).sorted()
+        }
+        for file in patched {
+            let attributes = try files.attributesOfItem(atPath: (source as NSString).appendingPathComponent(file))
+            let size = attributes[.size].map { "\($0)" } ?? "?"
+            let modified = (attributes[.modificationDate] as? Date)?.timeIntervalSince1970 ?? -1
+            lines.append("\(file) \(size) \(modified)")
+        }
+        return lines.joined(separator: "\n") + "\n"
     }
 
     /// The device XML with `NoRefreshAfterSet` for value index 0 of Switch Multilevel (command class 38):

@@ -13,7 +13,7 @@ public import Logging
 /// then files every report under instance 1. For such a node (manufacturer 0x0099) a report on instance 1
 /// is attributed to the socket the bridge is waiting for (after a command or during a refresh sweep), and
 /// an unsolicited one is never published as socket 1's: it triggers a debounced sweep that re-reads
-/// every socket one at a time.
+/// every socket one at a time. The end of the node's interview sweeps at once (no debounce).
 public actor ZWaveBackend: DeviceBackend {
     public nonisolated let adapter = "zwave"
     /// Hardware events for the bridge; single consumer.
@@ -35,7 +35,13 @@ public actor ZWaveBackend: DeviceBackend {
     /// One attribution window at a time per PowerNode: commands and sweeps take turns.
     var lockedNodes: Set<NodeID> = []
     var lockWaiters: [NodeID: [CheckedContinuation<Void, Never>]] = [:]
+    /// PowerNodes with a debounced sweep pending, and when each node's last full sweep started: a pending
+    /// sweep asked for before then is skipped (that sweep already read every socket).
     var sweepRequested: Set<NodeID> = []
+    var lastFullSweep: [NodeID: ContinuousClock.Instant] = [:]
+    /// During one read of a sweep: the value it expects (on the socket in `expectedSocket`), and whether its
+    /// report arrived. Any other report in that window, or a second one, is not the answer.
+    var sweepRead: [NodeID: (commandClass: UInt8, index: UInt16, answered: Bool)] = [:]
     var identified: Set<DeviceSource> = []
     var discovered: Set<DeviceSource> = []
     var configApplied: Set<NodeID> = []
@@ -55,12 +61,38 @@ public actor ZWaveBackend: DeviceBackend {
     var lastSeen: [NodeID: Date] = [:]
     var lastSeenPublished: [NodeID: Date] = [:]
     let (work, workContinuation) = AsyncStream.makeStream(of: Work.self, bufferingPolicy: .unbounded)
+    let (sweeps, sweepContinuation) = AsyncStream.makeStream(of: SweepRequest.self, bufferingPolicy: .unbounded)
 
     enum Work: Sendable {
-        case sweep(NodeID)
         case details(NodeID)
         case applyConfiguration(NodeID)
     }
+
+    /// A sweep of one PowerNode, asked for at `requested`, to start at `due`; `debounced`: it holds the
+    /// node's place in `sweepRequested`; `reads`: which reads (a deferred meter read runs only while the
+    /// node is in `metersDeferred`).
+    struct SweepRequest: Sendable {
+        var node: NodeID
+        var requested: ContinuousClock.Instant
+        var due: ContinuousClock.Instant
+        var debounced: Bool
+        var reads: SweepReads = .all
+    }
+
+    enum SweepReads: Sendable {
+        case all, switches, deferredMeters
+    }
+
+    /// Whether the library finished its start-up queries of the network (AllNodesQueried); until then a
+    /// PowerNode's sweep after its interview reads only the switches and its meters wait (in
+    /// `metersDeferred`), so the states of the whole network come first. `meterDeferral` bounds the wait.
+    var networkQueried = false
+    var metersDeferred: Set<NodeID> = []
+    static let meterDeferral: Duration = .seconds(60)
+
+    /// An unsolicited report from a PowerNode still in its interview waits this long for a sweep: the sweep
+    /// at the interview's end normally reads every socket first (and this one is then skipped).
+    static let interviewSweepDelay: Duration = .seconds(10)
 
     static let switchMultilevel: UInt8 = 0x26
     static let switchBinary: UInt8 = 0x25
@@ -88,17 +120,28 @@ public actor ZWaveBackend: DeviceBackend {
         await withDiscardingTaskGroup { group in
             group.addTask {
                 for await event in self.driver.events { await self.handle(event) }
+                self.sweepContinuation.finish()
                 self.workContinuation.finish()
             }
             group.addTask {
                 for await item in self.work {
                     switch item {
-                    case .sweep(let node): await self.sweep(node)
                     case .details(let node): await self.publishDetails(node)
                     case .applyConfiguration(let node): await self.applyConfiguration(node)
                     }
                 }
             }
+            // Each sweep runs on its own: a debounce never holds up another, and the sweeps of different
+            // PowerNodes interleave on the radio (each node's attribution window keeps its own in order).
+            for await request in sweeps {
+                group.addTask {
+                    if request.due > .now {
+                        guard (try? await Task.sleep(until: request.due, clock: .continuous)) != nil else { return }
+                    }
+                    await self.sweep(request)
+                }
+            }
+            group.cancelAll()  // the events ended: pending sweeps are moot
         }
         continuation.finish()
     }
@@ -112,6 +155,7 @@ public actor ZWaveBackend: DeviceBackend {
         case .nodeNew(let node):
             sessionSawNode(node)
         case .driverReady:
+            networkQueried = false
             continuation.yield(.adapterAvailability(adapter: adapter, online: true, reason: "driver ready"))
         case .adapterRecovered:
             continuation.yield(.adapterAvailability(adapter: adapter, online: true, reason: "recovered"))
@@ -149,7 +193,7 @@ public actor ZWaveBackend: DeviceBackend {
             readyNodes.insert(node)
             basicOnly.remove(node)
             await publishDetails(node)
-            if quirkyNodes.contains(node) { requestSweep(node) }
+            if quirkyNodes.contains(node) { sweepAfterInterview(node) }
             let wantsConfiguration = configured.contains { $0.node == Int(node.rawValue) && !$0.config.isEmpty }
             if wantsConfiguration, !configApplied.contains(node) {
                 configApplied.insert(node)
@@ -159,6 +203,8 @@ public actor ZWaveBackend: DeviceBackend {
             logger.debug("node dropped and re-added by the re-interview", metadata: ["node": "\(node.rawValue)"])
         case .nodeRemoved(let node), .nodeReset(let node):
             removeNode(node)
+        case .awakeNodesQueried, .allNodesQueried:
+            networkQueriesEnded()
         default:
             break
         }
@@ -175,6 +221,23 @@ public actor ZWaveBackend: DeviceBackend {
             return  // the sweep after the interview reads every socket
         }
         if quirkyNodes.contains(id.node), instance == 1, socketValue {
+            if Self.stateUpdate(value) == nil {
+                bump(id.key)  // a value the bridge does not publish (e.g. the meter's "exporting" flag)
+                return
+            }
+            if let read = sweepRead[id.node] {
+                guard read.commandClass == id.commandClass, read.index == id.index, !read.answered else {
+                    // Not the answer to the sweep's read (another value, or a second report of it): an unsolicited
+                    // report of some socket, arriving in the window. Indistinguishable from the answer when it
+                    // comes first, so whatever was attributed is checked by reading every socket again.
+                    logger.debug("unattributable PowerNode report during a sweep",
+                                 metadata: ["node": "\(id.node.rawValue)", "value": "\(id.commandClass)/\(id.index)"])
+                    requestSweep(id.node)
+                    bump(id.key)
+                    return
+                }
+                sweepRead[id.node]?.answered = true
+            }
             if let socket = expectedSocket[id.node] {
                 instance = socket
             } else {
@@ -294,7 +357,7 @@ public actor ZWaveBackend: DeviceBackend {
         case .level(let level):
             let key = ZWaveValueKey(node: node, commandClass: Self.switchMultilevel, instance: instance, index: 0)
             try await setAndConfirm(key) { () async throws(ZWaveError) in
-                try await driver.setLevel(node: node, instance: instance, level: UInt8(clamping: level))
+                try driver.setLevel(node: node, instance: instance, level: UInt8(clamping: level))
             }
         case .on, .off:
             let key = ZWaveValueKey(node: node, commandClass: Self.switchBinary, instance: instance, index: 0)
@@ -310,7 +373,7 @@ public actor ZWaveBackend: DeviceBackend {
             }
             let before = generations[key, default: 0]
             try await setAndConfirm(key) { () async throws(ZWaveError) in
-                try await driver.setSwitch(node: node, instance: instance, on: command == .on)
+                try driver.setSwitch(node: node, instance: instance, on: command == .on)
             }
             if quirky, generations[key, default: 0] <= before + 1 {
                 // The library's verifying Get is answered on instance 1 as well: keep this socket's window
@@ -400,42 +463,94 @@ public actor ZWaveBackend: DeviceBackend {
 
     // MARK: - PowerNode sweep
 
+    /// Asks for a sweep after `sweepDebounce` (so a burst of reports costs one sweep), or, while the node's
+    /// interview runs, after `interviewSweepDelay` (its end sweeps at once).
     func requestSweep(_ node: NodeID) {
         guard sweepRequested.insert(node).inserted else { return }
-        workContinuation.yield(.sweep(node))
+        let now = ContinuousClock.now
+        let delay = readyNodes.contains(node) ? sweepDebounce : Self.interviewSweepDelay
+        sweepContinuation.yield(SweepRequest(node: node, requested: now, due: now + delay, debounced: true))
     }
 
-    /// Re-reads the switch and meters of each socket, one socket at a time, attributing the reports that
-    /// land on instance 1 to the socket being read.
-    func sweep(_ node: NodeID, sockets: [UInt8]? = nil) async {
-        if sockets == nil {
-            try? await Task.sleep(for: sweepDebounce)
-            sweepRequested.remove(node)
+    func sweep(_ request: SweepRequest) async {
+        if request.debounced { sweepRequested.remove(request.node) }
+        if request.reads == .deferredMeters, metersDeferred.remove(request.node) == nil { return }
+        await sweep(request.node, requested: request.requested, reads: request.reads)
+    }
+
+    /// The sweep at the end of a PowerNode's interview: at once, but during the network's start-up queries
+    /// only the switches; the meters follow AllNodesQueried (or `meterDeferral`).
+    func sweepAfterInterview(_ node: NodeID) {
+        let now = ContinuousClock.now
+        if networkQueried {
+            sweepContinuation.yield(SweepRequest(node: node, requested: now, due: now, debounced: false))
+            return
         }
+        sweepContinuation.yield(SweepRequest(node: node, requested: now, due: now, debounced: false, reads: .switches))
+        if metersDeferred.insert(node).inserted {
+            sweepContinuation.yield(
+                SweepRequest(node: node, requested: now, due: now + Self.meterDeferral, debounced: false, reads: .deferredMeters))
+        }
+    }
+
+    /// The library's start-up queries ended: the deferred meter reads run now.
+    func networkQueriesEnded() {
+        networkQueried = true
+        let now = ContinuousClock.now
+        for node in metersDeferred.sorted(by: { $0.rawValue < $1.rawValue }) {
+            sweepContinuation.yield(SweepRequest(node: node, requested: now, due: now, debounced: false, reads: .deferredMeters))
+        }
+    }
+
+    /// Re-reads each socket, one read at a time, attributing the reports that land on instance 1 to the socket
+    /// being read: first every socket's switch (the state users see), then every socket's meters.
+    /// `requested`: when the full sweep was asked for; it is skipped if another started since (a sweep of
+    /// the switches whose meters are deferred counts as full).
+    func sweep(_ node: NodeID, requested: ContinuousClock.Instant? = nil, sockets: [UInt8]? = nil,
+               reads: SweepReads = .all) async {
+        func superseded() -> Bool {
+            guard sockets == nil, reads != .deferredMeters, let requested, let last = lastFullSweep[node] else {
+                return false
+            }
+            return last >= requested
+        }
+        if superseded() { return }
         await lock(node)
-        defer { unlock(node) }
+        defer {
+            expectedSocket[node] = nil
+            sweepRead[node] = nil
+            unlock(node)
+        }
+        if superseded() { return }
+        if sockets == nil, reads != .deferredMeters {
+            lastFullSweep[node] = .now
+            sweepRequested.remove(node)  // a pending request is older: moot; a report from now on asks again
+        }
         let ids = await driver.valueIDs(node: node)
         let instances = sockets ?? Array(Set(ids.filter { $0.commandClass == Self.switchBinary }.map(\.instance))).sorted()
-        for socket in instances {
-            expectedSocket[node] = socket
-            if let switchID = ids.first(where: {
+        for socket in instances where reads != .deferredMeters {
+            guard let switchID = ids.first(where: {
                 $0.commandClass == Self.switchBinary && $0.instance == socket && $0.index == 0
-            }) {
-                let key = ZWaveValueKey(node: node, commandClass: Self.switchBinary, instance: socket, index: 0)
-                let before = generations[key, default: 0]
-                if (try? await driver.refresh(switchID)) != nil { _ = await waitForReport(key, after: before) }
-            }
-            // The library only created meter values for instance 1 (the supported reports landed there), so
-            // each socket's meter is asked for directly: Multi Channel encapsulated Meter Get, W then kWh.
+            }) else { continue }
+            expectedSocket[node] = socket
+            sweepRead[node] = (Self.switchBinary, 0, false)
+            let key = ZWaveValueKey(node: node, commandClass: Self.switchBinary, instance: socket, index: 0)
+            let before = generations[key, default: 0]
+            if (try? await driver.refresh(switchID)) != nil { _ = await waitForReport(key, after: before) }
+        }
+        // The library only created meter values for instance 1 (the supported reports landed there), so
+        // each socket's meter is asked for directly: Multi Channel encapsulated Meter Get, W then kWh.
+        for socket in instances where reads != .switches {
+            expectedSocket[node] = socket
             for (index, scale) in [(Self.meterWatts, UInt8(2)), (Self.meterKWh, UInt8(0))] {
                 let key = ZWaveValueKey(node: node, commandClass: Self.meter, instance: socket, index: index)
                 let before = generations[key, default: 0]
+                sweepRead[node] = (Self.meter, index, false)
                 let get: [UInt8] = [0x60, 0x0D, 0x01, socket, Self.meter, 0x01, scale << 3]
                 if (try? await driver.sendRaw(node: node, command: get)) != nil {
                     _ = await waitForReport(key, after: before)
                 }
             }
-            expectedSocket[node] = nil
         }
     }
 

@@ -58,13 +58,13 @@ extension ZWaveDriver {
                 failure = "the driver on \(configuration.port) was removed by OpenZWave"
             }
         case .driverReset:
-            values.removeAll()
+            commandPath.removeAll()
         case .valueAdded(let value), .valueChanged(let value), .valueRefreshed(let value):
-            values[value.id.key] = value.id
+            commandPath.record(value.id)
         case .valueRemoved(let id):
-            values[id.key] = nil
+            commandPath.remove(id.key)
         case .nodeRemoved(let node), .nodeReset(let node):
-            values = values.filter { $0.key.node != node }
+            commandPath.removeNode(node)
         default:
             break
         }
@@ -116,7 +116,7 @@ extension ZWaveDriver {
         removeDriver()
         home = nil
         controller = nil
-        values.removeAll()
+        commandPath.removeAll()
         let wait = backoff()
         logger.info("re-adding the Z-Wave driver", metadata: ["in": "\(wait)", "attempt": "\(restartAttempt)"])
         phase = .backingOff(until: .now + wait)

@@ -7,21 +7,27 @@ extension ZWaveDriver {
 
     /// Sets a dimmer's level (Switch Multilevel 0x26, index 0): 0...99, or 255 for "last level".
     /// Wraps `zw_value_set_byte` (Manager::SetValue); OpenZWave sends Set then Get on its driver thread.
-    public func setLevel(node: NodeID, instance: UInt8 = 1, level: UInt8) throws(ZWaveError) {
+    /// Runs on the caller's thread (see `CommandPath`).
+    public nonisolated func setLevel(node: NodeID, instance: UInt8 = 1, level: UInt8) throws(ZWaveError) {
         guard level <= 99 || level == 255 else {
             throw ZWaveError(.invalidArgument, call: "ZWaveDriver.setLevel", node: node,
                              message: "level \(level) is not 0...99 or 255")
         }
-        let id = try knownValue(ZWaveValueKey(node: node, commandClass: Self.switchMultilevel, instance: instance,
-                                              index: 0), call: "ZWaveDriver.setLevel")
-        try setValue(id, to: .byte(level))
+        let key = ZWaveValueKey(node: node, commandClass: Self.switchMultilevel, instance: instance, index: 0)
+        try commandPath.withReadyManager(key, call: "ZWaveDriver.setLevel") { (manager, id) throws(ZWaveError) in
+            var c = id.cValue
+            try ZWaveError.check(zw_value_set_byte(manager, &c, level), call: "zw_value_set_byte", node: node)
+        }
     }
 
     /// Switches a binary switch or socket (Switch Binary 0x25, index 0). Wraps `zw_value_set_bool`.
-    public func setSwitch(node: NodeID, instance: UInt8 = 1, on: Bool) throws(ZWaveError) {
-        let id = try knownValue(ZWaveValueKey(node: node, commandClass: Self.switchBinary, instance: instance,
-                                              index: 0), call: "ZWaveDriver.setSwitch")
-        try setValue(id, to: .bool(on))
+    /// Runs on the caller's thread (see `CommandPath`).
+    public nonisolated func setSwitch(node: NodeID, instance: UInt8 = 1, on: Bool) throws(ZWaveError) {
+        let key = ZWaveValueKey(node: node, commandClass: Self.switchBinary, instance: instance, index: 0)
+        try commandPath.withReadyManager(key, call: "ZWaveDriver.setSwitch") { (manager, id) throws(ZWaveError) in
+            var c = id.cValue
+            try ZWaveError.check(zw_value_set_bool(manager, &c, on), call: "zw_value_set_bool", node: node)
+        }
     }
 
     /// Writes any value (`zw_value_set_*`, Manager::SetValue / SetValueListSelection).
@@ -62,11 +68,11 @@ extension ZWaveDriver {
     }
 
     /// The value id OpenZWave reported for this place, if any.
-    public func valueID(for key: ZWaveValueKey) -> ZWaveValueID? { values[key] }
+    public func valueID(for key: ZWaveValueKey) -> ZWaveValueID? { commandPath.value(at: key) }
 
     /// All values OpenZWave reported for a node (or all nodes), sorted by place.
     public func valueIDs(node: NodeID? = nil) -> [ZWaveValueID] {
-        values.values.filter { node == nil || $0.node == node }.sorted {
+        commandPath.allValues().filter { node == nil || $0.node == node }.sorted {
             ($0.node.rawValue, $0.commandClass, $0.instance, $0.index)
                 < ($1.node.rawValue, $1.commandClass, $1.instance, $1.index)
         }
@@ -89,7 +95,7 @@ extension ZWaveDriver {
 
     func knownValue(_ key: ZWaveValueKey, call: String) throws(ZWaveError) -> ZWaveValueID {
         _ = try requireReady(call, node: key.node)
-        guard let id = values[key] else {
+        guard let id = commandPath.value(at: key) else {
             throw ZWaveError(.valueNotFound, call: call, node: key.node, message: "no value at \(key)")
         }
         return id

@@ -31,16 +31,17 @@ public actor ZWaveDriver {
     var manager: OpaquePointer?
     /// The retained sink passed to the shim as callback context; released after zw_manager_destroy.
     var sinkContext: Unmanaged<NotificationSink>?
-    var phase = Phase.stopped
+    var phase = Phase.stopped { didSet { syncCommandPath() } }
     var driverAdded = false
     /// DriverRemoved notifications we caused ourselves (the watchdog's remove), not to be treated as failure.
     var pendingRemovals = 0
     /// Why the adapter is lost, while it is.
     var outage: String?
     var restartAttempt = 0
-    var home: HomeID?
+    var home: HomeID? { didSet { syncCommandPath() } }
     var controller: NodeID?
-    var values: [ZWaveValueKey: ZWaveValueID] = [:]
+    /// The manager and the value ids, for device commands from any thread.
+    nonisolated let commandPath = CommandPath()
 
     public nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
 
@@ -109,6 +110,7 @@ public actor ZWaveDriver {
             throw ZWaveError(.noManager, call: "zw_manager_create")
         }
         manager = handle
+        commandPath.setManager(handle)
         sinkContext = context
         logger.info("OpenZWave started", metadata: ["config": "\(configuration.configPath)",
                                                    "user": "\(configuration.userPath)",
@@ -142,6 +144,7 @@ public actor ZWaveDriver {
     /// Tears everything down; idempotent.
     private func stop() {
         sink.deliverDirectly()
+        commandPath.setManager(nil)  // waits for a command in OpenZWave; none starts after it
         if let manager {
             if let home, case .ready = phase {
                 do {
@@ -165,7 +168,7 @@ public actor ZWaveDriver {
         phase = .stopped
         home = nil
         controller = nil
-        values.removeAll()
+        commandPath.removeAll()
         runState = .finished
         supervised.finish()
         published.finish()
@@ -193,6 +196,11 @@ public actor ZWaveDriver {
     }
 
     enum RunState { case idle, running, finished }
+
+    /// Commands may run while the driver is ready and knows its home.
+    func syncCommandPath() {
+        if case .ready = phase, home != nil { commandPath.setReady(true) } else { commandPath.setReady(false) }
+    }
 
     enum Phase {
         case stopped

@@ -12,6 +12,9 @@ enum ScaleScenario {
         var cached: Double?
         var minOZWCold: Double?
         var minOZWCached: Double?
+        /// Seconds from start to every power and energy value published (reported, not judged).
+        var metersCold: Double?
+        var metersCached: Double?
         var restRSSKB: Int?
         var restWithCECRSSKB: Int?
         var restWithCECBreakdownKB: (anonymous: Int, fileBacked: Int)?
@@ -19,6 +22,9 @@ enum ScaleScenario {
         var firstFrame: [String: Double] = [:]
         var notes: [String] = []
     }
+
+    /// When, after the bridge's start, its RSS counts as at rest.
+    static let restAfter: Duration = .seconds(15)
 
     static func run(run: BenchDirectory, network: NetworkDescription, label: String, withCEC: Bool,
                     radioLatency: Duration, log: (String) -> Void) async throws -> Outcome {
@@ -29,11 +35,12 @@ enum ScaleScenario {
         let fixture = try ZWaveFixture(network: network, radioLatency: radioLatency,
                                        link: (directory as NSString).appendingPathComponent("zwave"))
         let topics = fixture.stateTopics()
+        let meterTopics = fixture.meterTopics()
         var outcome = Outcome(nodes: network.nodes.filter { $0.kind != .joining }.count, devices: topics.count)
         let state = (directory as NSString).appendingPathComponent("state")
         let timeout: Duration = .seconds(240)
 
-        func bridgeRun(_ what: String, cec: String = "") async throws -> (Double?, BridgeRun) {
+        func bridgeRun(_ what: String, cec: String = "") async throws -> (Double?, Double?, BridgeRun) {
             let mark = watcher.inbox.mark
             let frameMark = fixture.frames.mark
             let body = fixture.zwaveSection(stateDirectory: state, refreshAfterSet: false) + "\n" + cec
@@ -43,27 +50,33 @@ enum ScaleScenario {
             outcome.firstFrame["bridge \(what)"] = first
             log("  \(label) bridge \(what): \(elapsed.map { seconds($0) } ?? "timeout") for \(topics.count) states, first frame after \(first.map { seconds($0) } ?? "n/a")")
             if elapsed == nil { outcome.notes.append("bridge \(what): not every state within \(timeout)") }
-            return (elapsed, bridge)
+            let meters = await allStates(watcher, topics: meterTopics, from: mark, since: bridge.process.started, timeout: timeout)
+            log("  \(label) bridge \(what): \(meters.map { seconds($0) } ?? "timeout") for \(meterTopics.count) power and energy values")
+            return (elapsed, meters, bridge)
         }
 
         // Cold.
-        let (cold, first) = try await bridgeRun("cold")
+        let (cold, metersCold, first) = try await bridgeRun("cold")
         outcome.cold = cold
+        outcome.metersCold = metersCold
         _ = await fixture.waitForQuiet(.seconds(1), timeout: .seconds(60))
+        try await Task.sleep(until: max(ContinuousClock.now, first.process.started + restAfter), clock: .continuous)
         outcome.restRSSKB = first.process.rssKB
         await first.process.stop(timeout: .seconds(20))  // SIGTERM writes the network cache
         // Cached.
-        let (cached, second) = try await bridgeRun("cached")
+        let (cached, metersCached, second) = try await bridgeRun("cached")
         outcome.cached = cached
+        outcome.metersCached = metersCached
         _ = await fixture.waitForQuiet(.seconds(1), timeout: .seconds(60))
         await second.process.stop(timeout: .seconds(20))
 
         if withCEC {
             let cecFixture = try CECFixture(link: (directory as NSString).appendingPathComponent("cec"))
-            let (_, third) = try await bridgeRun("cached + CEC", cec: cecFixture.cecSection)
+            let (_, _, third) = try await bridgeRun("cached + CEC", cec: cecFixture.cecSection)
             _ = await watcher.wait(topic: "Thuis/device/bench/tv", from: 0, timeout: .seconds(30))
             _ = await fixture.waitForQuiet(.seconds(2), timeout: .seconds(20))
-            try await Task.sleep(for: .seconds(2))
+            // At rest: settled, and past the bridge's first heap trim (10 s after its start).
+            try await Task.sleep(until: max(.now + .seconds(2), third.process.started + restAfter), clock: .continuous)
             outcome.restWithCECRSSKB = third.process.rssKB
             outcome.restWithCECBreakdownKB = third.process.rssBreakdownKB
             await third.process.stop(timeout: .seconds(20))

@@ -70,6 +70,10 @@ extension ThuisBench {
                 result.numbers["\(o.nodes)_\(label)_minozw_s"] = baseline ?? -1
             }
             result.notes += o.notes
+            let meters = [("cold", o.metersCold), ("cached", o.metersCached)].map { "\($0.0) \($0.1.map(seconds) ?? "timeout")" }
+            result.notes.append("\(o.nodes) nodes, start → every power and energy value published: \(meters.joined(separator: ", "))")
+            result.numbers["\(o.nodes)_cold_meters_s"] = o.metersCold ?? -1
+            result.numbers["\(o.nodes)_cached_meters_s"] = o.metersCached ?? -1
             for (what, first) in o.firstFrame.sorted(by: { $0.key < $1.key }) {
                 result.numbers["\(o.nodes)_first_frame_\(what.replacingOccurrences(of: " ", with: "_"))_s"] = first
             }

@@ -82,6 +82,11 @@ final class ZWaveFixture: Sendable {
         }
     }
 
+    /// Every mapped device's power and energy topics (`…/power`, `…/energy`).
+    func meterTopics(room: String = "bench") -> [String] {
+        stateTopics(room: room).flatMap { ["\($0)/power", "\($0)/energy"] }
+    }
+
     /// A network of `count` nodes (ids 2…), alternating FGD212 and PowerNode 6.
     static func scaleNetwork(count: Int) -> NetworkDescription {
         NetworkDescription(nodes: (0..<count).map { index in

@@ -67,6 +67,7 @@ struct Composition {
             BridgeService(
                 bridge: bridge, inbound: mqtt.inbound, hardware: hardware, logger: logger,
                 requestTopicPrefix: topics.request("")))
+        services.append(HeapTrimService())
         self.services = services
     }
 

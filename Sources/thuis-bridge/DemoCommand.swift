@@ -39,6 +39,7 @@ struct DemoCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        HeapTrimService.limitArenas()
         let signals = DemoSignals()
         let console = DemoConsole()
         let loaded: BridgeConfiguration

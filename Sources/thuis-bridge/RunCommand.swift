@@ -18,6 +18,7 @@ struct RunCommand: AsyncParsableCommand {
     var logLevel: String?
 
     func run() async throws {
+        HeapTrimService.limitArenas()
         let configuration: BridgeConfiguration
         do {
             configuration = try ConfigurationLoader.load(path: config)

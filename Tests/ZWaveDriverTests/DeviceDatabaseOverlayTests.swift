@@ -27,6 +27,42 @@ import ZWaveDriver
         #expect(try overlay.prepare() == path)
     }
 
+    @Test func reusesTheViewUntilTheSourceChanges() throws {
+        let root = NSTemporaryDirectory() + "overlay-source-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let files = FileManager.default
+        let source = "\(root)/db", state = "\(root)/state"
+        try files.createDirectory(atPath: "\(source)/fibaro", withIntermediateDirectories: true)
+        try "<Product>\n</Product>\n".write(toFile: "\(source)/fibaro/fgd212.xml", atomically: true, encoding: .utf8)
+        try "<ManufacturerSpecificData/>".write(toFile: "\(source)/manufacturer_specific.xml", atomically: true, encoding: .utf8)
+        let overlay = DeviceDatabaseOverlay(source: source, stateDirectory: state)
+        let path = try overlay.prepare()
+        #expect(files.fileExists(atPath: "\(path)/\(DeviceDatabaseOverlay.stampName)"))
+
+        // Unchanged source: the view is reused as it is (a file put into it survives).
+        try "x".write(toFile: "\(path)/marker", atomically: true, encoding: .utf8)
+        #expect(try overlay.prepare() == path)
+        #expect(files.fileExists(atPath: "\(path)/marker"))
+
+        // A new entry in the source: rebuilt, and the new entry is linked.
+        try "<Product/>".write(toFile: "\(source)/fibaro/fgd213.xml", atomically: true, encoding: .utf8)
+        #expect(try overlay.prepare() == path)
+        #expect(!files.fileExists(atPath: "\(path)/marker"))
+        #expect(try files.destinationOfSymbolicLink(atPath: "\(path)/fibaro/fgd213.xml") == "\(source)/fibaro/fgd213.xml")
+
+        // The patched file changed (a package update): rebuilt from the new text.
+        try "<Product>\n  <!-- v2 -->\n</Product>\n".write(toFile: "\(source)/fibaro/fgd212.xml", atomically: true, encoding: .utf8)
+        _ = try overlay.prepare()
+        let patched = try String(contentsOfFile: "\(path)/fibaro/fgd212.xml", encoding: .utf8)
+        #expect(patched.contains("v2") && patched.contains("NoRefreshAfterSet"))
+
+        // A view without its stamp (a build cut short) is built again.
+        try "x".write(toFile: "\(path)/marker", atomically: true, encoding: .utf8)
+        try files.removeItem(atPath: "\(path)/\(DeviceDatabaseOverlay.stampName)")
+        _ = try overlay.prepare()
+        #expect(!files.fileExists(atPath: "\(path)/marker"))
+    }
+
     @Test func insertsIntoAnExistingSwitchMultilevelElement() throws {
         let xml = "<Product>\n  <CommandClass id=\"38\" getsupported=\"false\">\n  </CommandClass>\n</Product>\n"
         let patched = try DeviceDatabaseOverlay.addingNoRefreshAfterSet(to: xml)

@@ -52,7 +52,7 @@ extension OpenZWaveSuite {
                     for: ZWaveValueKey(node: Self.dimmer, commandClass: 0x26, instance: 1, index: 0)))
                 #expect(dimmerLevel.type == .byte)
                 let commanded = ContinuousClock.now
-                try await context.driver.setLevel(node: Self.dimmer, instance: 1, level: 40)
+                try context.driver.setLevel(node: Self.dimmer, instance: 1, level: 40)
                 let reached = await context.events.wait(timeout: .seconds(10)) { _ in
                     emulator.level(node: 2) == 40
                 }
@@ -70,8 +70,8 @@ extension OpenZWaveSuite {
                 #expect(cached.content == .byte(40))
 
                 // PowerNode socket 3 on, socket 4 off; the others untouched.
-                try await context.driver.setSwitch(node: Self.powerNode, instance: 3, on: true)
-                try await context.driver.setSwitch(node: Self.powerNode, instance: 4, on: false)
+                try context.driver.setSwitch(node: Self.powerNode, instance: 3, on: true)
+                try context.driver.setSwitch(node: Self.powerNode, instance: 4, on: false)
                 let switched = await context.events.wait(timeout: .seconds(10)) { _ in
                     emulator.switchState(node: 3, endpoint: 3) == true && emulator.switchState(node: 3, endpoint: 4) == false
                 }
@@ -94,7 +94,7 @@ extension OpenZWaveSuite {
 
                 // A value the node does not have is a typed error naming the node.
                 do throws(ZWaveError) {
-                    try await context.driver.setSwitch(node: Self.dimmer, instance: 7, on: true)
+                    try context.driver.setSwitch(node: Self.dimmer, instance: 7, on: true)
                     Issue.record("setSwitch on a dimmer succeeded")
                 } catch {
                     #expect(error.code == .valueNotFound)
@@ -146,7 +146,7 @@ extension OpenZWaveSuite {
                 context.note("emulator: unplug -> adapterLost \(ContinuousClock.now - unplugged)")
                 #expect(await context.driver.isReady == false)
                 do throws(ZWaveError) {
-                    try await context.driver.setLevel(node: Self.dimmer, level: 10)
+                    try context.driver.setLevel(node: Self.dimmer, level: 10)
                     Issue.record("setLevel succeeded while the adapter is lost")
                 } catch {
                     #expect(error.code == .notReady)
@@ -163,7 +163,7 @@ extension OpenZWaveSuite {
                     $0.filter { $0 == .allNodesQueried(someDead: false) }.count >= 2
                 }
                 #expect(readyAgain)
-                try await context.driver.setLevel(node: Self.dimmer, level: 25)
+                try context.driver.setLevel(node: Self.dimmer, level: 25)
                 #expect(await context.events.wait(timeout: .seconds(10)) { _ in emulator.level(node: 2) == 25 })
             }
         }
