@@ -35,8 +35,9 @@ public actor ZWaveBackend: DeviceBackend {
     /// One attribution window at a time per PowerNode: commands and sweeps take turns.
     var lockedNodes: Set<NodeID> = []
     var lockWaiters: [NodeID: [CheckedContinuation<Void, Never>]] = [:]
-    /// PowerNodes with a debounced sweep pending, and when each node's last full sweep started: a pending
-    /// sweep asked for before then is skipped (that sweep already read every socket).
+    /// PowerNodes with a debounced sweep pending (cleared when any full sweep starts), and when each node's last
+    /// full sweep started: a pending sweep asked for before then is skipped (that sweep already read every
+    /// socket).
     var sweepRequested: Set<NodeID> = []
     var lastFullSweep: [NodeID: ContinuousClock.Instant] = [:]
     /// During one read of a sweep: the value it expects (on the socket in `expectedSocket`), and whether its
@@ -68,14 +69,12 @@ public actor ZWaveBackend: DeviceBackend {
         case applyConfiguration(NodeID)
     }
 
-    /// A sweep of one PowerNode, asked for at `requested`, to start at `due`; `debounced`: it holds the
-    /// node's place in `sweepRequested`; `reads`: which reads (a deferred meter read runs only while the
-    /// node is in `metersDeferred`).
+    /// A sweep of one PowerNode, asked for at `requested`, to start at `due`; `reads`: which reads (a deferred
+    /// meter read runs only while the node is in `metersDeferred`).
     struct SweepRequest: Sendable {
         var node: NodeID
         var requested: ContinuousClock.Instant
         var due: ContinuousClock.Instant
-        var debounced: Bool
         var reads: SweepReads = .all
     }
 
@@ -220,8 +219,9 @@ public actor ZWaveBackend: DeviceBackend {
         if quirkyNodes.contains(id.node), socketValue, initial {
             return  // the sweep after the interview reads every socket
         }
+        let update = Self.stateUpdate(value)
         if quirkyNodes.contains(id.node), instance == 1, socketValue {
-            if Self.stateUpdate(value) == nil {
+            if update == nil {
                 bump(id.key)  // a value the bridge does not publish (e.g. the meter's "exporting" flag)
                 return
             }
@@ -250,7 +250,7 @@ public actor ZWaveBackend: DeviceBackend {
         }
         let key = ZWaveValueKey(node: id.node, commandClass: id.commandClass, instance: instance, index: id.index)
         bump(key)
-        guard let update = Self.stateUpdate(value) else { return }
+        guard let update else { return }
         continuation.yield(.update(.zwave(node: Int(id.node.rawValue), instance: Int(instance)), update))
     }
 
@@ -469,11 +469,10 @@ public actor ZWaveBackend: DeviceBackend {
         guard sweepRequested.insert(node).inserted else { return }
         let now = ContinuousClock.now
         let delay = readyNodes.contains(node) ? sweepDebounce : Self.interviewSweepDelay
-        sweepContinuation.yield(SweepRequest(node: node, requested: now, due: now + delay, debounced: true))
+        sweepContinuation.yield(SweepRequest(node: node, requested: now, due: now + delay))
     }
 
     func sweep(_ request: SweepRequest) async {
-        if request.debounced { sweepRequested.remove(request.node) }
         if request.reads == .deferredMeters, metersDeferred.remove(request.node) == nil { return }
         await sweep(request.node, requested: request.requested, reads: request.reads)
     }
@@ -483,13 +482,13 @@ public actor ZWaveBackend: DeviceBackend {
     func sweepAfterInterview(_ node: NodeID) {
         let now = ContinuousClock.now
         if networkQueried {
-            sweepContinuation.yield(SweepRequest(node: node, requested: now, due: now, debounced: false))
+            sweepContinuation.yield(SweepRequest(node: node, requested: now, due: now))
             return
         }
-        sweepContinuation.yield(SweepRequest(node: node, requested: now, due: now, debounced: false, reads: .switches))
+        sweepContinuation.yield(SweepRequest(node: node, requested: now, due: now, reads: .switches))
         if metersDeferred.insert(node).inserted {
             sweepContinuation.yield(
-                SweepRequest(node: node, requested: now, due: now + Self.meterDeferral, debounced: false, reads: .deferredMeters))
+                SweepRequest(node: node, requested: now, due: now + Self.meterDeferral, reads: .deferredMeters))
         }
     }
 
@@ -498,7 +497,7 @@ public actor ZWaveBackend: DeviceBackend {
         networkQueried = true
         let now = ContinuousClock.now
         for node in metersDeferred.sorted(by: { $0.rawValue < $1.rawValue }) {
-            sweepContinuation.yield(SweepRequest(node: node, requested: now, due: now, debounced: false, reads: .deferredMeters))
+            sweepContinuation.yield(SweepRequest(node: node, requested: now, due: now, reads: .deferredMeters))
         }
     }
 
