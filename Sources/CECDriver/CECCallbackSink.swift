@@ -14,6 +14,8 @@ final class CECCallbackSink: @unchecked Sendable {
     /// The latest Report Power Status per initiator, with a sequence number (guarded by `lock`).
     private var powerReports: [LogicalAddress: (sequence: Int, status: PowerStatus)] = [:]
     private var powerSequence = 0
+    /// When the last frame from the bus arrived (guarded by `lock`): proof that the adapter is alive.
+    private var lastFrame: ContinuousClock.Instant?
 
     init(continuation: AsyncStream<CECEvent>.Continuation, logLevels: CECLogLevel) {
         self.continuation = continuation
@@ -69,6 +71,9 @@ final class CECCallbackSink: @unchecked Sendable {
     }
 
     func received(_ frame: CECFrame) {
+        lock.lock()
+        lastFrame = .now
+        lock.unlock()
         continuation.yield(.frame(frame))
         guard let event = Self.typedEvent(for: frame) else { return }
         if case .powerStatus(let address, let status) = event {
@@ -78,6 +83,13 @@ final class CECCallbackSink: @unchecked Sendable {
             lock.unlock()
         }
         continuation.yield(event)
+    }
+
+    /// When the last frame arrived from the bus, if any did.
+    var lastFrameReceived: ContinuousClock.Instant? {
+        lock.lock()
+        defer { lock.unlock() }
+        return lastFrame
     }
 
     /// The sequence number of the latest power report (from anyone).

@@ -17,26 +17,45 @@ extension CECDriver {
     /// The device's power status.
     ///
     /// With `refresh` (the default) the device is asked: a raw Give Device Power Status (`libcec_transmit`
-    /// of `<own><la>:8F`) and the Report Power Status that answers it (waited for up to `replyTimeout`).
-    /// Without, or when no answer comes, libcec's view (`libcec_get_device_power_status`), which libcec
-    /// caches for up to 30 s: right after `standby` it may still say `on`.
+    /// of `<own><la>:8F`) and the Report Power Status that answers it. The question goes out twice at most:
+    /// again when no answer came within `retryAfter`, and the answer is waited for until `replyTimeout` in
+    /// all. (libcec loses the header of a frame that arrives while its ping to the adapter is pending,
+    /// because it takes the frame start for the ping's reply, so an answer can vanish; CEC devices answer
+    /// within a second.) Without `refresh`, or when no answer comes, libcec's view
+    /// (`libcec_get_device_power_status`), which libcec caches for up to 30 s: right after `standby` it may
+    /// still say `on`.
     public func powerStatus(_ address: LogicalAddress = .tv, refresh: Bool = true,
-                            replyTimeout: Duration = .seconds(1)) async throws(CECDriverError) -> PowerStatus {
-        let h = try handle(for: "powerStatus")
+                            replyTimeout: Duration = .seconds(1),
+                            retryAfter: Duration = .milliseconds(400)) async throws(CECDriverError) -> PowerStatus {
         if refresh {
+            repliesAwaited += 1
+            defer { repliesAwaited -= 1 }
             let mark = sink.latestPowerSequence
-            var command = LibCECCallbacks.command(from: CECFrame(initiator: ownAddress, destination: address, opcode: 0x8F))
-            if libcec_transmit(h, &command) != 0 {
-                let deadline = ContinuousClock.now + replyTimeout
-                while ContinuousClock.now < deadline {
-                    if let status = sink.powerReport(from: address, after: mark) { return status }
-                    do { try await Task.sleep(for: .milliseconds(5)) } catch { break }
+            let deadline = ContinuousClock.now + replyTimeout
+            var asked = false
+            for attempt in 0..<2 {
+                let h = try handle(for: "powerStatus")
+                var command = LibCECCallbacks.command(from: CECFrame(initiator: ownAddress, destination: address, opcode: 0x8F))
+                if libcec_transmit(h, &command) != 0 {
+                    lastAcknowledged = .now
+                    asked = true
                 }
-                if let status = sink.powerReport(from: address, after: mark) { return status }
+                let wait = attempt == 0 ? min(deadline, ContinuousClock.now + retryAfter) : deadline
+                if asked, let status = await powerReport(from: address, after: mark, until: wait) { return status }
             }
         }
         let current = try self.handle(for: "powerStatus")
         return PowerStatus(cecValue: UInt32(libcec_get_device_power_status(current, Self.cAddress(address)).rawValue))
+    }
+
+    /// Waits until `deadline` for a Report Power Status from `address` newer than `sequence`.
+    private func powerReport(from address: LogicalAddress, after sequence: Int,
+                             until deadline: ContinuousClock.Instant) async -> PowerStatus? {
+        while ContinuousClock.now < deadline {
+            if let status = sink.powerReport(from: address, after: sequence) { return status }
+            do { try await Task.sleep(for: .milliseconds(5)) } catch { break }
+        }
+        return sink.powerReport(from: address, after: sequence)
     }
 
     /// Polls a device (`libcec_poll_device`): whether it acknowledged. Makes libcec consider it present.
@@ -100,7 +119,9 @@ extension CECDriver {
     /// Pings the adapter (`libcec_ping_adapters`): whether it answered.
     public func ping() -> Bool {
         guard let connection else { return false }
-        return libcec_ping_adapters(connection) != 0
+        let answered = libcec_ping_adapters(connection) != 0
+        if answered { lastAcknowledged = .now }
+        return answered
     }
 
     /// Our primary logical address (valid while connected).

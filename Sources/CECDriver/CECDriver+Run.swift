@@ -27,17 +27,24 @@ extension CECDriver {
         closeConnection()
     }
 
-    /// Pings periodically and watches the alert flag. Returns why the connection is lost, or nil when cancelled.
+    /// Watches the alert flag and pings the adapter when it has shown no sign of life (an acknowledged
+    /// transmission, a frame from the bus, an answered ping) for `pingInterval`, and never while a request
+    /// waits for a device's answer: libcec takes a frame start whose header byte equals a pending ping's code
+    /// (0x01, the TV talking to Recorder 1) for the ping's reply and drops it. Returns why the connection
+    /// is lost, or nil when cancelled.
     private func watchHealth() async -> String? {
         let step = min(Duration.milliseconds(200), configuration.pingInterval)
-        var nextPing = ContinuousClock.now + configuration.pingInterval
+        var lastPing = ContinuousClock.now
         var failures = 0
         while !Task.isCancelled {
             do { try await Task.sleep(for: step) } catch { return nil }
             if connection == nil { return "closed" }
             if sink.connectionLost { return "libcec reported CONNECTION_LOST" }
-            guard ContinuousClock.now >= nextPing else { continue }
-            nextPing = ContinuousClock.now + configuration.pingInterval
+            let now = ContinuousClock.now
+            let alive = [lastAcknowledged, sink.lastFrameReceived].compactMap { $0 }.max() ?? lastPing
+            if alive > lastPing { failures = 0 }
+            guard now - max(lastPing, alive) >= configuration.pingInterval, repliesAwaited == 0 else { continue }
+            lastPing = now
             if ping() {
                 failures = 0
             } else {

@@ -25,6 +25,10 @@ public actor CECDriver {
     }
     var connectedPort: String?
     var ownAddress = LogicalAddress.recordingDevice1
+    /// When the adapter last acknowledged a transmission or answered a ping (the health check's proof of life).
+    var lastAcknowledged: ContinuousClock.Instant?
+    /// How many requests are waiting for a device's answer right now; the health ping waits until none is.
+    var repliesAwaited = 0
     private nonisolated let executor: DispatchQueueExecutor
 
     public nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
@@ -187,6 +191,7 @@ public actor CECDriver {
     /// Turns a libcec `int` result (non-zero = success) into a typed error naming the function.
     func check(_ result: Int32, _ function: String, _ detail: @autoclosure () -> String) throws(CECDriverError) {
         guard result != 0 else { throw .libcec(function: function, detail: detail()) }
+        lastAcknowledged = .now
     }
 }
 

@@ -12,8 +12,9 @@ public struct CECDriverConfiguration: Sendable {
     public var physicalAddress: PhysicalAddress?
     /// The `libcec_open` timeout.
     public var openTimeout: Duration = .seconds(10)
-    /// How often `run()` pings the adapter (`libcec_ping_adapters`). With the default 5 s and 2 failures a
-    /// lost adapter is noticed within ~10 s; libcec's own CONNECTION_LOST alert takes ~17 s.
+    /// After how long without a sign of life (an acknowledged transmission, a frame from the bus, an answered
+    /// ping) `run()` pings the adapter (`libcec_ping_adapters`). With the default 5 s and 2 failures a lost
+    /// adapter is noticed within ~10 s; libcec's own CONNECTION_LOST alert takes ~17 s.
     public var pingInterval: Duration = .seconds(5)
     /// After how many failed pings in a row the connection counts as lost.
     public var maximumPingFailures = 2

@@ -31,6 +31,8 @@ public final class CECEmulator: @unchecked Sendable {
 
     // Recording.
     private var transmitted: [TransmittedFrame] = []
+    /// Host messages received, per message code (the low six bits of the code byte).
+    private var hostMessages: [UInt8: Int] = [:]
     private var waiters: [Int: Waiter] = [:]
     private var expiredWaiters: Set<Int> = []
     private var nextWaiterID = 0
@@ -147,6 +149,11 @@ public final class CECEmulator: @unchecked Sendable {
         }
     }
 
+    /// The TV leaves the next `count` Give Device Power Status requests unanswered.
+    public func dropTVPowerAnswers(_ count: Int) {
+        withLock { bus.tvPowerAnswersToDrop = max(0, count) }
+    }
+
     // MARK: Injection
 
     /// Sends a frame to the host as if it appeared on the bus (FRAME_START/FRAME_DATA), without the
@@ -182,6 +189,9 @@ public final class CECEmulator: @unchecked Sendable {
 
     /// How many frames the host transmitted so far: pass it as `since` to wait only for later ones.
     public var transmittedCount: Int { withLock { transmitted.count } }
+
+    /// How many messages with this code the host has sent to the adapter (e.g. `.ping`).
+    public func hostMessageCount(_ code: AdapterCode) -> Int { withLock { hostMessages[code.rawValue, default: 0] } }
 
     /// Waits until the host transmits (or has transmitted, at index ≥ `since`) a frame matching `predicate`.
     /// Returns nil after `timeout` or when the emulator stops.
@@ -255,6 +265,7 @@ public final class CECEmulator: @unchecked Sendable {
             let messages = decoder.feed(bytes)
             var out: [UInt8] = []
             for message in messages {
+                hostMessages[message.codeByte & 0x3F, default: 0] += 1
                 if trace != nil { lines.append("host → adapter \(message)") }
                 out += handle(message, lines: &lines, resumes: &resumes)
             }

@@ -14,6 +14,9 @@ struct EmulatedBus: Sendable {
     let volumeStep: Int
     /// Who last asked the audio system for its status or sent it a volume key: unsolicited reports go there.
     var audioStatusListener: UInt8?
+    /// How many Give Device Power Status requests the TV leaves unanswered before it answers again (an answer
+    /// lost on the way, as when libcec drops a frame's header).
+    var tvPowerAnswersToDrop = 0
 
     init(configuration c: CECEmulatorConfiguration) {
         var devices: [UInt8: EmulatedDevice] = [:]
@@ -105,6 +108,10 @@ struct EmulatedBus: Sendable {
         if !frame.isBroadcast {
             switch opcode {
             case CECOpcode.giveDevicePowerStatus:
+                if address == Self.tv, tvPowerAnswersToDrop > 0 {
+                    tvPowerAnswersToDrop -= 1
+                    return []
+                }
                 return [reply([CECOpcode.reportPowerStatus, device.powerStatusByte])]
             case CECOpcode.givePhysicalAddress:
                 return [broadcast([CECOpcode.reportPhysicalAddress] + Self.word(device.physicalAddress) + [device.deviceType])]

@@ -1,6 +1,7 @@
 /// Percentiles of a latency sample, in milliseconds.
 struct LatencySummary: Codable, Sendable {
     var count: Int
+    var p1: Double
     var p50: Double
     var p90: Double
     var p99: Double
@@ -15,6 +16,7 @@ struct LatencySummary: Codable, Sendable {
             let index = Int((q * Double(sorted.count - 1)).rounded())
             return sorted[Swift.min(Swift.max(index, 0), sorted.count - 1)]
         }
+        p1 = quantile(0.01)
         p50 = quantile(0.5)
         p90 = quantile(0.9)
         p99 = quantile(0.99)

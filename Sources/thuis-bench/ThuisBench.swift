@@ -18,7 +18,7 @@ struct ThuisBench: AsyncParsableCommand {
     var samples = 1000
 
     @Option(help: "Samples for the CEC scenario (6).")
-    var cecSamples = 60
+    var cecSamples = 300
 
     @Option(help: "Nodes in the scale network (4, 5).")
     var nodes = 50

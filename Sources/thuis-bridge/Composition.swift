@@ -47,8 +47,8 @@ struct Composition {
         if let cec = configuration.cec {
             var driverConfiguration = CECDriverConfiguration(
                 port: cec.port, osdName: cec.osdName, deviceType: cec.deviceType)
-            // A lost adapter is noticed within ~6 s (two missed pings 3 s apart), and a replugged one is
-            // found again within ~10 s (a failed open of a missing port is cheap).
+            // A lost adapter is noticed within ~6 s of its last sign of life (two missed pings 3 s apart), and a
+            // replugged one is found again within ~10 s (a failed open of a missing port is cheap).
             driverConfiguration.pingInterval = .seconds(3)
             driverConfiguration.maximumBackoff = .seconds(10)
             let driver = CECDriver(configuration: driverConfiguration, logger: logger)
