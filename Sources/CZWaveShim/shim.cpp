@@ -4,6 +4,7 @@
 
 #include "zwave_shim.h"
 
+#include <atomic>
 #include <cstdarg>
 #include <cstdio>
 #include <cstdlib>
@@ -15,6 +16,7 @@
 #include <utility>
 #include <vector>
 
+#include <dlfcn.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -43,6 +45,24 @@ thread_local std::string t_lastError;
 const char *const kBootstrapLogName = "ozw_bootstrap_log.txt";
 
 void setError(std::string message) { t_lastError = std::move(message); }
+
+// Deferred cache writes (see zw_set_cache_writes_deferred). The executable defines
+// OpenZWave::Driver::WriteCache (thuisWriteCache below, under the library's mangled name) and exports it, so
+// libopenzwave's own calls, which go through its PLT, bind here; the library's definition is reached with
+// dlsym(RTLD_NEXT).
+const char *const kWriteCacheSymbol = "_ZN9OpenZWave6Driver10WriteCacheEv";
+std::atomic<bool> g_cacheWritesDeferred{false};
+std::atomic<uint64_t> g_cacheWritesDone{0};
+std::atomic<uint64_t> g_cacheWritesSkipped{0};
+thread_local int t_explicitCacheWrites = 0;
+
+// Marks the calls in its scope as the application's own (zw_write_config): they always write.
+struct ExplicitCacheWrite {
+    ExplicitCacheWrite() { ++t_explicitCacheWrites; }
+    ~ExplicitCacheWrite() { --t_explicitCacheWrites; }
+    ExplicitCacheWrite(const ExplicitCacheWrite &) = delete;
+    ExplicitCacheWrite &operator=(const ExplicitCacheWrite &) = delete;
+};
 
 void copyText(const std::string &text, char *buffer, size_t size) {
     if (buffer == nullptr || size == 0) return;
@@ -167,6 +187,20 @@ class ForwardingLog final : public OpenZWave::i_LogImpl {
 };
 
 } // namespace
+
+// OpenZWave::Driver::WriteCache() as libopenzwave's PLT calls see it (the Itanium ABI passes `this` first).
+extern "C" void thuisWriteCache(void *driver) __asm__("_ZN9OpenZWave6Driver10WriteCacheEv");
+extern "C" __attribute__((visibility("default"))) void thuisWriteCache(void *driver) {
+    using WriteCache = void (*)(void *);
+    static WriteCache library = reinterpret_cast<WriteCache>(dlsym(RTLD_NEXT, kWriteCacheSymbol));
+    if (g_cacheWritesDeferred.load() && t_explicitCacheWrites == 0) {
+        g_cacheWritesSkipped.fetch_add(1);
+        return;
+    }
+    if (library == nullptr || library == &thuisWriteCache) return;  // no library definition to forward to
+    g_cacheWritesDone.fetch_add(1);
+    library(driver);
+}
 
 struct zw_manager {
     Manager *manager;
@@ -496,11 +530,26 @@ zw_status zw_remove_driver(zw_manager *m, const char *port) {
 zw_status zw_write_config(zw_manager *m, uint32_t home) {
     ZW_REQUIRE_MANAGER(m);
     return guarded("Manager::WriteConfig", [&] {
+        ExplicitCacheWrite explicitWrite;
         OPENZWAVE_DEPRECATED_WARNINGS_OFF
         m->manager->WriteConfig(home);
         OPENZWAVE_DEPRECATED_WARNINGS_ON
         return ZW_OK;
     });
+}
+
+void zw_set_cache_writes_deferred(bool deferred) { g_cacheWritesDeferred.store(deferred); }
+
+bool zw_cache_writes_deferred(void) { return g_cacheWritesDeferred.load(); }
+
+bool zw_cache_writes_interposed(void) {
+    void *bound = dlsym(RTLD_DEFAULT, kWriteCacheSymbol);
+    return bound != nullptr && bound == reinterpret_cast<void *>(&thuisWriteCache);
+}
+
+void zw_cache_write_counts(uint64_t *written, uint64_t *skipped) {
+    if (written != nullptr) *written = g_cacheWritesDone.load();
+    if (skipped != nullptr) *skipped = g_cacheWritesSkipped.load();
 }
 
 zw_status zw_send_queue_count(zw_manager *m, uint32_t home, int32_t *out) {

@@ -1,3 +1,4 @@
+internal import CZWaveShim
 internal import Foundation
 internal import Logging
 
@@ -65,6 +66,8 @@ extension ZWaveDriver {
             commandPath.remove(id.key)
         case .nodeRemoved(let node), .nodeReset(let node):
             commandPath.removeNode(node)
+        case .awakeNodesQueried, .allNodesQueried:
+            finishCacheDeferral(reason: "network queried")
         default:
             break
         }
@@ -89,6 +92,9 @@ extension ZWaveDriver {
     static let failedDriverGrace = Duration.milliseconds(500)
 
     func tick(now: ContinuousClock.Instant) {
+        if let deadline = cacheDeferralDeadline, now >= deadline, case .ready = phase {
+            finishCacheDeferral(reason: "deferral limit reached")
+        }
         switch phase {
         case .waitingForReady(let deadline) where now >= deadline:
             restart(reason: "no DriverReady within \(configuration.readyTimeout) on \(configuration.port)")
@@ -136,5 +142,40 @@ extension ZWaveDriver {
         restartAttempt += 1
         let wait = configuration.restartBackoff * (1 << exponent)
         return min(wait, configuration.maxRestartBackoff)
+    }
+}
+
+extension ZWaveDriver {
+    /// Skips the cache writes OpenZWave starts itself until the network is queried (see
+    /// `ZWaveDriverConfiguration.deferCacheWrites`), when the shim can intercept them.
+    func deferCacheWrites() {
+        guard configuration.deferCacheWrites else { return }
+        guard zw_cache_writes_interposed() else {
+            logger.notice("OpenZWave's cache writes cannot be deferred: Driver::WriteCache is not bound to the shim")
+            return
+        }
+        zw_set_cache_writes_deferred(true)
+        cacheDeferralDeadline = .now + configuration.cacheWriteDeferralLimit
+    }
+
+    /// Ends the deferral and writes the cache once.
+    func finishCacheDeferral(reason: String) {
+        guard cacheDeferralDeadline != nil else { return }
+        cacheDeferralDeadline = nil
+        zw_set_cache_writes_deferred(false)
+        guard let manager, let home else { return }
+        let started = ContinuousClock.now
+        do {
+            try ZWaveError.check(zw_write_config(manager, home.rawValue), call: "zw_write_config")
+        } catch {
+            logger.warning("could not write the network cache", metadata: ["error": "\(error)"])
+            return
+        }
+        var written: UInt64 = 0
+        var skipped: UInt64 = 0
+        zw_cache_write_counts(&written, &skipped)
+        logger.info("network cache written", metadata: [
+            "reason": "\(reason)", "took": "\(ContinuousClock.now - started)", "skipped_so_far": "\(skipped)",
+        ])
     }
 }

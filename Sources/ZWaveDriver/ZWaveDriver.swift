@@ -37,6 +37,8 @@ public actor ZWaveDriver {
     var pendingRemovals = 0
     /// Why the adapter is lost, while it is.
     var outage: String?
+    /// While OpenZWave's own cache writes are deferred: until when at most.
+    var cacheDeferralDeadline: ContinuousClock.Instant?
     var restartAttempt = 0
     var home: HomeID? { didSet { syncCommandPath() } }
     var controller: NodeID?
@@ -163,6 +165,8 @@ public actor ZWaveDriver {
             logger.info("OpenZWave stopped", metadata: ["destroy": "\(ContinuousClock.now - started)"])
         }
         manager = nil
+        cacheDeferralDeadline = nil
+        zw_set_cache_writes_deferred(false)
         sinkContext?.release()
         sinkContext = nil
         phase = .stopped
@@ -176,6 +180,7 @@ public actor ZWaveDriver {
 
     func addDriver() throws(ZWaveError) {
         guard let manager else { throw ZWaveError(.notRunning, call: "zw_add_driver") }
+        deferCacheWrites()
         try ZWaveError.check(zw_add_driver(manager, configuration.port), call: "zw_add_driver")
         driverAdded = true
         phase = .waitingForReady(deadline: ContinuousClock.now + configuration.readyTimeout)

@@ -22,6 +22,11 @@ public struct ZWaveDriverConfiguration: Sendable {
     public var maxRestartBackoff: Duration
     /// How many events may wait for the consumer of `events` (older ones are dropped beyond, and logged).
     public var eventBufferSize: Int
+    /// OpenZWave rewrites the whole network cache each time a node's queries complete (50 writes of the full
+    /// file for 50 nodes, on the thread that serves the stick). With this set, those writes wait until the
+    /// awake nodes are queried (or `cacheWriteDeferralLimit` has passed): then the cache is written once.
+    public var deferCacheWrites = true
+    public var cacheWriteDeferralLimit: Duration = .seconds(300)
 
     public init(port: String, userPath: String, configPath: String = "/etc/openzwave",
                 openZWaveLogLevel: ZWaveLogLevel? = nil, retryTimeout: Duration = .seconds(10),

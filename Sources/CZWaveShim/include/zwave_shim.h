@@ -220,6 +220,18 @@ zw_status zw_add_driver(zw_manager *manager, const char *port_path);
 zw_status zw_remove_driver(zw_manager *manager, const char *port_path);
 /** Manager::WriteConfig: saves ozwcache_<home>.xml now. */
 zw_status zw_write_config(zw_manager *manager, uint32_t home_id);
+
+/* Deferred network-cache writes. OpenZWave 1.6 rewrites the whole cache (ozwcache_<home>.xml) each time a node's
+ * queries complete: N full writes for N nodes during one start, on the driver thread that also serves the serial
+ * port. While deferred (process-wide), the writes OpenZWave starts itself are skipped and counted; zw_write_config
+ * always writes. Works only when this executable's definition of OpenZWave::Driver::WriteCache is the one
+ * libopenzwave binds to (zw_cache_writes_interposed). */
+void zw_set_cache_writes_deferred(bool deferred);
+bool zw_cache_writes_deferred(void);
+/* Whether libopenzwave's calls of Driver::WriteCache reach the shim (the executable exports the symbol). */
+bool zw_cache_writes_interposed(void);
+/* Cache writes done (any caller) and skipped (OpenZWave's own, while deferred) since the process started. */
+void zw_cache_write_counts(uint64_t *written, uint64_t *skipped);
 /** Manager::GetSendQueueCount: messages waiting in all the driver's send queues. */
 zw_status zw_send_queue_count(zw_manager *manager, uint32_t home_id, int32_t *out_count);
 /** Manager::GetControllerNodeId. */
