@@ -32,16 +32,16 @@ extension CECDriver {
             defer { repliesAwaited -= 1 }
             let mark = sink.latestPowerSequence
             let deadline = ContinuousClock.now + replyTimeout
-            var asked = false
             for attempt in 0..<2 {
                 let h = try handle(for: "powerStatus")
                 var command = LibCECCallbacks.command(from: CECFrame(initiator: ownAddress, destination: address, opcode: 0x8F))
                 if libcec_transmit(h, &command) != 0 {
                     lastAcknowledged = .now
-                    asked = true
+                } else if attempt == 0 {
+                    break  // not acknowledged: no device there to answer, so no second question either
                 }
                 let wait = attempt == 0 ? min(deadline, ContinuousClock.now + retryAfter) : deadline
-                if asked, let status = await powerReport(from: address, after: mark, until: wait) { return status }
+                if let status = await powerReport(from: address, after: mark, until: wait) { return status }
             }
         }
         let current = try self.handle(for: "powerStatus")

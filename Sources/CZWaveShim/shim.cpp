@@ -17,16 +17,21 @@
 #include <vector>
 
 #include <dlfcn.h>
+#include <malloc.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "Defs.h"
 #include "Driver.h"
 #include "Manager.h"
+#include "Node.h"
 #include "Notification.h"
 #include "OZWException.h"
 #include "Options.h"
+#include "Utils.h"
 #include "platform/Log.h"
+#include "platform/Mutex.h"
+#include "tinyxml/tinyxml.h"
 #include "value_classes/ValueID.h"
 
 using OpenZWave::LogLevel;
@@ -55,6 +60,7 @@ std::atomic<bool> g_cacheWritesDeferred{false};
 std::atomic<uint64_t> g_cacheWritesDone{0};
 std::atomic<uint64_t> g_cacheWritesSkipped{0};
 thread_local int t_explicitCacheWrites = 0;
+std::atomic<uint64_t> g_configRevisionReadsSkipped{0};
 
 // Marks the calls in its scope as the application's own (zw_write_config): they always write.
 struct ExplicitCacheWrite {
@@ -190,17 +196,82 @@ class ForwardingLog final : public OpenZWave::i_LogImpl {
 
 // OpenZWave::Driver::WriteCache() as libopenzwave's PLT calls see it (the Itanium ABI passes `this` first).
 extern "C" void thuisWriteCache(void *driver) __asm__("_ZN9OpenZWave6Driver10WriteCacheEv");
+
+namespace {
+using WriteCacheFn = void (*)(void *);
+// The library's own Driver::WriteCache, or nullptr when none can be found (then nothing can be written:
+// zw_cache_writes_interposed says false and zw_write_config fails).
+WriteCacheFn libraryWriteCache() {
+    static WriteCacheFn library = [] {
+        auto found = reinterpret_cast<WriteCacheFn>(dlsym(RTLD_NEXT, kWriteCacheSymbol));
+        return found == &thuisWriteCache ? nullptr : found;
+    }();
+    return library;
+}
+} // namespace
+
 extern "C" __attribute__((visibility("default"))) void thuisWriteCache(void *driver) {
-    using WriteCache = void (*)(void *);
-    static WriteCache library = reinterpret_cast<WriteCache>(dlsym(RTLD_NEXT, kWriteCacheSymbol));
     if (g_cacheWritesDeferred.load() && t_explicitCacheWrites == 0) {
         g_cacheWritesSkipped.fetch_add(1);
         return;
     }
-    if (library == nullptr || library == &thuisWriteCache) return;  // no library definition to forward to
+    WriteCacheFn library = libraryWriteCache();
+    if (library == nullptr) return;  // no library definition to forward to
     g_cacheWritesDone.fetch_add(1);
     library(driver);
+    // The write builds the whole network as a TinyXML document (some 15 MB for 50 nodes) and frees it again:
+    // give those pages back now rather than at the next periodic trim.
+    malloc_trim(0);
 }
+
+// OpenZWave::Internal::ManufacturerSpecificDB::LoadConfigFileRevision(ProductDescriptor*), as libopenzwave's PLT
+// calls see it. OpenZWave 1.6 calls it for every product in manufacturer_specific.xml while loading the device
+// database, and it parses that product's whole config file only to store its Revision attribute in the
+// ProductDescriptor, where nothing in the library reads it again (a node's config revision is read from its own
+// config file when the node is interviewed). Parsing some 800 files is most of OpenZWave's start-up time, so
+// this definition does nothing and counts the calls (zw_config_revision_reads_skipped).
+extern "C" void thuisLoadConfigFileRevision(void *database, void *product) __asm__(
+    "_ZN9OpenZWave8Internal22ManufacturerSpecificDB22LoadConfigFileRevisionEPNS0_17ProductDescriptorE");
+extern "C" __attribute__((visibility("default"))) void thuisLoadConfigFileRevision(void *, void *) {
+    g_configRevisionReadsSkipped.fetch_add(1);
+}
+
+// ---- Node cache copies ----
+//
+// OpenZWave 1.6 keeps, in each node it read from the network cache, a copy of that node's <Node> element
+// (Node::m_nodeCache) for the node's lifetime, although Node::WriteXML reads it only while the node is at
+// QueryStage_CacheLoad, and a node never returns to that stage once past it (CacheLoad is entered only from the
+// cache, at start-up; every later step back leads to a stage above it or skips it). With 50 nodes those copies
+// are about 9 MB of TinyXML nodes. These members are private; an explicit template instantiation may name
+// private members (the usual access checks do not apply there), which gives member pointers to them from the
+// installed headers, i.e. the layout of the library they came with.
+namespace {
+template <typename Tag, typename Tag::type Member> struct ExposeMember {
+    friend typename Tag::type exposed(Tag) { return Member; }
+};
+struct NodeCacheCopyMember {
+    using type = TiXmlNode *OpenZWave::Node::*;
+    friend type exposed(NodeCacheCopyMember);
+};
+template struct ExposeMember<NodeCacheCopyMember, &OpenZWave::Node::m_nodeCache>;
+struct DriverNodesMember {
+    using type = OpenZWave::Node *(OpenZWave::Driver::*)[256];
+    friend type exposed(DriverNodesMember);
+};
+template struct ExposeMember<DriverNodesMember, &OpenZWave::Driver::m_nodes>;
+struct DriverNodeMutexMember {
+    using type = OpenZWave::Internal::Platform::Mutex *OpenZWave::Driver::*;
+    friend type exposed(DriverNodeMutexMember);
+};
+template struct ExposeMember<DriverNodeMutexMember, &OpenZWave::Driver::m_nodeMutex>;
+struct ManagerGetDriverMember {
+    using type = OpenZWave::Driver *(OpenZWave::Manager::*)(uint32 const);
+    friend type exposed(ManagerGetDriverMember);
+};
+template struct ExposeMember<ManagerGetDriverMember, &OpenZWave::Manager::GetDriver>;
+
+std::atomic<uint64_t> g_nodeCacheCopiesReleased{0};
+} // namespace
 
 struct zw_manager {
     Manager *manager;
@@ -530,6 +601,10 @@ zw_status zw_remove_driver(zw_manager *m, const char *port) {
 zw_status zw_write_config(zw_manager *m, uint32_t home) {
     ZW_REQUIRE_MANAGER(m);
     return guarded("Manager::WriteConfig", [&] {
+        if (libraryWriteCache() == nullptr) {
+            setError("OpenZWave::Driver::WriteCache not found in libopenzwave: the cache cannot be written");
+            return ZW_ERR_FAILED;
+        }
         ExplicitCacheWrite explicitWrite;
         OPENZWAVE_DEPRECATED_WARNINGS_OFF
         m->manager->WriteConfig(home);
@@ -538,14 +613,54 @@ zw_status zw_write_config(zw_manager *m, uint32_t home) {
     });
 }
 
+zw_status zw_release_node_cache_copies(zw_manager *m, uint32_t home, uint32_t *out_released) {
+    ZW_REQUIRE_MANAGER(m);
+    return guarded("zw_release_node_cache_copies", [&]() -> zw_status {
+        if (out_released != nullptr) *out_released = 0;
+        OpenZWave::Driver *driver = (m->manager->*exposed(ManagerGetDriverMember{}))(home);
+        if (driver == nullptr) {
+            setError("no driver with this home id");
+            return ZW_ERR_INVALID_HOMEID;
+        }
+        OpenZWave::Internal::LockGuard guard(driver->*exposed(DriverNodeMutexMember{}));  // as WriteCache holds it
+        OpenZWave::Node *(&nodes)[256] = driver->*exposed(DriverNodesMember{});
+        uint32_t released = 0;
+        for (int id = 1; id < 256; ++id) {
+            OpenZWave::Node *node = nodes[id];
+            if (node == nullptr) continue;
+            OpenZWave::Node::QueryStage stage = node->GetCurrentQueryStage();
+            if (stage <= OpenZWave::Node::QueryStage_CacheLoad) continue;  // WriteXML may still need the copy
+            TiXmlNode *&copy = node->*exposed(NodeCacheCopyMember{});
+            if (copy == nullptr) continue;
+            // The headers' layout must be the library's: the inline accessors (compiled here) have to agree with
+            // the library's own code before anything is freed.
+            if (node->GetNodeId() != id ||
+                m->manager->GetNodeQueryStage(home, static_cast<uint8>(id)) != node->GetQueryStageName(stage)) {
+                setError("OpenZWave's Node layout differs from the installed headers: nothing released");
+                return ZW_ERR_FAILED;
+            }
+            delete copy;
+            copy = nullptr;
+            ++released;
+        }
+        g_nodeCacheCopiesReleased.fetch_add(released);
+        if (out_released != nullptr) *out_released = released;
+        return ZW_OK;
+    });
+}
+
+uint64_t zw_node_cache_copies_released(void) { return g_nodeCacheCopiesReleased.load(); }
+
 void zw_set_cache_writes_deferred(bool deferred) { g_cacheWritesDeferred.store(deferred); }
 
 bool zw_cache_writes_deferred(void) { return g_cacheWritesDeferred.load(); }
 
 bool zw_cache_writes_interposed(void) {
     void *bound = dlsym(RTLD_DEFAULT, kWriteCacheSymbol);
-    return bound != nullptr && bound == reinterpret_cast<void *>(&thuisWriteCache);
+    return bound != nullptr && bound == reinterpret_cast<void *>(&thuisWriteCache) && libraryWriteCache() != nullptr;
 }
+
+uint64_t zw_config_revision_reads_skipped(void) { return g_configRevisionReadsSkipped.load(); }
 
 void zw_cache_write_counts(uint64_t *written, uint64_t *skipped) {
     if (written != nullptr) *written = g_cacheWritesDone.load();

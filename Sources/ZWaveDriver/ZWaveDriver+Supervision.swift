@@ -66,7 +66,10 @@ extension ZWaveDriver {
             commandPath.remove(id.key)
         case .nodeRemoved(let node), .nodeReset(let node):
             commandPath.removeNode(node)
+        case .nodeReady:
+            releaseNodeCacheCopies()
         case .awakeNodesQueried, .allNodesQueried:
+            releaseNodeCacheCopies()
             finishCacheDeferral(reason: "network queried")
         default:
             break
@@ -161,8 +164,9 @@ extension ZWaveDriver {
     /// Ends the deferral and writes the cache once.
     func finishCacheDeferral(reason: String) {
         guard cacheDeferralDeadline != nil else { return }
-        cacheDeferralDeadline = nil
-        zw_set_cache_writes_deferred(false)
+        // The flag is cleared only after the write: a write OpenZWave started meanwhile on its own thread would
+        // otherwise run at the same time as this one, on the same file.
+        defer { endCacheDeferral() }
         guard let manager, let home else { return }
         let started = ContinuousClock.now
         do {
@@ -177,5 +181,29 @@ extension ZWaveDriver {
         logger.info("network cache written", metadata: [
             "reason": "\(reason)", "took": "\(ContinuousClock.now - started)", "skipped_so_far": "\(skipped)",
         ])
+    }
+
+    /// Lets OpenZWave's own cache writes through again, without writing. Called before a driver is removed, so
+    /// that the write OpenZWave makes as it removes the driver (a restart, a stop before the network was
+    /// queried) keeps what the interview has learned so far.
+    func endCacheDeferral() {
+        cacheDeferralDeadline = nil
+        zw_set_cache_writes_deferred(false)
+    }
+
+    /// Frees OpenZWave's copies of the network cache held by nodes that no longer need them (see
+    /// `ZWaveDriverConfiguration.releaseNodeCacheCopies`).
+    func releaseNodeCacheCopies() {
+        guard configuration.releaseNodeCacheCopies, !nodeCacheCopiesKept, let manager, let home else { return }
+        var released: UInt32 = 0
+        do {
+            try ZWaveError.check(zw_release_node_cache_copies(manager, home.rawValue, &released),
+                                 call: "zw_release_node_cache_copies")
+        } catch {
+            nodeCacheCopiesKept = true
+            logger.notice("OpenZWave's copies of the network cache are kept", metadata: ["error": "\(error)"])
+            return
+        }
+        if released > 0 { logger.debug("freed OpenZWave's node cache copies", metadata: ["nodes": "\(released)"]) }
     }
 }

@@ -39,6 +39,8 @@ public actor ZWaveDriver {
     var outage: String?
     /// While OpenZWave's own cache writes are deferred: until when at most.
     var cacheDeferralDeadline: ContinuousClock.Instant?
+    /// Set when the shim refused to free OpenZWave's node cache copies (a library layout it does not know).
+    var nodeCacheCopiesKept = false
     var restartAttempt = 0
     var home: HomeID? { didSet { syncCommandPath() } }
     var controller: NodeID?
@@ -165,8 +167,7 @@ public actor ZWaveDriver {
             logger.info("OpenZWave stopped", metadata: ["destroy": "\(ContinuousClock.now - started)"])
         }
         manager = nil
-        cacheDeferralDeadline = nil
-        zw_set_cache_writes_deferred(false)
+        endCacheDeferral()
         sinkContext?.release()
         sinkContext = nil
         phase = .stopped
@@ -190,6 +191,7 @@ public actor ZWaveDriver {
     func removeDriver() {
         guard let manager, driverAdded else { return }
         driverAdded = false
+        endCacheDeferral()
         let started = ContinuousClock.now
         do {
             try ZWaveError.check(zw_remove_driver(manager, configuration.port), call: "zw_remove_driver")

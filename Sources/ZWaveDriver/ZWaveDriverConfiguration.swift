@@ -27,6 +27,10 @@ public struct ZWaveDriverConfiguration: Sendable {
     /// awake nodes are queried (or `cacheWriteDeferralLimit` has passed): then the cache is written once.
     public var deferCacheWrites = true
     public var cacheWriteDeferralLimit: Duration = .seconds(300)
+    /// OpenZWave keeps a copy of each node's part of the network cache for as long as the node exists (about
+    /// 0.2 MB per node), but needs it only until the node's queries move past loading from the cache. With this
+    /// set, the copies are freed as nodes get ready (`zw_release_node_cache_copies`).
+    public var releaseNodeCacheCopies = true
 
     public init(port: String, userPath: String, configPath: String = "/etc/openzwave",
                 openZWaveLogLevel: ZWaveLogLevel? = nil, retryTimeout: Duration = .seconds(10),

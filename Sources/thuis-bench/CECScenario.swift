@@ -11,7 +11,19 @@ import Logging
 /// sides; the bridge's overhead is a shift of the whole distribution, read at its floor (p1) where that
 /// scatter is smallest.
 enum CECScenario {
-    static func run(run: BenchDirectory, samples: Int, log: (String) -> Void) async throws -> (bridge: [Double], direct: [Double], rssKB: Int?, lost: Int) {
+    /// The samples: `/set on` → Image View On through the bridge and directly; `/set on` → the state `on`
+    /// published (the bridge asks the TV for its power after the command, so an answer lost to libcec shows
+    /// here, as a wait of a retry or more); states that never came within 5 s.
+    struct Samples {
+        var bridge: [Double] = []
+        var direct: [Double] = []
+        var state: [Double] = []
+        var stateTimeouts = 0
+        var rssKB: Int?
+        var lost = 0
+    }
+
+    static func run(run: BenchDirectory, samples: Int, log: (String) -> Void) async throws -> Samples {
         let directory = try run.subdirectory("cec")
         let broker = try await BenchBroker(directory: run)
         let fixture = try CECFixture(link: (directory as NSString).appendingPathComponent("cec-bridge"))
@@ -34,9 +46,7 @@ enum CECScenario {
                                logger: logger)
         _ = try await driver.open()
 
-        var viaBridge: [Double] = []
-        var direct: [Double] = []
-        var lost = 0
+        var result = Samples()
         let onFrame: @Sendable (BusFrame) -> Bool = { $0.description == "10:04" }
         let standbyFrame: @Sendable (BusFrame) -> Bool = { $0.description.hasSuffix("0:36") }
         // Each command starts on an idle bus after a random pause: libcec's reader waits for the port in 50 ms
@@ -52,13 +62,17 @@ enum CECScenario {
             try await commander.publish("\(tv)/set", "on")
             if let frame = await fixture.emulator.waitForTransmitted(since: mark, timeout: .seconds(5), where: onFrame) {
                 let milliseconds = (frame.time - start).milliseconds
-                if record { viaBridge.append(milliseconds) }
+                if record { result.bridge.append(milliseconds) }
                 if milliseconds > 100 { log("    a sample through the bridge took \(Int(milliseconds)) ms") }
             } else {
-                lost += 1
+                result.lost += 1
             }
             // The bridge asks the TV for its power after each command; the state follows the answer.
-            _ = await watcher.wait(topic: tv, text: "on", from: published, timeout: .seconds(5))
+            if await watcher.wait(topic: tv, text: "on", from: published, timeout: .seconds(5)) != nil {
+                if record { result.state.append((ContinuousClock.now - start).milliseconds) }
+            } else if record {
+                result.stateTimeouts += 1
+            }
             try await pause()
             mark = fixture.emulator.transmittedCount
             published = watcher.inbox.mark
@@ -72,9 +86,9 @@ enum CECScenario {
             let start = ContinuousClock.now
             try await driver.powerOn(.tv)
             if let frame = await directFixture.emulator.waitForTransmitted(since: mark, timeout: .seconds(5), where: onFrame) {
-                if record { direct.append((frame.time - start).milliseconds) }
+                if record { result.direct.append((frame.time - start).milliseconds) }
             } else {
-                lost += 1
+                result.lost += 1
             }
             try await pause()
             try await driver.standby(.tv)
@@ -91,12 +105,12 @@ enum CECScenario {
             }
             if index > 0, index % 50 == 0 { log("    \(index) samples") }
         }
-        let rss = bridge.process.rssKB
+        result.rssKB = bridge.process.rssKB
         await driver.close()
         await bridge.process.stop()
         await commander.close()
         await watcher.close()
         await broker.stop()
-        return (viaBridge, direct, rss, lost)
+        return result
     }
 }

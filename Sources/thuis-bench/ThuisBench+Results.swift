@@ -98,7 +98,7 @@ extension ThuisBench {
         return result
     }
 
-    static func cec(_ r: (bridge: [Double], direct: [Double], rssKB: Int?, lost: Int)) -> ScenarioResult {
+    static func cec(_ r: CECScenario.Samples) -> ScenarioResult {
         let bridge = LatencySummary(milliseconds: r.bridge)
         let direct = LatencySummary(milliseconds: r.direct)
         var result = ScenarioResult(name: "6. CEC /set on → Image View On")
@@ -112,6 +112,13 @@ extension ThuisBench {
         result.notes.append("libcec's adapter thread reads the port 5 bytes at a time with a 50 ms timeout, so single samples "
             + "scatter over ~0-50 ms on both sides; the bridge's overhead shifts the whole distribution and is read at "
             + "the floor (p1), where the scatter is smallest; the medians and means move by several ms from run to run")
+        let state = LatencySummary(milliseconds: r.state)
+        result.latencies["bridge_set_to_state"] = state
+        let retried = r.state.filter { $0 > 400 }.count
+        result.numbers["state_over_400ms"] = Double(retried)
+        result.numbers["state_timeouts"] = Double(r.stateTimeouts)
+        result.row("/set on → state on", "p50 \(ms(state.p50)), p99 \(ms(state.p99)), max \(ms(state.max))", baseline: "",
+                   comparison: "\(retried) over 0.4 s (a power answer asked again), \(r.stateTimeouts) never within 5 s")
         result.row("samples", "\(bridge.count) + \(direct.count) (lost \(r.lost))", baseline: "", comparison: "CEC-only bridge RSS \(megabytes(r.rssKB))")
         return result
     }

@@ -1,3 +1,4 @@
+import CZWaveShim
 import Foundation
 import Testing
 import ZWaveDriver
@@ -46,6 +47,11 @@ extension OpenZWaveSuite {
                 #expect(info.queryStage == "Complete")
                 #expect(info.isListening)
                 #expect(!info.isFailed)
+                // The device database was loaded without reading each product file's revision (the shim
+                // skips ManufacturerSpecificDB::LoadConfigFileRevision), yet the product is still named from
+                // manufacturer_specific.xml and its own config file is read (parameter 28 below).
+                #expect(zw_config_revision_reads_skipped() > 100, "the revision reads were not skipped")
+                #expect(info.productName == "FGD212 Dimmer 2", "\(info)")
 
                 // Dimmer: level 40 on the emulated FGD212, and the change comes back as a value event.
                 let dimmerLevel = try #require(await context.driver.valueID(

@@ -18,7 +18,8 @@ final class ZWaveTestContext: @unchecked Sendable {
     let portPath: String
 
     init(readyTimeout: Duration = .seconds(60), restartBackoff: Duration = .seconds(1),
-         logLevel: Logger.Level = .info, openZWaveLogLevel: ZWaveLogLevel? = nil, makePTY: Bool = true) throws {
+         logLevel: Logger.Level = .info, openZWaveLogLevel: ZWaveLogLevel? = nil, makePTY: Bool = true,
+         cacheWriteDeferralLimit: Duration? = nil) throws {
         directory = FileManager.default.temporaryDirectory
             .appendingPathComponent("zwd-\(UUID().uuidString)", isDirectory: true)
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -27,10 +28,12 @@ final class ZWaveTestContext: @unchecked Sendable {
         let lines = logLines
         var logger = Logger(label: "test.zwave") { _ in CapturingLogHandler(lines: lines, level: logLevel) }
         logger.logLevel = logLevel
-        configuration = ZWaveDriverConfiguration(
+        var configuration = ZWaveDriverConfiguration(
             port: portPath, userPath: directory.appendingPathComponent("state").path,
             openZWaveLogLevel: openZWaveLogLevel,
             readyTimeout: readyTimeout, restartBackoff: restartBackoff, maxRestartBackoff: .seconds(4))
+        if let cacheWriteDeferralLimit { configuration.cacheWriteDeferralLimit = cacheWriteDeferralLimit }
+        self.configuration = configuration
         self.logger = logger
         driver = ZWaveDriver(configuration: configuration, logger: logger)
     }

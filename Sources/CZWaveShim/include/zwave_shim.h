@@ -228,10 +228,23 @@ zw_status zw_write_config(zw_manager *manager, uint32_t home_id);
  * libopenzwave binds to (zw_cache_writes_interposed). */
 void zw_set_cache_writes_deferred(bool deferred);
 bool zw_cache_writes_deferred(void);
-/* Whether libopenzwave's calls of Driver::WriteCache reach the shim (the executable exports the symbol). */
+/* Whether libopenzwave's calls of Driver::WriteCache reach the shim (the executable exports the symbol) and the
+ * library's own definition was found to forward to. */
 bool zw_cache_writes_interposed(void);
 /* Cache writes done (any caller) and skipped (OpenZWave's own, while deferred) since the process started. */
 void zw_cache_write_counts(uint64_t *written, uint64_t *skipped);
+/* How many times OpenZWave asked to read a product config file's Revision while loading its device database
+ * (ManufacturerSpecificDB::LoadConfigFileRevision), each skipped by the shim's own definition: OpenZWave 1.6
+ * parses every product file for it and never reads the result. 0 means the shim's definition is not the one
+ * libopenzwave binds to. */
+uint64_t zw_config_revision_reads_skipped(void);
+/* OpenZWave 1.6 keeps a copy of each node's <Node> element from the network cache for the node's lifetime, but
+ * reads it only while the node is at QueryStage_CacheLoad, which it never returns to once past it. Frees the copies
+ * of the nodes past that stage (under the driver's node lock, as cache writes hold it); *out_released (may be
+ * NULL) gets how many. ZW_ERR_FAILED, freeing nothing, if the library's Node layout does not match the headers. */
+zw_status zw_release_node_cache_copies(zw_manager *manager, uint32_t home_id, uint32_t *out_released);
+/* Node cache copies freed by zw_release_node_cache_copies since the process started. */
+uint64_t zw_node_cache_copies_released(void);
 /** Manager::GetSendQueueCount: messages waiting in all the driver's send queues. */
 zw_status zw_send_queue_count(zw_manager *manager, uint32_t home_id, int32_t *out_count);
 /** Manager::GetControllerNodeId. */
