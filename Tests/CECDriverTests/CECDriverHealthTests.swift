@@ -48,8 +48,10 @@ extension CECDriverTests {
                     try await Task.sleep(for: .milliseconds(100))
                 }
                 let busyPings = h.emulator.hostMessageCount(.ping) - before
-                // libcec's own ping thread pings every 15 s, so one of its pings may fall in this window.
-                #expect(busyPings <= 1, "\(busyPings) pings while the adapter was busy")
+                // libcec's own ping thread pings every 15 s, so one of its pings may fall in this window, and on
+                // a loaded machine one slow transmission may leave a 400 ms gap; a driver that pings regardless
+                // of traffic sends about six.
+                #expect(busyPings <= 2, "\(busyPings) pings while the adapter was busy")
 
                 // Quiet: the driver pings again.
                 let quiet = h.emulator.hostMessageCount(.ping)
