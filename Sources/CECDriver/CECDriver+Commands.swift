@@ -32,16 +32,18 @@ extension CECDriver {
             defer { repliesAwaited -= 1 }
             let mark = sink.latestPowerSequence
             let deadline = ContinuousClock.now + replyTimeout
+            var asked = false
             for attempt in 0..<2 {
                 let h = try handle(for: "powerStatus")
                 var command = LibCECCallbacks.command(from: CECFrame(initiator: ownAddress, destination: address, opcode: 0x8F))
+                // libcec_transmit also fails on a busy line or an adapter timeout, so a question that was not
+                // acknowledged is asked again at once, without waiting for an answer to it.
                 if libcec_transmit(h, &command) != 0 {
                     lastAcknowledged = .now
-                } else if attempt == 0 {
-                    break  // not acknowledged: no device there to answer, so no second question either
+                    asked = true
                 }
                 let wait = attempt == 0 ? min(deadline, ContinuousClock.now + retryAfter) : deadline
-                if let status = await powerReport(from: address, after: mark, until: wait) { return status }
+                if asked, let status = await powerReport(from: address, after: mark, until: wait) { return status }
             }
         }
         let current = try self.handle(for: "powerStatus")

@@ -8,6 +8,8 @@ public enum CECDriverError: Error, Sendable, Equatable, CustomStringConvertible 
     case noAdapterFound
     /// `libcec_open` claimed success but the adapter does not answer pings.
     case adapterNotResponding(port: String)
+    /// The configured port (a device path) does not exist: the adapter is unplugged.
+    case portMissing(port: String)
     /// A raw frame was malformed.
     case invalidFrame(String)
     /// A configuration value is unusable.
@@ -19,6 +21,7 @@ public enum CECDriverError: Error, Sendable, Equatable, CustomStringConvertible 
         case .notConnected(let operation): "\(operation): the CEC adapter is not connected"
         case .noAdapterFound: "libcec_detect_adapters found no CEC adapter"
         case .adapterNotResponding(let port): "libcec_open(\(port)) returned, but the adapter does not answer pings"
+        case .portMissing(let port): "\(port) does not exist (adapter unplugged?)"
         case .invalidFrame(let why): "invalid CEC frame: \(why)"
         case .invalidConfiguration(let why): "invalid CEC configuration: \(why)"
         }

@@ -259,6 +259,11 @@ struct DriverNodesMember {
     friend type exposed(DriverNodesMember);
 };
 template struct ExposeMember<DriverNodesMember, &OpenZWave::Driver::m_nodes>;
+struct DriverInitMember {
+    using type = bool OpenZWave::Driver::*;
+    friend type exposed(DriverInitMember);
+};
+template struct ExposeMember<DriverInitMember, &OpenZWave::Driver::m_init>;
 struct DriverNodeMutexMember {
     using type = OpenZWave::Internal::Platform::Mutex *OpenZWave::Driver::*;
     friend type exposed(DriverNodeMutexMember);
@@ -623,22 +628,30 @@ zw_status zw_release_node_cache_copies(zw_manager *m, uint32_t home, uint32_t *o
             return ZW_ERR_INVALID_HOMEID;
         }
         OpenZWave::Internal::LockGuard guard(driver->*exposed(DriverNodeMutexMember{}));  // as WriteCache holds it
+        // Until the stick's init data has been handled (m_init), nodes read from the cache still carry the stage
+        // stored in it, and are about to be set back to CacheLoad, when their copy is needed again. The driver
+        // thread sets m_init after that loop, whose every step takes the node lock held here.
+        if (!(driver->*exposed(DriverInitMember{}))) return ZW_OK;
         OpenZWave::Node *(&nodes)[256] = driver->*exposed(DriverNodesMember{});
-        uint32_t released = 0;
+        // First every candidate is checked: the headers' layout must be the library's (the inline accessors,
+        // compiled here, have to agree with the library's own code), or nothing at all is freed.
+        std::vector<OpenZWave::Node *> candidates;
         for (int id = 1; id < 256; ++id) {
             OpenZWave::Node *node = nodes[id];
             if (node == nullptr) continue;
             OpenZWave::Node::QueryStage stage = node->GetCurrentQueryStage();
-            if (stage <= OpenZWave::Node::QueryStage_CacheLoad) continue;  // WriteXML may still need the copy
-            TiXmlNode *&copy = node->*exposed(NodeCacheCopyMember{});
-            if (copy == nullptr) continue;
-            // The headers' layout must be the library's: the inline accessors (compiled here) have to agree with
-            // the library's own code before anything is freed.
-            if (node->GetNodeId() != id ||
+            if (node->GetNodeId() != id || stage < OpenZWave::Node::QueryStage_None ||
+                stage > OpenZWave::Node::QueryStage_Complete ||
                 m->manager->GetNodeQueryStage(home, static_cast<uint8>(id)) != node->GetQueryStageName(stage)) {
                 setError("OpenZWave's Node layout differs from the installed headers: nothing released");
                 return ZW_ERR_FAILED;
             }
+            if (stage <= OpenZWave::Node::QueryStage_CacheLoad) continue;  // WriteXML may still need the copy
+            if (node->*exposed(NodeCacheCopyMember{}) != nullptr) candidates.push_back(node);
+        }
+        uint32_t released = 0;
+        for (OpenZWave::Node *node : candidates) {
+            TiXmlNode *&copy = node->*exposed(NodeCacheCopyMember{});
             delete copy;
             copy = nullptr;
             ++released;

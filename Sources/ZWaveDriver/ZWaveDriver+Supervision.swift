@@ -196,11 +196,12 @@ extension ZWaveDriver {
     func releaseNodeCacheCopies() {
         guard configuration.releaseNodeCacheCopies, !nodeCacheCopiesKept, let manager, let home else { return }
         var released: UInt32 = 0
+        let status = zw_release_node_cache_copies(manager, home.rawValue, &released)
         do {
-            try ZWaveError.check(zw_release_node_cache_copies(manager, home.rawValue, &released),
-                                 call: "zw_release_node_cache_copies")
+            try ZWaveError.check(status, call: "zw_release_node_cache_copies")
         } catch {
-            nodeCacheCopiesKept = true
+            // A layout the shim does not trust stays so for this process; anything else is tried again later.
+            if status == ZW_ERR_FAILED { nodeCacheCopiesKept = true }
             logger.notice("OpenZWave's copies of the network cache are kept", metadata: ["error": "\(error)"])
             return
         }

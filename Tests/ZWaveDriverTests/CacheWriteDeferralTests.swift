@@ -102,7 +102,7 @@ extension OpenZWaveSuite {
                 try #require(ended, "the deferral did not end at its limit")
                 try #require(!context.events.all.contains(where: Self.isQueried),
                              "the network was queried before the limit: the test proves nothing")
-                #expect(Self.counts().written == before.written + 1)
+                #expect(Self.counts().written > before.written, "no cache write at the deferral limit")
                 #expect(!Self.cacheFiles(in: context).isEmpty, "no network cache after the deferral limit")
                 #expect(context.logLines.all.contains { $0.message == "network cache written" },
                         "no log line for the write at the limit")
