@@ -64,9 +64,10 @@ public actor CECDriver {
         guard configuration.osdName.utf8.count <= 14, !configuration.osdName.isEmpty else {
             throw .invalidConfiguration("osd_name must be 1-14 characters")
         }
-        // libcec 6 retries opening a serial port "every 250 ms" until its timeout, but that wait returns at once
-        // before its thread runs, so a missing device is opened some 4,000 times a second, a whole core for the
-        // timeout of every attempt. An unplugged adapter is therefore not handed to libcec at all.
+        // libcec 6 retries opening a serial port "every 250 ms" until its timeout, but the wait between attempts
+        // (P8PLATFORM's CThread::Sleep, which returns at once once the adapter thread is flagged to stop) does not
+        // wait here: a missing device was opened some 4,000 times a second, a whole core for the timeout of every
+        // attempt. An unplugged adapter is therefore not handed to libcec at all.
         if configuration.port.hasPrefix("/"), !FileManager.default.fileExists(atPath: configuration.port) {
             throw .portMissing(port: configuration.port)
         }
