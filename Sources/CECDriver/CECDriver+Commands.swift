@@ -18,12 +18,12 @@ extension CECDriver {
     ///
     /// With `refresh` (the default) the device is asked: a raw Give Device Power Status (`libcec_transmit`
     /// of `<own><la>:8F`) and the Report Power Status that answers it. The question goes out twice at most:
-    /// again when no answer came within `retryAfter`, and the answer is waited for until `replyTimeout` in
-    /// all. (libcec loses the header of a frame that arrives while its ping to the adapter is pending,
-    /// because it takes the frame start for the ping's reply, so an answer can vanish; CEC devices answer
-    /// within a second.) Without `refresh`, or when no answer comes, libcec's view
-    /// (`libcec_get_device_power_status`), which libcec caches for up to 30 s: right after `standby` it may
-    /// still say `on`.
+    /// again when no answer came within `retryAfter` (at once when the first was not acknowledged), and the
+    /// answer is waited for until `replyTimeout` in all. (libcec loses the header of a frame that arrives
+    /// while its ping to the adapter is pending, because it takes the frame start for the ping's reply, so an
+    /// answer can vanish; CEC devices answer within a second.) Without `refresh`, or when no answer comes,
+    /// libcec's view (`libcec_get_device_power_status`), which libcec caches for up to 30 s: right after
+    /// `standby` it may still say `on`.
     public func powerStatus(_ address: LogicalAddress = .tv, refresh: Bool = true,
                             replyTimeout: Duration = .seconds(1),
                             retryAfter: Duration = .milliseconds(400)) async throws(CECDriverError) -> PowerStatus {

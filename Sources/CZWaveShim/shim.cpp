@@ -633,12 +633,13 @@ zw_status zw_release_node_cache_copies(zw_manager *m, uint32_t home, uint32_t *o
         // thread sets m_init after that loop, whose every step takes the node lock held here.
         if (!(driver->*exposed(DriverInitMember{}))) return ZW_OK;
         OpenZWave::Node *(&nodes)[256] = driver->*exposed(DriverNodesMember{});
-        // First every candidate is checked: the headers' layout must be the library's (the inline accessors,
-        // compiled here, have to agree with the library's own code), or nothing at all is freed.
+        // The nodes holding a copy they no longer need. Each is checked before any is freed: the headers' layout
+        // must be the library's (the inline accessors, compiled here, have to agree with the library's own code),
+        // or nothing at all is freed. Once the copies are gone (or after a cold start) a call finds none.
         std::vector<OpenZWave::Node *> candidates;
         for (int id = 1; id < 256; ++id) {
             OpenZWave::Node *node = nodes[id];
-            if (node == nullptr) continue;
+            if (node == nullptr || node->*exposed(NodeCacheCopyMember{}) == nullptr) continue;
             OpenZWave::Node::QueryStage stage = node->GetCurrentQueryStage();
             if (node->GetNodeId() != id || stage < OpenZWave::Node::QueryStage_None ||
                 stage > OpenZWave::Node::QueryStage_Complete ||
@@ -646,8 +647,7 @@ zw_status zw_release_node_cache_copies(zw_manager *m, uint32_t home, uint32_t *o
                 setError("OpenZWave's Node layout differs from the installed headers: nothing released");
                 return ZW_ERR_FAILED;
             }
-            if (stage <= OpenZWave::Node::QueryStage_CacheLoad) continue;  // WriteXML may still need the copy
-            if (node->*exposed(NodeCacheCopyMember{}) != nullptr) candidates.push_back(node);
+            if (stage > OpenZWave::Node::QueryStage_CacheLoad) candidates.push_back(node);  // else WriteXML needs it
         }
         uint32_t released = 0;
         for (OpenZWave::Node *node : candidates) {

@@ -241,8 +241,9 @@ uint64_t zw_config_revision_reads_skipped(void);
 /* OpenZWave 1.6 keeps a copy of each node's <Node> element from the network cache for the node's lifetime, but
  * reads it only while the node is at QueryStage_CacheLoad, which it never returns to once past it. Frees the copies
  * of the nodes past that stage (under the driver's node lock, as cache writes hold it), and none before the stick's
- * init data is handled; *out_released (may be NULL) gets how many. ZW_ERR_FAILED, freeing nothing, if any node's
- * id or query stage read through the headers disagrees with the library's own answer (a layout mismatch). */
+ * init data is handled; *out_released (may be NULL) gets how many. ZW_ERR_FAILED, freeing nothing, if the id or
+ * query stage of any node holding a copy, read through the headers, disagrees with the library's own answer (a
+ * layout mismatch). */
 zw_status zw_release_node_cache_copies(zw_manager *manager, uint32_t home_id, uint32_t *out_released);
 /* Node cache copies freed by zw_release_node_cache_copies since the process started. */
 uint64_t zw_node_cache_copies_released(void);
