@@ -35,11 +35,14 @@ public final class ZWaveStickEmulator: @unchecked Sendable {
     struct Outgoing {
         var frame: SerialFrame
         var attempts: Int
-        var generation: Int
+        /// Unique per transmission (and per scheduled resend): a timer checks it, not the frame's bytes, so
+        /// an earlier frame's ACK timeout never resends a later frame with the same bytes (two identical
+        /// scene clicks, 1.6 s apart, were once delivered three times).
+        var transmission = 0
     }
     var pendingOut: [SerialFrame] = []
     var awaitingAck: Outgoing?
-    var generation = 0
+    var transmissions = 0
     /// Bumped on every plug/unplug; scheduled transaction steps of an older link are dropped.
     var linkEpoch = 0
     static let ackTimeout = 1.6
@@ -139,7 +142,6 @@ public final class ZWaveStickEmulator: @unchecked Sendable {
         parser.reset()
         pendingOut.removeAll()
         awaitingAck = nil
-        generation += 1
         linkEpoch += 1
         cursor = .now()
         terminal.startReading { [weak self] bytes in
@@ -154,7 +156,6 @@ public final class ZWaveStickEmulator: @unchecked Sendable {
         pty = nil
         pendingOut.removeAll()
         awaitingAck = nil
-        generation += 1
         linkEpoch += 1
         controllerCommand = .idle
     }
@@ -186,8 +187,7 @@ public final class ZWaveStickEmulator: @unchecked Sendable {
                     pump()
                 }
             case .nak, .can:
-                if var out = awaitingAck {
-                    out.generation = generation
+                if let out = awaitingAck {
                     retransmit(out, after: 0.1, reason: token == .nak ? "NAK" : "CAN")
                 }
             case .badChecksum(let raw):
@@ -241,18 +241,24 @@ public final class ZWaveStickEmulator: @unchecked Sendable {
     private func pump() {
         guard awaitingAck == nil, pty != nil, !pendingOut.isEmpty else { return }
         let frame = pendingOut.removeFirst()
-        transmit(Outgoing(frame: frame, attempts: 1, generation: generation))
+        transmit(Outgoing(frame: frame, attempts: 1))
+    }
+
+    /// Makes `out` the frame awaiting the host's ACK, under a new transmission number; returns the number.
+    private func awaitAck(_ out: Outgoing) -> Int {
+        transmissions += 1
+        var current = out
+        current.transmission = transmissions
+        awaitingAck = current
+        return transmissions
     }
 
     private func transmit(_ out: Outgoing) {
-        awaitingAck = out
+        let transmission = awaitAck(out)
         trace?(EmulatorTrace(direction: .toHost, frame: out.frame, text: out.attempts > 1 ? "(attempt \(out.attempts))" : ""))
         writeRaw(out.frame.encoded)
-        let attempts = out.attempts
-        let gen = out.generation
         queue.asyncAfter(deadline: .now() + Self.ackTimeout) { [weak self] in
-            guard let self, let current = self.awaitingAck, current.generation == gen, current.attempts == attempts,
-                  current.frame == out.frame else { return }
+            guard let self, let current = self.awaitingAck, current.transmission == transmission else { return }
             self.retransmit(current, after: 0, reason: "no ACK")
         }
     }
@@ -266,12 +272,9 @@ public final class ZWaveStickEmulator: @unchecked Sendable {
         }
         var next = out
         next.attempts += 1
-        next.generation = generation + 1
-        generation += 1
-        awaitingAck = next  // block the queue until the resend
-        let gen = generation
+        let pending = awaitAck(next)  // blocks the queue until the resend
         queue.asyncAfter(deadline: .now() + delay) { [weak self] in
-            guard let self, let current = self.awaitingAck, current.generation == gen else { return }
+            guard let self, let current = self.awaitingAck, current.transmission == pending else { return }
             self.transmit(current)
         }
     }

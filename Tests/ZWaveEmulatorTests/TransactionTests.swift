@@ -103,6 +103,26 @@ extension EmulatorSerialSuite {
             #expect(f.host.nextFrame(timeout: 2) == nil)
         }
 
+        /// The ACK timeout of one frame must not resend a later frame with the same bytes (two identical S2 scene
+        /// clicks): the host ACKs the first at once, and the second a little after the first one's timeout.
+        @Test func anEarlierFramesTimeoutDoesNotResendALaterIdenticalFrame() throws {
+            let f = try EmulatorFixture()
+            f.host.autoAck = false
+            let click: [UInt8] = [0x2B, 0x01, 0x1A, 0x00]
+            f.emulator.injectReport(from: 2, click)
+            let first = try #require(f.host.nextFrame())
+            let firstSeen = Date()
+            f.host.write([SerialFrame.ack])
+            // The second click 1.45 s later; its ACK is late, 0.35 s after it (past the first frame's 1.6 s).
+            Thread.sleep(until: firstSeen.addingTimeInterval(1.45))
+            f.emulator.injectReport(from: 2, click)
+            let second = try #require(f.host.nextFrame())
+            #expect(second == first)
+            Thread.sleep(until: firstSeen.addingTimeInterval(1.8))
+            f.host.write([SerialFrame.ack])
+            #expect(f.host.nextFrame(timeout: 2) == nil, "the second click was sent again although it was ACKed")
+        }
+
         @Test func injectedNakAndCanReplaceTheAck() throws {
             let f = try EmulatorFixture()
             f.emulator.nakNextFrame()
