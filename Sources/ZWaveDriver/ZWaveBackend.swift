@@ -350,17 +350,54 @@ public actor ZWaveBackend: DeviceBackend {
         try await perform(command, node: NodeID(nodeID), instance: UInt8(instance ?? 1), device: device)
     }
 
+    /// The fast path (`DeviceBackend.send`): a level or switch Set to an interviewed node that needs none of
+    /// the slow path's care (inclusion hold, Basic fallback, PowerNode attribution) is handed to OpenZWave at
+    /// once, by the same call `perform` makes; the confirmation is the same wait.
+    public func send(_ command: DeviceCommand, on device: DeviceDescriptor) async throws(CommandFailure)
+        -> CommandConfirmation?
+    {
+        guard case .zwave(let node, let instance) = device.source, let nodeID = UInt8(exactly: node) else { return nil }
+        if let kind = session?.kind, kind == .include || kind == .exclude { return nil }
+        let id = NodeID(nodeID)
+        guard !basicOnly.contains(id), !quirkyNodes.contains(id),
+              let sent = try set(command, node: id, instance: UInt8(instance ?? 1))
+        else { return nil }
+        return CommandConfirmation { await self.confirm(sent.key, after: sent.before) }
+    }
+
+    /// Hands a level (Switch Multilevel) or switch (Switch Binary) Set to OpenZWave, which queues it for its
+    /// driver thread. Returns the value whose report confirms it and that value's generation before the Set;
+    /// `nil` (nothing done) for any other command.
+    func set(_ command: DeviceCommand, node: NodeID, instance: UInt8) throws(CommandFailure)
+        -> (key: ZWaveValueKey, before: Int)?
+    {
+        let commandClass: UInt8
+        switch command {
+        case .level: commandClass = Self.switchMultilevel
+        case .on, .off: commandClass = Self.switchBinary
+        default: return nil
+        }
+        let key = ZWaveValueKey(node: node, commandClass: commandClass, instance: instance, index: 0)
+        let before = generations[key, default: 0]
+        do {
+            if case .level(let level) = command {
+                try driver.setLevel(node: node, instance: instance, level: UInt8(clamping: level))
+            } else {
+                try driver.setSwitch(node: node, instance: instance, on: command == .on)
+            }
+        } catch {
+            throw CommandFailure("\(error)")
+        }
+        return (key, before)
+    }
+
     func perform(_ command: DeviceCommand, node: NodeID, instance: UInt8, device: DeviceDescriptor) async throws(CommandFailure) {
         if basicOnly.contains(node), try await performBasic(command, node: node, instance: instance) { return }
         let quirky = quirkyNodes.contains(node)
         switch command {
-        case .level(let level):
-            let key = ZWaveValueKey(node: node, commandClass: Self.switchMultilevel, instance: instance, index: 0)
-            try await setAndConfirm(key) { () async throws(ZWaveError) in
-                try driver.setLevel(node: node, instance: instance, level: UInt8(clamping: level))
-            }
+        case .level:
+            if let sent = try set(command, node: node, instance: instance) { await confirm(sent.key, after: sent.before) }
         case .on, .off:
-            let key = ZWaveValueKey(node: node, commandClass: Self.switchBinary, instance: instance, index: 0)
             if quirky {
                 await lock(node)
                 expectedSocket[node] = instance
@@ -371,14 +408,12 @@ public actor ZWaveBackend: DeviceBackend {
                     unlock(node)
                 }
             }
-            let before = generations[key, default: 0]
-            try await setAndConfirm(key) { () async throws(ZWaveError) in
-                try driver.setSwitch(node: node, instance: instance, on: command == .on)
-            }
-            if quirky, generations[key, default: 0] <= before + 1 {
+            guard let sent = try set(command, node: node, instance: instance) else { return }
+            await confirm(sent.key, after: sent.before)
+            if quirky, generations[sent.key, default: 0] <= sent.before + 1 {
                 // The library's verifying Get is answered on instance 1 as well: keep this socket's window
                 // open for it, so it cannot land in the next command's or sweep's window as another socket's.
-                _ = await waitForReport(key, after: before + 1, timeout: .seconds(1))
+                _ = await waitForReport(sent.key, after: sent.before + 1, timeout: .seconds(1))
             }
         case .refresh:
             if quirky {
@@ -395,14 +430,8 @@ public actor ZWaveBackend: DeviceBackend {
         }
     }
 
-    /// Sends a value and waits for the device's report of it (or the timeout).
-    func setAndConfirm(_ key: ZWaveValueKey, _ send: () async throws(ZWaveError) -> Void) async throws(CommandFailure) {
-        let before = generations[key, default: 0]
-        do {
-            try await send()
-        } catch {
-            throw CommandFailure("\(error)")
-        }
+    /// Waits for the device's report of `key` newer than generation `before` (or the timeout).
+    func confirm(_ key: ZWaveValueKey, after before: Int) async {
         if !(await waitForReport(key, after: before)) {
             logger.debug("no report within the confirmation time", metadata: ["value": "\(key)"])
         }

@@ -8,6 +8,9 @@ public actor FakeDeviceBackend: DeviceBackend {
     private var holding = false
     private var held: [CheckedContinuation<Void, Never>] = []
     private var failure: String?
+    private var fastPath = false
+    /// The commands taken by the fast path (`send`); they are in `executed` too.
+    public private(set) var sentAtOnce: [DeviceCommand] = []
     private var arrivalWaiters: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
 
     public init(adapter: String) { self.adapter = adapter }
@@ -16,7 +19,28 @@ public actor FakeDeviceBackend: DeviceBackend {
         if let reason = await record(command, device) { throw CommandFailure(reason) }
     }
 
+    /// With `takeFastPath()`: records the command as sent at once (failing at once if told to), and returns
+    /// a confirmation that is held like `execute`. Otherwise nil (the normal path).
+    public func send(_ command: DeviceCommand, on device: DeviceDescriptor) async throws(CommandFailure)
+        -> CommandConfirmation?
+    {
+        switch command {
+        case .level, .on, .off: guard fastPath else { return nil }
+        default: return nil
+        }
+        arrive(command, device)
+        sentAtOnce.append(command)
+        if let failure { throw CommandFailure(failure) }
+        return CommandConfirmation { await self.holdIfHolding() }
+    }
+
     private func record(_ command: DeviceCommand, _ device: DeviceDescriptor) async -> String? {
+        arrive(command, device)
+        await holdIfHolding()
+        return failure
+    }
+
+    private func arrive(_ command: DeviceCommand, _ device: DeviceDescriptor) {
         executed.append((device.address, command))
         let count = executed.count
         arrivalWaiters.removeAll { waiter in
@@ -24,9 +48,14 @@ public actor FakeDeviceBackend: DeviceBackend {
             waiter.continuation.resume()
             return true
         }
-        if holding { await withCheckedContinuation { held.append($0) } }
-        return failure
     }
+
+    private func holdIfHolding() async {
+        if holding { await withCheckedContinuation { held.append($0) } }
+    }
+
+    /// From now on, level and switch commands take the fast path (`send`), as Z-Wave's do.
+    public func takeFastPath() { fastPath = true }
 
     /// From now on, each command blocks until `releaseOne()`/`releaseAll()`.
     public func hold() { holding = true }

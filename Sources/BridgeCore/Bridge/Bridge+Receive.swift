@@ -37,7 +37,8 @@ extension Bridge {
             return await reject(message, reason: refusal)
         }
         if let first = queue.submit(command, for: address, channel: command.channel) {
-            pendingFirst[address] = first
+            // The device was idle: its queue now holds it busy, so this await cannot reorder its commands.
+            pendingFirst[address] = await start(first, at: address)
             readyContinuation.yield(address)
         }
     }
@@ -75,10 +76,34 @@ extension Bridge {
 
     /// Executes the commands of one device, one at a time, until its queue is empty.
     func drain(_ address: DeviceAddress) async {
-        var next = pendingFirst.removeValue(forKey: address)
-        while let command = next {
+        guard let first = pendingFirst.removeValue(forKey: address) else { return }
+        switch first {
+        case .execute(let command):
             await execute(command, at: address)
-            next = queue.complete(address)
+        case .confirm(let resolved, let confirmation):
+            await confirmation.wait()
+            executed(resolved, at: address)
+        case .finished:
+            break
+        }
+        while let command = queue.complete(address) {
+            await execute(command, at: address)
+        }
+    }
+
+    /// Sends the first command of an idle device at once if its backend can (`DeviceBackend.send`);
+    /// otherwise leaves it to `drain`.
+    func start(_ command: DeviceCommand, at address: DeviceAddress) async -> DrainStart {
+        guard let device = registry.device(at: address), let backend = backends[device.source.adapter] else {
+            return .finished
+        }
+        let resolved = resolve(command, for: device)
+        do {
+            guard let confirmation = try await backend.send(resolved, on: device) else { return .execute(command) }
+            return .confirm(resolved, confirmation)
+        } catch {
+            await failed(resolved, at: address, error)
+            return .finished
         }
     }
 
@@ -87,18 +112,26 @@ extension Bridge {
         let resolved = resolve(command, for: device)
         do {
             try await backend.execute(resolved, on: device)
-            stats.commandsExecuted += 1
-            logger.debug("executed", metadata: ["device": "\(address)", "command": "\(resolved)"])
+            executed(resolved, at: address)
         } catch {
-            stats.commandsRejected += 1
-            await publish(
-                event: BridgeEvent(
-                    type: "command_failed",
-                    fields: [
-                        ("device", .string(address.description)), ("command", .string(resolved.description)),
-                        ("reason", .string(error.reason)),
-                    ]))
+            await failed(resolved, at: address, error)
         }
+    }
+
+    func executed(_ resolved: DeviceCommand, at address: DeviceAddress) {
+        stats.commandsExecuted += 1
+        logger.debug("executed", metadata: ["device": "\(address)", "command": "\(resolved)"])
+    }
+
+    func failed(_ resolved: DeviceCommand, at address: DeviceAddress, _ error: CommandFailure) async {
+        stats.commandsRejected += 1
+        await publish(
+            event: BridgeEvent(
+                type: "command_failed",
+                fields: [
+                    ("device", .string(address.description)), ("command", .string(resolved.description)),
+                    ("reason", .string(error.reason)),
+                ]))
     }
 
     /// Turns `toggle` and a dimmer's `on` into concrete commands from the current state, at the moment

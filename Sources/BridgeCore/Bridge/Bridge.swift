@@ -18,7 +18,7 @@ public actor Bridge {
     /// Adapters whose loss was reported (`adapter_lost`) and not yet followed by `adapter_recovered`.
     var adaptersLost: Set<String> = []
     /// The first command of a device that just became busy, handed from `receive` to `drain`.
-    var pendingFirst: [DeviceAddress: DeviceCommand] = [:]
+    var pendingFirst: [DeviceAddress: DrainStart] = [:]
     /// Retained state topics published at least once by this process.
     var published: Set<String> = []
     /// Extra inventory fields per device (manufacturer, product, interview stage).
@@ -94,6 +94,16 @@ public actor Bridge {
 
     /// The current registry (for tests and the inventory).
     public var currentRegistry: DeviceRegistry { registry }
+}
+
+/// How `receive` hands the first command of a device that just became busy to `drain`.
+enum DrainStart: Sendable {
+    /// Not sent yet: `drain` executes it.
+    case execute(DeviceCommand)
+    /// Sent already (resolved as given) by the backend's fast path: `drain` waits for its confirmation.
+    case confirm(DeviceCommand, CommandConfirmation)
+    /// Nothing left to do (its failure is reported, or the device is gone).
+    case finished
 }
 
 /// Which bridge this is: its instance name and topic prefix.

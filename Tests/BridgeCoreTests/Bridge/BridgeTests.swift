@@ -84,6 +84,52 @@ import TestSupport
         }
     }
 
+    @Test func theFirstCommandOfAnIdleDeviceIsSentBeforeReceiveReturns() async throws {
+        // No command runner: only the fast path can have sent it.
+        let zwave = FakeDeviceBackend(adapter: "zwave")
+        await zwave.takeFastPath()
+        let bridge = Bridge(
+            identity: BridgeIdentity(name: "living"), devices: [bedroom], backends: [zwave], mqtt: FakeMQTTPort(),
+            logger: Logger(label: "test"))
+        await bridge.apply(.adapterAvailability(adapter: "zwave", online: true, reason: ""))
+        await bridge.apply(.update(.zwave(node: 2, instance: 1), .level(60)))
+        await bridge.receive(set("Thuis/device/bedroom/light/set", "toggle"))
+        #expect(await zwave.sentAtOnce == [.level(0)], "resolved from the current state, then sent")
+        await bridge.receive(set("Thuis/device/bedroom/light/set", "50"))
+        #expect(await zwave.commands == [.level(0)], "the device is busy until its first command is confirmed")
+    }
+
+    @Test func aCommandSentAtOnceStaysInFlightUntilConfirmed() async throws {
+        try await withBridge { bridge, _, zwave, _ in
+            await zwave.takeFastPath()
+            await zwave.hold()
+            await bridge.receive(set("Thuis/device/bedroom/light/set", "40"))
+            for level in 41...60 { await bridge.receive(set("Thuis/device/bedroom/light/set", String(level))) }
+            #expect(await zwave.commands == [.level(40)])
+            await zwave.releaseAll()
+            await zwave.waitForCommands(2)
+            #expect(await zwave.commands == [.level(40), .level(60)])
+            #expect(await zwave.sentAtOnce == [.level(40)], "a queued command is executed, not sent at once")
+        }
+    }
+
+    @Test func aFailedFastSendIsReportedAndFreesTheDevice() async throws {
+        try await withBridge { bridge, mqtt, zwave, _ in
+            await zwave.takeFastPath()
+            await zwave.fail(with: "node 2 is not ready")
+            await bridge.receive(set("Thuis/device/bedroom/light/set", "40"))
+            #expect(await zwave.sentAtOnce == [.level(40)])
+            let events = await mqtt.events(on: "Thuis/bridge/living/event")
+            #expect(events.contains {
+                $0["type"] == "command_failed" && $0["command"] == "level 40" && $0["reason"] == "node 2 is not ready"
+            })
+            await zwave.fail(with: nil)
+            await bridge.receive(set("Thuis/device/bedroom/light/set", "30"))
+            await zwave.waitForCommands(2)
+            #expect(await zwave.commands == [.level(40), .level(30)])
+        }
+    }
+
     @Test func retainedUnknownAndMalformedCommandsAreRejectedWithAReason() async throws {
         try await withBridge { bridge, mqtt, zwave, _ in
             await bridge.receive(set("Thuis/device/bedroom/light/set", "40", retained: true))
