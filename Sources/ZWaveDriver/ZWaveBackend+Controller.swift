@@ -94,10 +94,15 @@ extension ZWaveBackend {
         for waiter in waiting { waiter.resume() }
     }
 
+    /// Whether device commands must wait: only inclusion and exclusion freeze the library's normal traffic.
+    var controllerHoldsCommands: Bool {
+        guard let kind = session?.kind else { return false }
+        return kind == .include || kind == .exclude
+    }
+
     /// Waits until no inclusion or exclusion runs (bounded by its timeout).
     func waitUntilControllerIdle() async {
-        // Only inclusion and exclusion freeze the library's normal traffic.
-        guard let kind = session?.kind, kind == .include || kind == .exclude else { return }
+        guard controllerHoldsCommands else { return }
         logger.debug("device command held until the controller command ends")
         await withCheckedContinuation { idleWaiters.append($0) }
     }

@@ -350,16 +350,15 @@ public actor ZWaveBackend: DeviceBackend {
         try await perform(command, node: NodeID(nodeID), instance: UInt8(instance ?? 1), device: device)
     }
 
-    /// The fast path (`DeviceBackend.send`): a level or switch Set to an interviewed node that needs none of
-    /// the slow path's care (inclusion hold, Basic fallback, PowerNode attribution) is handed to OpenZWave at
-    /// once, by the same call `perform` makes; the confirmation is the same wait.
+    /// The fast path (`DeviceBackend.send`): a level or switch Set to a node that needs none of the slow
+    /// path's care (inclusion hold, Basic fallback, PowerNode attribution) is handed to OpenZWave at once, by
+    /// the same call `perform` makes; the confirmation is the same wait.
     public func send(_ command: DeviceCommand, on device: DeviceDescriptor) async throws(CommandFailure)
         -> CommandConfirmation?
     {
         guard case .zwave(let node, let instance) = device.source, let nodeID = UInt8(exactly: node) else { return nil }
-        if let kind = session?.kind, kind == .include || kind == .exclude { return nil }
         let id = NodeID(nodeID)
-        guard !basicOnly.contains(id), !quirkyNodes.contains(id),
+        guard !controllerHoldsCommands, !basicOnly.contains(id), !quirkyNodes.contains(id),
               let sent = try set(command, node: id, instance: UInt8(instance ?? 1))
         else { return nil }
         return CommandConfirmation { await self.confirm(sent.key, after: sent.before) }

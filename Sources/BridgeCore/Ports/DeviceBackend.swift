@@ -11,7 +11,8 @@ public protocol DeviceBackend: Sendable {
     /// (one thread hand-off fewer than `execute` on the device's queue): hands a command the library takes
     /// at once (a Z-Wave Set, queued by OpenZWave) to the library and returns what is left of it, the
     /// wait for the device's report, which the device's queue then awaits. Returns `nil`, having done
-    /// nothing, for a command that takes the normal path. Must not block: the next MQTT command waits.
+    /// nothing, for a command that takes the normal path. Must not wait for the device: the next MQTT
+    /// command waits for this call.
     func send(_ command: DeviceCommand, on device: DeviceDescriptor) async throws(CommandFailure)
         -> CommandConfirmation?
 }
