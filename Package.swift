@@ -1,10 +1,18 @@
 // swift-tools-version:6.0
+import Foundation
 import PackageDescription
 
 let strict: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny"),
     .enableUpcomingFeature("InternalImportsByDefault"),
+    // Release: every function in a section of its own, so the linker can place the code the daemon runs
+    // together (Sources/thuis-bridge/link-order.txt; see README, Performance).
+    .unsafeFlags(["-Xfrontend", "-function-sections"], .when(configuration: .release)),
 ]
+
+/// The daemon's link order: the functions it runs, placed first and together (README, Performance).
+let linkOrder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+    .appendingPathComponent("Sources/thuis-bridge/link-order.txt").path
 
 let package = Package(
     name: "thuis-bridge",
@@ -62,10 +70,18 @@ let package = Package(
                            .product(name: "ArgumentParser", package: "swift-argument-parser"),
                            .product(name: "Logging", package: "swift-log"),
                            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")],
+            exclude: ["link-order.txt"],
             swiftSettings: strict,
             // Release: linked by lld with packed relative relocations (DT_RELR, glibc 2.36+), so the start
-            // reads a few kB of relocations instead of about 2 MB (see README, Performance).
-            linkerSettings: [.unsafeFlags(["-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs"],
+            // reads a few kB of relocations instead of about 2 MB; the functions that run placed first and
+            // together; only the two OpenZWave functions the shim replaces exported, not every Swift symbol
+            // (see README, Performance: Memory).
+            linkerSettings: [.unsafeFlags(["-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs",
+                                           "-Xlinker", "--symbol-ordering-file=\(linkOrder)",
+                                           "-Xlinker", "--no-warn-symbol-ordering",
+                                           "-Xlinker", "--no-export-dynamic",
+                                           "-Xlinker", "--export-dynamic-symbol=_ZN9OpenZWave6Driver10WriteCacheEv",
+                                           "-Xlinker", "--export-dynamic-symbol=_ZN9OpenZWave8Internal22ManufacturerSpecificDB22LoadConfigFileRevisionEPNS0_17ProductDescriptorE"],
                                           .when(platforms: [.linux], configuration: .release))]),
         .executableTarget(
             name: "thuis-bench",
