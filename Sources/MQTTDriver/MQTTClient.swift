@@ -13,6 +13,9 @@ public actor MQTTClient {
     /// Inbound messages (and oversized-message reports), bounded by `options.inboundBufferSize`
     /// (oldest dropped, counted, logged). Finishes when the client is shut down.
     public nonisolated let inbound: AsyncStream<MQTTInbound>
+    /// A task executor for the consumer of `inbound`: a task that prefers it handles each message on the
+    /// network thread as it arrives, without a thread hand-off (see `InboundExecutor`).
+    public nonisolated let inboundExecutor: InboundExecutor
     /// Connection state changes, bounded (newest 64 kept). Finishes when the client is shut down.
     public nonisolated let connectionEvents: AsyncStream<MQTTConnectionEvent>
     /// The options (the password is never logged).
@@ -65,6 +68,7 @@ public actor MQTTClient {
         self.connectionContinuation = connectionContinuation
         let callbacks = MosquittoCallbacks(inbound: inboundContinuation, events: eventsContinuation,
                                            maxInboundPayload: options.maxInboundPayloadBytes, logger: logger)
+        inboundExecutor = callbacks.inboundExecutor
         do {
             handle = try MosquittoHandle(options: options, callbacks: callbacks)
         } catch {

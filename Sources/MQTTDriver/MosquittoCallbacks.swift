@@ -3,13 +3,16 @@ import Logging
 
 /// The object behind libmosquitto's user-data pointer. libmosquitto calls back on its network thread
 /// (our `NetworkLoop` thread); each callback copies its data at once and yields it into a bounded
-/// AsyncStream or stores it behind `lock`. Nothing here blocks beyond a short lock.
+/// AsyncStream or stores it behind `lock`. Nothing here blocks beyond a short lock, except that a message's
+/// delivery also runs the work of the consumers that prefer `inboundExecutor`.
 final class MosquittoCallbacks: @unchecked Sendable {  // mutable state guarded by `lock`; continuations are thread-safe
     let inbound: AsyncStream<MQTTInbound>.Continuation
     let events: AsyncStream<LoopEvent>.Continuation
     let maxInboundPayload: Int
     let logger: Logger
     let acks = AckTracker()
+    /// Runs the consumers of `inbound` that prefer it inside the delivery of each message.
+    let inboundExecutor = InboundExecutor()
 
     private let lock = NSLock()
     private var established = false
@@ -74,7 +77,9 @@ final class MosquittoCallbacks: @unchecked Sendable {  // mutable state guarded 
             item = .message(MQTTMessage(topic: topic, payload: bytes, retained: retained,
                                         qos: MQTTQoS(rawValue: qos) ?? .atMostOnce))
         }
-        if case .dropped = inbound.yield(item) {
+        var result: AsyncStream<MQTTInbound>.Continuation.YieldResult?
+        inboundExecutor.deliver { result = inbound.yield(item) }
+        if case .dropped = result {
             let count = lock.withLock {
                 droppedInboundCount += 1
                 return droppedInboundCount

@@ -4,7 +4,7 @@ import Foundation
 public struct HostFrameEvent: Sendable, CustomStringConvertible {
     /// Sequence number since the emulator was created (0-based).
     public var index: Int
-    /// Monotonic arrival time.
+    /// Monotonic arrival time: when the read that completed the frame returned from the pty.
     public var time: ContinuousClock.Instant
     public var frame: SerialFrame
 

@@ -146,7 +146,9 @@ public final class ZWaveStickEmulator: @unchecked Sendable {
         cursor = .now()
         terminal.startReading { [weak self] bytes in
             guard let self else { return }
-            self.queue.async { self.received(bytes) }
+            // A frame reaches the stick when its bytes are read off the pty, not when the queue gets to them.
+            let readAt = ContinuousClock.now
+            self.queue.async { self.received(bytes, readAt: readAt) }
         }
         note("serving on \(terminal.slavePath)\(link.map { " (link \($0))" } ?? "")")
     }
@@ -173,7 +175,7 @@ public final class ZWaveStickEmulator: @unchecked Sendable {
         }
     }
 
-    private func received(_ bytes: [UInt8]) {
+    private func received(_ bytes: [UInt8], readAt: ContinuousClock.Instant) {
         let now = DispatchTime.now()
         if parser.isInsideFrame, now.uptimeNanoseconds - lastByteTime.uptimeNanoseconds > 500_000_000 {
             parser.reset()  // the receiver's frame timeout
@@ -196,13 +198,13 @@ public final class ZWaveStickEmulator: @unchecked Sendable {
             case .garbage:
                 garbageBytes += 1
             case .frame(let frame):
-                receivedFrame(frame)
+                receivedFrame(frame, readAt: readAt)
             }
         }
     }
 
-    private func receivedFrame(_ frame: SerialFrame) {
-        let event = HostFrameEvent(index: hostFrameTotal, time: .now, frame: frame)
+    private func receivedFrame(_ frame: SerialFrame, readAt: ContinuousClock.Instant) {
+        let event = HostFrameEvent(index: hostFrameTotal, time: readAt, frame: frame)
         hostFrameTotal += 1
         hostFrames.append(event)
         if hostFrames.count > 20_000 { hostFrames.removeFirst(10_000) }

@@ -9,6 +9,8 @@ import ServiceLifecycle
 struct BridgeService: Service {
     let bridge: Bridge
     let inbound: AsyncStream<MQTTInbound>
+    /// `MQTTClient.inboundExecutor`: the inbound loop runs on the MQTT network thread as messages arrive.
+    let inboundExecutor: InboundExecutor
     let hardware: [AsyncStream<HardwareEvent>]
     let logger: Logger
     /// `<prefix>/bridge/<bridge>/request/`: messages under it are handled concurrently.
@@ -18,7 +20,7 @@ struct BridgeService: Service {
         await bridge.start()
         await withDiscardingTaskGroup { group in
             group.addTask { await bridge.run() }
-            group.addTask {
+            group.addTask(executorPreference: inboundExecutor) {
                 // Bridge API requests run concurrently (an `include` lasts until inclusion ends, and its
                 // `cancel` and the device commands meanwhile must still arrive); everything else in order.
                 await withDiscardingTaskGroup { running in

@@ -1,0 +1,57 @@
+internal import Foundation
+
+/// A task executor that runs a message's consumer on the MQTT network thread, inside the delivery of that
+/// message, instead of waking a pool thread for it.
+///
+/// A task that prefers it (`group.addTask(executorPreference: client.inboundExecutor)`) and waits on
+/// `MQTTClient.inbound` is resumed by the network thread's message callback. Jobs enqueued on that thread
+/// while it delivers a message are run there before the callback returns, so a message is handled
+/// without a thread hand-off: the `/set` → wire path saves one thread wake-up.
+///
+/// Every other job (enqueued from another thread, or outside a delivery, e.g. after the task awaited an
+/// actor with its own executor, or after the network thread stopped) goes to the global concurrent
+/// executor at once, so nothing waits for the next message and nothing hangs when the connection is down.
+///
+/// Jobs run inside libmosquitto's message callback, with its callback lock held: they may publish,
+/// subscribe and unsubscribe (libmosquitto queues those packets for the network thread), and they must not
+/// block waiting for the network thread.
+public final class InboundExecutor: TaskExecutor, @unchecked Sendable {  // `delivering`, `jobs`: guarded by `lock`
+    private let lock = NSLock()
+    /// The thread delivering a message now, if any.
+    private var delivering: pthread_t?
+    private var jobs: [UnownedJob] = []
+
+    init() {}
+
+    public func enqueue(_ job: consuming ExecutorJob) {
+        // Only the delivering thread itself sets and clears `delivering` to itself, so the answer holds
+        // until this thread appends the job.
+        guard isDeliveringOnCurrentThread else { return globalConcurrentExecutor.enqueue(job) }
+        let unowned = UnownedJob(job)
+        lock.withLock { jobs.append(unowned) }
+    }
+
+    /// True while this thread delivers a message: a job enqueued now runs before the delivery ends.
+    var isDeliveringOnCurrentThread: Bool {
+        let here = pthread_self()
+        return lock.withLock { delivering.map { pthread_equal($0, here) != 0 } ?? false }
+    }
+
+    /// Runs `body` (which yields a message to `inbound`), then every job enqueued on this thread meanwhile,
+    /// until none is left. Called on the network thread only, never nested.
+    func deliver(_ body: () -> Void) {
+        let thread = pthread_self()
+        lock.withLock { delivering = thread }
+        body()
+        while true {
+            let ready = lock.withLock {
+                let ready = jobs
+                jobs.removeAll(keepingCapacity: true)
+                if ready.isEmpty { delivering = nil }
+                return ready
+            }
+            if ready.isEmpty { return }
+            for job in ready { job.runSynchronously(on: asUnownedTaskExecutor()) }
+        }
+    }
+}
