@@ -24,11 +24,14 @@ public final class InboundExecutor: TaskExecutor, @unchecked Sendable {  // `del
     init() {}
 
     public func enqueue(_ job: consuming ExecutorJob) {
-        // Only the delivering thread itself sets and clears `delivering` to itself, so the answer holds
-        // until this thread appends the job.
-        guard isDeliveringOnCurrentThread else { return globalConcurrentExecutor.enqueue(job) }
         let unowned = UnownedJob(job)
-        lock.withLock { jobs.append(unowned) }
+        let here = pthread_self()
+        let kept = lock.withLock {
+            guard let delivering, pthread_equal(delivering, here) != 0 else { return false }
+            jobs.append(unowned)
+            return true
+        }
+        if !kept { globalConcurrentExecutor.enqueue(ExecutorJob(unowned)) }
     }
 
     /// True while this thread delivers a message: a job enqueued now runs before the delivery ends.

@@ -65,9 +65,8 @@ struct Composition {
             requestHandlers: requestHandlers, mqtt: mqtt, logger: logger)
         services.append(
             BridgeService(
-                bridge: bridge, inbound: mqtt.inbound, inboundExecutor: mqtt.inboundExecutor, hardware: hardware,
-                logger: logger,
-                requestTopicPrefix: topics.request("")))
+                bridge: bridge, inbound: mqtt.inbound, inboundExecutor: mqtt.inboundExecutor,
+                hardware: hardware, logger: logger, requestTopicPrefix: topics.request("")))
         services.append(HeapTrimService())
         self.services = services
     }
