@@ -5,6 +5,9 @@ import PackageDescription
 let strict: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny"),
     .enableUpcomingFeature("InternalImportsByDefault"),
+    // Members of a module are visible only where it is imported: the daemon must not reach Foundation (and with it
+    // ICU) through a package that imports it (README, Performance: Memory).
+    .enableUpcomingFeature("MemberImportVisibility"),
     // Release: every function in a section of its own, so the linker can place the code the daemon runs
     // together (Sources/thuis-bridge/link-order.txt; see README, Performance).
     .unsafeFlags(["-Xfrontend", "-function-sections"], .when(configuration: .release)),
@@ -13,6 +16,38 @@ let strict: [SwiftSetting] = [
 /// The daemon's link order: the functions it runs, placed first and together (README, Performance).
 let linkOrder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
     .appendingPathComponent("Sources/thuis-bridge/link-order.txt").path
+
+/// The toolchain's static FoundationEssentials, named as an input of the daemon's release link (README,
+/// Performance: Memory). The daemon's modules use FoundationEssentials only, but TOMLKit imports Foundation, so
+/// the link also names `-lFoundation`, and before FoundationEssentials: a symbol both define (a specialization
+/// both emit) is then taken from Foundation, which brings all of Foundation, CoreFoundation and ICU with it
+/// (1.3-2.3 MB of the daemon's RSS in same-day runs). Named as an input, the archive comes before the libraries
+/// the link adds. Release builds are static (`--static-swift-stdlib`, as the README says). The archive is found
+/// next to the PackageDescription library this manifest runs with, or next to the `swiftc` on the PATH; without
+/// it the link is as before.
+let staticFoundationEssentials: [String] = {
+    func archive(lib: URL) -> String? {
+        let path = lib.appendingPathComponent("swift_static/linux/libFoundationEssentials.a").path
+        return FileManager.default.fileExists(atPath: path) ? path : nil
+    }
+    // <toolchain>/usr/lib/swift/pm/ManifestAPI/libPackageDescription.so → <toolchain>/usr/lib
+    let maps = (try? String(contentsOfFile: "/proc/self/maps", encoding: .utf8)) ?? ""
+    if let line = maps.split(separator: "\n").first(where: { $0.hasSuffix("/libPackageDescription.so") }),
+       let slash = line.firstIndex(of: "/") {
+        var lib = URL(fileURLWithPath: String(line[slash...]))
+        for _ in 0..<4 { lib.deleteLastPathComponent() }
+        if let found = archive(lib: lib) { return [found] }
+    }
+    // <toolchain>/usr/bin/swiftc → <toolchain>/usr/lib
+    for directory in (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":") {
+        let swiftc = URL(fileURLWithPath: String(directory)).appendingPathComponent("swiftc")
+        guard FileManager.default.fileExists(atPath: swiftc.path) else { continue }
+        let lib = swiftc.resolvingSymlinksInPath().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("lib")
+        if let found = archive(lib: lib) { return [found] }
+    }
+    return []
+}()
 
 let package = Package(
     name: "thuis-bridge",
@@ -37,36 +72,41 @@ let package = Package(
         .target(name: "CZWaveShim", dependencies: ["COpenZWave"]),
         .systemLibrary(name: "CMalloc"),
 
+        // MARK: System primitives the daemon's modules share (locks, threads, paths, standard streams): the
+        // daemon links FoundationEssentials only, not Foundation (see README, Performance: Memory).
+        .target(name: "SystemSupport", swiftSettings: strict),
+
         // MARK: Pure Swift core (no C).
         .target(name: "BridgeCore",
-                dependencies: [.product(name: "Logging", package: "swift-log"),
+                dependencies: ["SystemSupport",
+                               .product(name: "Logging", package: "swift-log"),
                                .product(name: "TOMLKit", package: "TOMLKit")],
                 swiftSettings: strict),
 
         // MARK: Drivers: each imports exactly one C module.
         .target(name: "MQTTDriver",
-                dependencies: ["CMosquitto", "BridgeCore",
+                dependencies: ["CMosquitto", "BridgeCore", "SystemSupport",
                                .product(name: "Logging", package: "swift-log")],
                 swiftSettings: strict),
         .target(name: "CECDriver",
-                dependencies: ["CCEC", "BridgeCore",
+                dependencies: ["CCEC", "BridgeCore", "SystemSupport",
                                .product(name: "Logging", package: "swift-log")],
                 swiftSettings: strict),
         .target(name: "ZWaveDriver",
-                dependencies: ["CZWaveShim", "BridgeCore",
+                dependencies: ["CZWaveShim", "BridgeCore", "SystemSupport",
                                .product(name: "Logging", package: "swift-log")],
                 swiftSettings: strict),
 
         // MARK: Emulators (pure Swift, on a pty).
-        .target(name: "SerialPTY", swiftSettings: strict),
-        .target(name: "ZWaveEmulator", dependencies: ["SerialPTY", "TOMLKit"], swiftSettings: strict),
-        .target(name: "CECEmulator", dependencies: ["SerialPTY"], swiftSettings: strict),
+        .target(name: "SerialPTY", dependencies: ["SystemSupport"], swiftSettings: strict),
+        .target(name: "ZWaveEmulator", dependencies: ["SerialPTY", "SystemSupport", "TOMLKit"], swiftSettings: strict),
+        .target(name: "CECEmulator", dependencies: ["SerialPTY", "SystemSupport"], swiftSettings: strict),
 
         // MARK: Executables.
         .executableTarget(
             name: "thuis-bridge",
             dependencies: ["BridgeCore", "MQTTDriver", "CECDriver", "ZWaveDriver",
-                           "ZWaveEmulator", "CECEmulator", "CMalloc",
+                           "ZWaveEmulator", "CECEmulator", "CMalloc", "SystemSupport",
                            .product(name: "ArgumentParser", package: "swift-argument-parser"),
                            .product(name: "Logging", package: "swift-log"),
                            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")],
@@ -76,7 +116,8 @@ let package = Package(
             // reads a few kB of relocations instead of about 2 MB; the functions that run placed first and
             // together; only the two OpenZWave functions the shim replaces exported, not every Swift symbol
             // (see README, Performance: Memory).
-            linkerSettings: [.unsafeFlags(["-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs",
+            linkerSettings: [.unsafeFlags(staticFoundationEssentials + [
+                                           "-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs",
                                            "-Xlinker", "--symbol-ordering-file=\(linkOrder)",
                                            "-Xlinker", "--no-warn-symbol-ordering",
                                            "-Xlinker", "--no-export-dynamic",
@@ -94,6 +135,7 @@ let package = Package(
         // MARK: Tests.
         .target(name: "TestSupport", dependencies: ["BridgeCore", "MQTTDriver", "SerialPTY"], path: "Tests/TestSupport",
                 swiftSettings: strict),
+        .testTarget(name: "SystemSupportTests", dependencies: ["SystemSupport"], swiftSettings: strict),
         .testTarget(name: "BridgeCoreTests", dependencies: ["BridgeCore", "TestSupport"],
                     exclude: ["Fuzz/Corpus", "Fuzz/LibFuzzer"], swiftSettings: strict),
         .testTarget(name: "MQTTDriverTests", dependencies: ["MQTTDriver", "BridgeCore", "TestSupport"],

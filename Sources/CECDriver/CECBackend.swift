@@ -1,5 +1,5 @@
 public import BridgeCore
-internal import Foundation
+internal import FoundationEssentials
 public import Logging
 
 /// The HDMI-CEC side of the bridge: maps `CECEvent`s to `HardwareEvent`s for the TV (power, input) and

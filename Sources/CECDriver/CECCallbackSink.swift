@@ -1,5 +1,6 @@
 import BridgeCore
-import Foundation
+import FoundationEssentials
+internal import SystemSupport
 
 /// The object libcec's callbacks reach through `callbackParam`: it copies what they carry into `CECEvent`s
 /// and yields them into the driver's bounded stream. Runs on libcec's callback thread; never blocks, never
@@ -9,7 +10,7 @@ final class CECCallbackSink: @unchecked Sendable {
 
     private let continuation: AsyncStream<CECEvent>.Continuation
     private let logLevels: CECLogLevel
-    private let lock = NSLock()
+    private let lock = Lock()
     private var lost = false
     /// The latest Report Power Status per initiator, with a sequence number (guarded by `lock`).
     private var powerReports: [LogicalAddress: (sequence: Int, status: PowerStatus)] = [:]

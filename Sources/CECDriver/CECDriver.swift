@@ -1,6 +1,8 @@
 import BridgeCore
 internal import CCEC
-import Foundation
+import FoundationEssentials
+internal import Glibc
+internal import Dispatch
 public import Logging
 
 /// The HDMI-CEC driver: an actor that owns one libcec connection (`libcec_connection_t`).

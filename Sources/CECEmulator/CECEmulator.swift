@@ -1,4 +1,6 @@
-import Foundation
+import FoundationEssentials
+internal import Glibc
+internal import SystemSupport
 import SerialPTY
 
 /// An emulated Pulse-Eight USB-CEC adapter on a pseudo-terminal, in front of an emulated CEC bus with a TV
@@ -13,7 +15,7 @@ public final class CECEmulator: @unchecked Sendable {
     // @unchecked Sendable: every mutable property is guarded by `lock`; the pty reader thread and the
     // control API both go through `withLock`.
 
-    private let lock = NSLock()
+    private let lock = Lock()
     private let configuration: CECEmulatorConfiguration
     private let trace: (@Sendable (String) -> Void)?
 

@@ -1,9 +1,10 @@
-internal import Foundation
+internal import FoundationEssentials
+internal import SystemSupport
 
 /// Message ids acknowledged by the broker (PUBACK/PUBCOMP and SUBACK), written by libmosquitto's network
 /// thread and read by the actor. Only the latest `capacity` ids of each kind are kept.
 final class AckTracker: @unchecked Sendable {  // all state is guarded by `lock`
-    private let lock = NSLock()
+    private let lock = Lock()
     private let capacity: Int
     private var published: [Int32] = []
     private var subscribed: [Int32] = []

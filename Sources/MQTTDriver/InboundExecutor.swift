@@ -1,4 +1,6 @@
-internal import Foundation
+internal import FoundationEssentials
+internal import Glibc
+internal import SystemSupport
 
 /// A task executor that runs a message's consumer on the MQTT network thread, inside the delivery of that
 /// message, instead of waking a pool thread for it.
@@ -16,7 +18,7 @@ internal import Foundation
 /// subscribe and unsubscribe (libmosquitto queues those packets for the network thread), and they must not
 /// block waiting for the network thread.
 public final class InboundExecutor: TaskExecutor, @unchecked Sendable {  // `delivering`, `jobs`: guarded by `lock`
-    private let lock = NSLock()
+    private let lock = Lock()
     /// The thread delivering a message now, if any.
     private var delivering: pthread_t?
     private var jobs: [UnownedJob] = []

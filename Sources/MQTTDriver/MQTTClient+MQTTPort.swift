@@ -1,4 +1,5 @@
 public import BridgeCore
+internal import Logging
 
 extension MQTTClient: MQTTPort {
     /// `MQTTPort`: publishes with `options.defaultQoS`; an invalid topic or a shut-down client is logged

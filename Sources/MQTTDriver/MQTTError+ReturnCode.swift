@@ -1,5 +1,6 @@
 internal import CMosquitto
-internal import Foundation
+internal import FoundationEssentials
+internal import Glibc
 
 extension MQTTError {
     /// The one place a libmosquitto return code becomes a typed error: nil for `MOSQ_ERR_SUCCESS`.

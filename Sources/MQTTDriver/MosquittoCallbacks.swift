@@ -1,4 +1,5 @@
-internal import Foundation
+internal import FoundationEssentials
+internal import SystemSupport
 import Logging
 
 /// The object behind libmosquitto's user-data pointer. libmosquitto calls back on its network thread
@@ -14,7 +15,7 @@ final class MosquittoCallbacks: @unchecked Sendable {  // mutable state guarded 
     /// Runs the consumers of `inbound` that prefer it inside the delivery of each message.
     let inboundExecutor = InboundExecutor()
 
-    private let lock = NSLock()
+    private let lock = Lock()
     private var established = false
     private var refusedCode: Int32?
     private var lastErrorLine: String?

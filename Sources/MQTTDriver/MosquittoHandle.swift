@@ -1,5 +1,6 @@
 internal import CMosquitto
-internal import Foundation
+internal import FoundationEssentials
+internal import Glibc
 
 /// Owns one `mosquitto*` and the callback object behind its user-data pointer. Shared by the
 /// `MQTTClient` actor and the `NetworkLoop` thread; destroyed (`mosquitto_destroy`) when the last of

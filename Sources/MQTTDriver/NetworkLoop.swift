@@ -1,5 +1,7 @@
 internal import CMosquitto
-internal import Foundation
+internal import FoundationEssentials
+internal import Glibc
+internal import SystemSupport
 
 /// The network thread of one `MQTTClient` (our own thread rather than `mosquitto_loop_start`, whose loop
 /// gives up on TLS and auth errors): connects, runs `mosquitto_loop`, and reconnects with capped
@@ -14,7 +16,7 @@ final class NetworkLoop: @unchecked Sendable {  // mutable state guarded by `con
     private let delayMin: Double
     private let delayMax: Double
 
-    private let condition = NSCondition()
+    private let condition = Condition()
     private var stopRequested = false
     private var graceful = false
     private var finished = false
@@ -32,9 +34,8 @@ final class NetworkLoop: @unchecked Sendable {  // mutable state guarded by `con
 
     /// Starts the thread.
     func start() {
-        let thread = Thread { [self] in self.main() }
-        thread.name = "mqtt-network"
-        thread.start()
+        // Without a thread (the system has none to give) the loop ends at once, as after a stop.
+        if !startThread(name: "mqtt-network", { [self] in self.main() }) { finish() }
     }
 
     /// Asks the thread to stop. `graceful`: send DISCONNECT first (no will); otherwise just close the
@@ -63,7 +64,7 @@ final class NetworkLoop: @unchecked Sendable {  // mutable state guarded by `con
 
     /// Sleeps up to `seconds`; returns true when a stop was requested.
     private func sleepUnlessStopped(_ seconds: Double) -> Bool {
-        let deadline = Date(timeIntervalSinceNow: seconds)
+        let deadline = Condition.Deadline(secondsFromNow: seconds)
         return condition.withLock {
             while !stopRequested {
                 if !condition.wait(until: deadline) { break }
@@ -139,15 +140,20 @@ final class NetworkLoop: @unchecked Sendable {  // mutable state guarded by `con
                 while Date() < deadline, mosquitto_loop(mosq, 50, 1) == Mosquitto.success {}
             }
         }
+        finish()
+    }
+
+    /// Marks the loop finished: resumes `waitUntilFinished` and ends the event stream.
+    private func finish() {
         let waiters = condition.withLock {
             finished = true
             let waiters = finishWaiters
             finishWaiters = []
             return waiters
         }
-        callbacks.events.yield(.finished)
+        handle.callbacks.events.yield(.finished)
         // Also end the stream, so `run()` stops even if `.finished` found the buffer full.
-        callbacks.events.finish()
+        handle.callbacks.events.finish()
         for waiter in waiters { waiter.resume() }
     }
 }

@@ -3,7 +3,9 @@
 #elseif canImport(Darwin)
     import Darwin
 #endif
-import Foundation
+import FoundationEssentials
+internal import Glibc
+internal import SystemSupport
 
 /// A pseudo-terminal that plays the role of a USB serial device for the emulators.
 ///
@@ -22,7 +24,7 @@ public final class PseudoTerminal: @unchecked Sendable {
     /// The symlink pointing at `slavePath`, if one was requested.
     public let linkPath: String?
 
-    private let lock = NSCondition()
+    private let lock = Condition()
     private var masterFD: Int32
     /// Writers currently using the master descriptor: it is closed only when none is (see `releaseMaster`).
     private var activeWriters = 0
@@ -157,7 +159,7 @@ public final class PseudoTerminal: @unchecked Sendable {
         lock.unlock()
         // The reader thread owns the master descriptor and the wake pipe's read end once it runs: it closes
         // them when it leaves, so their numbers cannot be reused by a new pty while it still polls them.
-        let thread = Thread { [weak self] in
+        startThread(name: "pty-reader") { [weak self] in
             var buffer = [UInt8](repeating: 0, count: 4096)
             defer {
                 // Without `self` nobody can be writing any more.
@@ -181,8 +183,6 @@ public final class PseudoTerminal: @unchecked Sendable {
                 }
             }
         }
-        thread.name = "pty-reader \(slavePath)"
-        thread.start()
     }
 
     /// Unplugs: stops the reader, closes both sides and removes the link. Idempotent.

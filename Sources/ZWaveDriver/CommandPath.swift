@@ -1,5 +1,6 @@
 internal import CZWaveShim
-internal import Foundation
+internal import FoundationEssentials
+internal import SystemSupport
 
 /// What a device command needs, readable from any thread: the manager handle while the driver is ready,
 /// and the value ids OpenZWave reported. The driver actor keeps it current; `setLevel`/`setSwitch` use it
@@ -10,7 +11,7 @@ internal import Foundation
 /// (`setManager(nil)`, which waits for that lock) before it destroys the manager, so no call can use a
 /// destroyed one. OpenZWave never calls back into this lock (its notifications go to the driver's stream).
 final class CommandPath: @unchecked Sendable {  // all state is guarded by `lock`
-    private let lock = NSLock()
+    private let lock = Lock()
     private var manager: OpaquePointer?
     private var ready = false
     private var values: [ZWaveValueKey: ZWaveValueID] = [:]

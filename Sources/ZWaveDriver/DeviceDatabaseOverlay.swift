@@ -1,4 +1,6 @@
-import Foundation
+import FoundationEssentials
+internal import Glibc
+internal import SystemSupport
 
 /// A private view of OpenZWave's device database (`config_path`, e.g. `/etc/openzwave`) with the bridge's
 /// compatibility patches applied, built under the state directory and handed to OpenZWave as its config path.
@@ -25,7 +27,7 @@ public struct DeviceDatabaseOverlay: Sendable {
     ///   - stateDirectory: the bridge's state directory; the view is built in `openzwave-config` under it.
     public init(source: String, stateDirectory: String) {
         self.source = source
-        self.destination = (stateDirectory as NSString).appendingPathComponent("openzwave-config")
+        self.destination = Path.join(stateDirectory, "openzwave-config")
     }
 
     /// The stamp's name inside the view.
@@ -36,7 +38,7 @@ public struct DeviceDatabaseOverlay: Sendable {
     /// - Throws: `ZWaveError` with code `.configPath` naming the file that could not be read or written.
     public func prepare() throws(ZWaveError) -> String {
         let files = FileManager.default
-        let stamp = (destination as NSString).appendingPathComponent(Self.stampName)
+        let stamp = Path.join(destination, Self.stampName)
         do {
             let signature = try self.signature()
             if (try? String(contentsOfFile: stamp, encoding: .utf8)) == signature { return destination }
@@ -44,16 +46,16 @@ public struct DeviceDatabaseOverlay: Sendable {
             try files.createDirectory(atPath: destination, withIntermediateDirectories: true)
             let patched = Set(Self.noRefreshAfterSetDevices)
             // Directories that hold a patched file are real directories; everything else is a link.
-            let patchedDirectories = Set(patched.map { ($0 as NSString).deletingLastPathComponent })
+            let patchedDirectories = Set(patched.map { Path.parent($0) })
             for entry in try files.contentsOfDirectory(atPath: source) {
-                let target = (source as NSString).appendingPathComponent(entry)
-                let link = (destination as NSString).appendingPathComponent(entry)
+                let target = Path.join(source, entry)
+                let link = Path.join(destination, entry)
                 if patchedDirectories.contains(entry) {
                     try files.createDirectory(atPath: link, withIntermediateDirectories: false)
                     for file in try files.contentsOfDirectory(atPath: target) {
                         let relative = "\(entry)/\(file)"
-                        let from = (target as NSString).appendingPathComponent(file)
-                        let to = (link as NSString).appendingPathComponent(file)
+                        let from = Path.join(target, file)
+                        let to = Path.join(link, file)
                         if patched.contains(relative) {
                             let text = try String(contentsOfFile: from, encoding: .utf8)
                             try Self.addingNoRefreshAfterSet(to: text).write(toFile: to, atomically: true, encoding: .utf8)
@@ -83,13 +85,13 @@ public struct DeviceDatabaseOverlay: Sendable {
         var lines = ["thuis-overlay 1", source]
         lines += try files.contentsOfDirectory(atPath: source).sorted()
         let patched = Self.noRefreshAfterSetDevices.sorted()
-        for directory in Set(patched.map { ($0 as NSString).deletingLastPathComponent }).sorted() {
-            let path = (source as NSString).appendingPathComponent(directory)
+        for directory in Set(patched.map { Path.parent($0) }).sorted() {
+            let path = Path.join(source, directory)
             lines.append("[\(directory)]")
             lines += try files.contentsOfDirectory(atPath: path).sorted()
         }
         for file in patched {
-            let attributes = try files.attributesOfItem(atPath: (source as NSString).appendingPathComponent(file))
+            let attributes = try files.attributesOfItem(atPath: Path.join(source, file))
             let size = attributes[.size].map { "\($0)" } ?? "?"
             let modified = (attributes[.modificationDate] as? Date)?.timeIntervalSince1970 ?? -1
             lines.append("\(file) \(size) \(modified)")
@@ -103,15 +105,19 @@ public struct DeviceDatabaseOverlay: Sendable {
     public static func addingNoRefreshAfterSet(to xml: String) throws(ZWaveError) -> String {
         let flag = "<Compatibility><NoRefreshAfterSet index=\"0\">true</NoRefreshAfterSet></Compatibility>"
         if xml.contains("NoRefreshAfterSet") { return xml }
-        if let open = xml.range(of: "<CommandClass id=\"38\"") {
-            if let close = xml[open.upperBound...].range(of: ">"), xml[xml.index(before: close.lowerBound)] != "/" {
-                return xml.replacingCharacters(in: close, with: ">\n    \(flag)")
+        if let open = xml.firstRange(of: "<CommandClass id=\"38\"") {
+            if let close = xml[open.upperBound...].firstRange(of: ">"), xml[xml.index(before: close.lowerBound)] != "/" {
+                var patched = xml
+                patched.replaceSubrange(close, with: ">\n    \(flag)")
+                return patched
             }
         }
-        guard let end = xml.range(of: "</Product>", options: .backwards) else {
+        guard let end = xml.ranges(of: "</Product>").last else {
             throw ZWaveError(.configPath, call: "DeviceDatabaseOverlay.addingNoRefreshAfterSet",
                              message: "not an OpenZWave device file (no </Product>)")
         }
-        return xml.replacingCharacters(in: end, with: "  <CommandClass id=\"38\">\n    \(flag)\n  </CommandClass>\n</Product>")
+        var patched = xml
+        patched.replaceSubrange(end, with: "  <CommandClass id=\"38\">\n    \(flag)\n  </CommandClass>\n</Product>")
+        return patched
     }
 }

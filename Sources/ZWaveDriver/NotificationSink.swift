@@ -1,4 +1,5 @@
-internal import Foundation
+internal import FoundationEssentials
+internal import SystemSupport
 internal import Logging
 
 /// The context object OpenZWave's callbacks receive (through the shim's context pointer): it turns
@@ -10,7 +11,7 @@ final class NotificationSink: @unchecked Sendable {
     private let supervised: AsyncStream<ZWaveEvent>.Continuation
     private let published: AsyncStream<ZWaveEvent>.Continuation
     private let logger: Logger
-    private let lock = NSLock()
+    private let lock = Lock()
     private var direct = false
     private var dropped = 0
 

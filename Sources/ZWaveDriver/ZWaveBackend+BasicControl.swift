@@ -1,4 +1,5 @@
 internal import BridgeCore
+internal import Logging
 
 /// Basic control of a node whose interview did not finish: the library has not created its switch
 /// values yet, so commands go out as Basic Set (`0x20 0x01 value`) until a `refresh` completes.

@@ -1,5 +1,6 @@
 internal import BridgeCore
-internal import Foundation
+internal import FoundationEssentials
+internal import Logging
 
 /// Controller commands (inclusion, exclusion, failed-node removal): progress events, their end, and
 /// holding device commands while one runs.

@@ -1,5 +1,6 @@
 public import BridgeCore
-internal import Foundation
+internal import FoundationEssentials
+internal import Glibc
 
 /// The Z-Wave part of the bridge API (`<prefix>/bridge/<bridge>/request/<command>`): inclusion,
 /// exclusion, re-interview, heal, failed-node removal and configuration parameters.

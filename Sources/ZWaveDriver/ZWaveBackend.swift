@@ -1,5 +1,6 @@
 public import BridgeCore
-internal import Foundation
+internal import FoundationEssentials
+internal import Glibc
 public import Logging
 
 /// The Z-Wave side of the bridge: turns `ZWaveEvent`s into `HardwareEvent`s and executes device commands

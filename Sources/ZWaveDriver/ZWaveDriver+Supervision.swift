@@ -1,5 +1,5 @@
 internal import CZWaveShim
-internal import Foundation
+internal import FoundationEssentials
 internal import Logging
 
 extension ZWaveDriver {

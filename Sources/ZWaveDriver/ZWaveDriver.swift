@@ -1,6 +1,7 @@
 internal import CZWaveShim
 internal import BridgeCore
-internal import Foundation
+internal import FoundationEssentials
+internal import Dispatch
 public import Logging
 
 /// Owns OpenZWave (through the C shim): the process-wide Manager, one driver on one serial port, the

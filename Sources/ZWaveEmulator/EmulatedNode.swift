@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The behaviour shared by every emulated slave: identity (NIF, protocol info, manufacturer), the
 /// management command classes (Version, Manufacturer Specific, Z-Wave Plus Info, Multi Channel discovery,

@@ -1,7 +1,9 @@
 #if canImport(Glibc)
     import Glibc
 #endif
-import Foundation
+import FoundationEssentials
+internal import Glibc
+internal import SystemSupport
 
 /// A FIFO (named pipe) that accepts control lines for a `ZWaveStickEmulator` (see `execute(_:)`), e.g.
 /// `echo "press 2 s2 single" > /tmp/zwave.ctl`. A reader thread runs until `close()`.
@@ -12,7 +14,7 @@ public final class EmulatorControlChannel: @unchecked Sendable {
 
     /// The FIFO's path.
     public let path: String
-    private let lock = NSLock()
+    private let lock = Lock()
     private var running = true
 
     /// Creates the FIFO at `path` (replacing a stale one) and starts reading lines; each line's result is
@@ -29,7 +31,7 @@ public final class EmulatorControlChannel: @unchecked Sendable {
             _ = unlink(path)
             throw .system(call: "open(\(path))", errno: e)
         }
-        let thread = Thread { [weak self] in
+        startThread(name: "zwave-emulator-control") { [weak self] in
             defer { _ = Glibc.close(fd) }
             var pending: [UInt8] = []
             var buffer = [UInt8](repeating: 0, count: 1024)
@@ -40,14 +42,12 @@ public final class EmulatorControlChannel: @unchecked Sendable {
                 guard n > 0 else { continue }
                 pending += buffer[0..<n]
                 while let newline = pending.firstIndex(of: 0x0A) {
-                    let line = String(decoding: pending[..<newline], as: UTF8.self).trimmingCharacters(in: .whitespaces)
+                    let line = String(decoding: pending[..<newline], as: UTF8.self).trimmingWhitespace()
                     pending.removeSubrange(...newline)
                     if !line.isEmpty { onResult(line, emulator.execute(line)) }
                 }
             }
         }
-        thread.name = "zwave-emulator-control"
-        thread.start()
     }
 
     private var isRunning: Bool {

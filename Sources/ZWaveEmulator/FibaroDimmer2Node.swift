@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Fibaro Dimmer 2 (FGD212, manufacturer 0x010F, type 0x0102, id 0x1000): Switch Multilevel v3 (0-99) on the
 /// root and endpoint 1, a second endpoint for the S2 channel, Meter (W, kWh) and Sensor Multilevel (power),

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A data frame the host (OpenZWave) sent to the emulated stick, with its arrival time.
 public struct HostFrameEvent: Sendable, CustomStringConvertible {

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+internal import SystemSupport
 import TOMLKit
 
 /// Why a network description could not be loaded.
@@ -71,9 +72,9 @@ extension NetworkDescription {
         if let preset = preset(named: source) { return preset }
         let text: String
         do {
-            text = try String(contentsOfFile: source, encoding: .utf8)
+            text = try readTextFile(source)
         } catch {
-            throw .unreadable(path: source, reason: error.localizedDescription)
+            throw .unreadable(path: source, reason: error.description)
         }
         return try NetworkDescription(toml: text)
     }

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+internal import Dispatch
 public import SerialPTY
 
 /// Control API for tests, the demo and benchmarks. Every method is thread-safe.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 extension ZWaveStickEmulator {
     static let controllerProtocolInfo: [UInt8] = [0xD3, 0x16, 0x01, 0x02, 0x02, 0x01]

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Network maintenance the host asks of the controller: a node's neighbour update and return routes (what
 /// OpenZWave's heal sends) and removing a failed node. Runs on the queue.

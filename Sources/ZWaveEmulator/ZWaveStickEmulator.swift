@@ -1,5 +1,6 @@
 import Dispatch
-import Foundation
+import FoundationEssentials
+internal import Glibc
 public import SerialPTY
 
 /// An emulated Z-Wave Serial API stick (a Gen5-like static controller, node 1) on a pseudo-terminal, with

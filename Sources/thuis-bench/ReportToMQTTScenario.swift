@@ -1,4 +1,5 @@
 import Foundation
+internal import ZWaveEmulator
 
 /// Scenario 2: the FGD212 sends a Switch Multilevel Report (`26 03 <level>`) on the pty → the watcher has
 /// the new state; interleaved with broker round trips (baseline).

@@ -1,5 +1,6 @@
 import Foundation
 import ZWaveEmulator
+internal import MQTTDriver
 
 /// Scenario 4 (and 5): from the bridge's start to every mapped device's state published, cold (no network
 /// cache) and with the cache; baseline: MinOZW's time to "all nodes queried" on the same emulated network.

@@ -1,5 +1,6 @@
 import Foundation
 import ZWaveEmulator
+internal import MQTTDriver
 
 /// Scenario 3: 10,000 levels in one second on `/set` for one dimmer at a 30 ms radio transaction.
 enum SliderFloodScenario {

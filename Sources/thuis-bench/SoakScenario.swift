@@ -2,6 +2,7 @@ import BridgeCore
 import CECEmulator
 import Foundation
 import ZWaveEmulator
+internal import MQTTDriver
 
 /// Scenario 7 (not in the default set): a soak of the emulated house. For `duration`, a seeded random mix of
 /// MQTT commands (dimmer levels, PowerNode sockets, TV power) and device events (S2 scene clicks, load changes,

@@ -1,6 +1,8 @@
 import ArgumentParser
 import BridgeCore
-import Foundation
+import FoundationEssentials
+internal import SystemSupport
+internal import Glibc
 
 /// `thuis-bridge check-config [file]`: validates devices.toml without touching any hardware or the broker.
 /// Exit 0 and the topics the bridge would serve on stdout; exit 2 and every problem (one per line, with its key
@@ -50,6 +52,6 @@ struct CheckConfigCommand: AsyncParsableCommand {
     }
 
     private func printToStandardError(_ text: String) {
-        FileHandle.standardError.write(Data((text + "\n").utf8))
+        writeStandardError(text + "\n")
     }
 }

@@ -1,6 +1,6 @@
 import BridgeCore
 import CECDriver
-import Foundation
+import FoundationEssentials
 import Logging
 import MQTTDriver
 import ServiceLifecycle

@@ -1,6 +1,8 @@
 import ArgumentParser
 import BridgeCore
-import Foundation
+import FoundationEssentials
+internal import Glibc
+internal import SystemSupport
 import Logging
 import ServiceLifecycle
 
@@ -58,7 +60,7 @@ struct DemoCommand: AsyncParsableCommand {
         }
         defer { try? FileManager.default.removeItem(atPath: directory) }
 
-        let logFile = DemoLogFile(path: (directory as NSString).appendingPathComponent("bridge.log"))
+        let logFile = DemoLogFile(path: Path.join(directory, "bridge.log"))
         defer { logFile.close() }
         let level = logLevel.flatMap { Logger.Level(rawValue: $0.lowercased()) } ?? loaded.bridge.logLevel
         LoggingSystem.bootstrap { label in DemoFileLogHandler(logLevel: level, label: label, file: logFile) }
@@ -81,7 +83,7 @@ struct DemoCommand: AsyncParsableCommand {
                 endpoint = ("127.0.0.1", privateBroker.port)
             }
             configuration = Self.rewrite(loaded, host: endpoint.host, port: endpoint.port, emulators: emulators,
-                                         stateDirectory: (directory as NSString).appendingPathComponent("state"))
+                                         stateDirectory: Path.join(directory, "state"))
             composition = try Composition(configuration: configuration, logger: logger)
             let hint = Array(Self.driveCommands(configuration: configuration, emulators: emulators).prefix(2))
                 + [Self.watchCommand(configuration: configuration) + "   # in another terminal"]
@@ -135,7 +137,7 @@ struct DemoCommand: AsyncParsableCommand {
 
     /// A private directory for the ptys, the broker's config, the bridge's state and log.
     static func makeDirectory() throws -> String {
-        let path = (NSTemporaryDirectory() as NSString).appendingPathComponent("thuis-demo-\(getpid())-\(UUID().uuidString.prefix(8))")
+        let path = Path.join(FileManager.default.temporaryDirectory.path, "thuis-demo-\(getpid())-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true,
                                                 attributes: [.posixPermissions: 0o700])
         return path

@@ -1,6 +1,9 @@
 import ArgumentParser
 import CECEmulator
-import Foundation
+import FoundationEssentials
+internal import SystemSupport
+internal import Glibc
+internal import Dispatch
 
 /// `thuis-bridge emulate cec --link <path> [--tv-vendor sony|philips|samsung|lg|0xNNNNNN] [--trace]`:
 /// serves an emulated Pulse-Eight adapter until SIGINT/SIGTERM, then removes the link and exits 0.
@@ -47,7 +50,7 @@ struct EmulateCECCommand: AsyncParsableCommand {
 
     /// Writes a line to stdout unbuffered (tests wait for the ready line through a pipe).
     static func say(_ line: String) {
-        FileHandle.standardOutput.write(Data((line + "\n").utf8))
+        writeStandardOutput(line + "\n")
     }
 
     static func vendorID(_ text: String) -> UInt32? {

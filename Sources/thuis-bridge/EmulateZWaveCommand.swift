@@ -1,8 +1,11 @@
 import ArgumentParser
 import Dispatch
-import Foundation
+import FoundationEssentials
+internal import Glibc
+internal import SystemSupport
 import Logging
 import ZWaveEmulator
+internal import SerialPTY
 
 #if canImport(Glibc)
     import Glibc
@@ -58,9 +61,10 @@ struct EmulateZWaveCommand: AsyncParsableCommand {
             control = nil
         }
         let nodes = description.nodes.map { "\($0.id):\($0.kind.rawValue)" }.joined(separator: " ")
+        let homeID = String(description.homeID, radix: 16, uppercase: true)
         let banner = "emulated Z-Wave stick on \(emulator.devicePath ?? "?") linked at \(link); home id "
-            + String(format: "0x%08X", description.homeID) + "; nodes \(nodes)\n"
-        FileHandle.standardOutput.write(Data(banner.utf8))
+            + "0x" + String(repeating: "0", count: max(0, 8 - homeID.count)) + homeID + "; nodes \(nodes)\n"
+        writeStandardOutput(banner)
 
         await Self.waitForTermination()
 
@@ -91,7 +95,7 @@ struct EmulateZWaveCommand: AsyncParsableCommand {
 /// Makes sure a continuation is resumed once, and keeps the signal sources alive.
 private final class ResumeOnce: @unchecked Sendable {
     // @unchecked Sendable: both properties are guarded by `lock`.
-    private let lock = NSLock()
+    private let lock = Lock()
     private var claimed = false
     private var sources: [any DispatchSourceSignal] = []
 

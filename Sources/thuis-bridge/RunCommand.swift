@@ -1,10 +1,13 @@
 import ArgumentParser
 import BridgeCore
-import Foundation
+import FoundationEssentials
+internal import SystemSupport
+internal import Glibc
 import Logging
 import MQTTDriver
 import ServiceLifecycle
 import ZWaveDriver
+internal import UnixSignals
 
 /// `thuis-bridge run [--config devices.toml]`: the daemon. Refuses an invalid devices.toml (exit 2)
 /// before it touches any hardware or the broker.
@@ -23,7 +26,7 @@ struct RunCommand: AsyncParsableCommand {
         do {
             configuration = try ConfigurationLoader.load(path: config)
         } catch {
-            FileHandle.standardError.write(Data("\(config): refusing to start\n\(error.description)\n".utf8))
+            writeStandardError("\(config): refusing to start\n\(error.description)\n")
             throw ExitCode(2)
         }
         var level = configuration.bridge.logLevel

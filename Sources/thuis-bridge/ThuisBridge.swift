@@ -1,5 +1,7 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
+internal import SystemSupport
+internal import Glibc
 
 /// The `thuis-bridge` command: the daemon, its maintenance CLI and the emulators.
 @main
@@ -34,8 +36,8 @@ struct ThuisBridge: AsyncParsableCommand {
             }
         } catch {
             if exitCode(for: error) == .validationFailure {
-                try? FileHandle.standardError.write(contentsOf: Data((fullMessage(for: error) + "\n").utf8))
-                Foundation.exit(2)
+                writeStandardError(fullMessage(for: error) + "\n")
+                Glibc.exit(2)
             }
             exit(withError: error)
         }

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TestSupport
+import MQTTDriver
 
 /// The real `thuis-bridge run` process against a real mosquitto: online/offline, the last will, broker
 /// restarts, retained commands, a clean stop.

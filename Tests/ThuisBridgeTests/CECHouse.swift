@@ -1,6 +1,7 @@
 import CECEmulator
 import Foundation
 import TestSupport
+import MQTTDriver
 
 /// A real mosquitto, the emulated Pulse-Eight adapter with its bus (TV, audio system, Apple TV at 1.0.0.0)
 /// in the test process, and the real `thuis-bridge run` process (real libcec) mapping the TV as

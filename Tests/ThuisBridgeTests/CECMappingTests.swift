@@ -2,6 +2,7 @@ import CECEmulator
 import Foundation
 import Testing
 import TestSupport
+import MQTTDriver
 
 /// Issue 6: HDMI-CEC on MQTT, end to end: real mosquitto, real libcec in the real bridge process, the
 /// project's Pulse-Eight emulator (TV, audio system, Apple TV at 1.0.0.0) in the test process.

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 import TestSupport
+import ZWaveEmulator
+import MQTTDriver
 
 /// The client commands' failure modes and configuration parameters, as real processes.
 @Suite(.endToEnd) struct ClientCommandTests {

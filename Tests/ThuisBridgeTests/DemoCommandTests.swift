@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TestSupport
+import MQTTDriver
 
 /// The real `thuis-bridge demo` process, as the README's quick start runs it: its private broker, the
 /// emulated house, the feed, and a clean stop by `--exit-after` or Ctrl-C (SIGINT).

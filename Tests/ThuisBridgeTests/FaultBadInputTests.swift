@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TestSupport
 import ZWaveEmulator
+import MQTTDriver
 
 /// Issue 7, bad input: the real bridge with the emulated Z-Wave house gets malformed commands, oversized and
 /// invalid payloads, garbage topics, unknown devices and unknown requests. Each one is answered with a reason

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TestSupport
 import ZWaveEmulator
+import MQTTDriver
 
 /// Issue 7, faults: the real bridge process with real mosquitto and real libopenzwave on the emulated
 /// stick survives a broker crash, an unplugged stick, a stick that hangs at init, NAK/CAN on the serial

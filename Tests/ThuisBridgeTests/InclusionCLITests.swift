@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 import TestSupport
+import ZWaveEmulator
+import MQTTDriver
 
 /// Issue 5: `thuis-bridge include`/`exclude` as real processes against the real bridge process, the
 /// emulated stick and a real broker.

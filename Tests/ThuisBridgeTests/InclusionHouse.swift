@@ -1,6 +1,7 @@
 import Foundation
 import TestSupport
 import ZWaveEmulator
+import MQTTDriver
 
 /// A real mosquitto, the emulated Z-Wave stick (FGD212 node 2, optionally a node 10 that joins by itself),
 /// the real `thuis-bridge run` process and a subscriber on everything under `Thuis/`; runs the CLI as a

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TestSupport
+import MQTTDriver
 
 /// Issue 7, security: credentials from `password_file` against a mosquitto that requires them (never shown
 /// anywhere), TLS with a CA made by the test (a wrong CA is refused with a clear error), and the systemd unit.

@@ -1,6 +1,7 @@
 import Foundation
 import TestSupport
 import ZWaveEmulator
+import MQTTDriver
 
 /// A real mosquitto, the emulated Z-Wave stick (FGD212 node 2, PowerNode 6 node 3, a joining node 10) and
 /// the real `thuis-bridge run` process (real libopenzwave), plus a subscriber on everything under `Thuis/`.

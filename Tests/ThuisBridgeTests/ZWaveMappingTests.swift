@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TestSupport
 import ZWaveEmulator
+import MQTTDriver
 
 /// Issue 4: Z-Wave devices on MQTT, end to end: real mosquitto, real libopenzwave in the real bridge
 /// process, the project's stick emulator.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import ZWaveDriver
+import Logging
 
 extension OpenZWaveSuite {
     /// Issue 2 item 4: the shim starts OpenZWave against a pty with nothing behind it and stops cleanly.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import ZWaveDriver
+import Logging
 
 extension OpenZWaveSuite {
     /// Issue 4's watchdog: OpenZWave waits forever on a silent stick; the driver must not.

@@ -1,3 +1,4 @@
+internal import Logging
 /// The hardware → MQTT flow: a `HardwareEvent` (copied out of the library's callback) → registry
 /// update → topic mapping → retained publish of what changed.
 extension Bridge {
@@ -183,7 +184,7 @@ extension Bridge {
     }
 
     /// A decimal with the device's precision: `53.6`, `2.50`.
-    static func decimal(_ measurement: DeviceState.Measurement) -> String {
+    public static func decimal(_ measurement: DeviceState.Measurement) -> String {
         let precision = max(0, min(measurement.precision, 6))
         var scale = 1.0
         for _ in 0..<precision { scale *= 10 }

@@ -1,3 +1,4 @@
+internal import Logging
 /// The bridge API: `<prefix>/bridge/<bridge>/request/<command>` → `.../response/<command>`. Every request
 /// gets exactly one response, `status` `ok` or `error` with the reason.
 extension Bridge {

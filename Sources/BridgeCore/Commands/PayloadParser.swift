@@ -1,3 +1,5 @@
+internal import SystemSupport
+
 /// Parses MQTT command payloads into `DeviceCommand`s: one function per kind of topic, each throwing a
 /// `PayloadError` whose text is the reason published in the `command_rejected` event.
 ///
@@ -105,15 +107,4 @@ public struct PayloadError: Error, Sendable, Equatable, CustomStringConvertible 
     public let reason: String
     public init(_ reason: String) { self.reason = reason }
     public var description: String { reason }
-}
-
-extension String {
-    /// The string without leading and trailing white space and newlines.
-    func trimmingWhitespace() -> String {
-        let scalars = unicodeScalars
-        guard let first = scalars.firstIndex(where: { !$0.properties.isWhitespace }),
-            let last = scalars.lastIndex(where: { !$0.properties.isWhitespace })
-        else { return "" }
-        return String(scalars[first...last])
-    }
 }

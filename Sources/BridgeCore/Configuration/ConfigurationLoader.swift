@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+internal import SystemSupport
 import TOMLKit
 
 /// Reads and validates devices.toml (DEVICES-TOML.md) into a ``BridgeConfiguration``.
@@ -88,22 +89,13 @@ public enum ConfigurationLoader {
     // MARK: Files
 
     private static func readText(path: String) throws(ConfigurationError) -> String {
-        func fail(_ message: String) -> ConfigurationError {
-            ConfigurationError(source: path, problems: [ConfigurationProblem(keyPath: "", message: message)])
+        do {
+            return try readTextFile(path)
+        } catch {
+            throw ConfigurationError(source: path, problems: [
+                ConfigurationProblem(keyPath: "", message: "cannot read the configuration file: \(error)")
+            ])
         }
-        let files = FileManager.default
-        var isDirectory: ObjCBool = false
-        guard files.fileExists(atPath: path, isDirectory: &isDirectory) else {
-            throw fail("cannot read the configuration file: no such file")
-        }
-        guard !isDirectory.boolValue else { throw fail("cannot read the configuration file: it is a directory") }
-        guard files.isReadableFile(atPath: path), let data = files.contents(atPath: path) else {
-            throw fail("cannot read the configuration file: permission denied")
-        }
-        guard let text = String(data: data, encoding: .utf8) else {
-            throw fail("cannot read the configuration file: it is not UTF-8 text")
-        }
-        return text
     }
 
     private static func unreadableFiles(in mqtt: MQTTSection, lines: SourceLineIndex) -> [ConfigurationProblem] {

@@ -1,5 +1,6 @@
 import BridgeCore
-import Foundation
+import FoundationEssentials
+internal import Glibc
 import Logging
 import MQTTDriver
 

@@ -1,5 +1,7 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
+internal import SystemSupport
+internal import Glibc
 
 /// Runs a client command's body against the bridge and turns failures into a message on stderr and the
 /// CLI's exit codes (1 failed or timed out, 2 usage or configuration error).
@@ -20,12 +22,12 @@ enum ClientRunner {
     }
 
     static func standardError(_ text: String) {
-        try? FileHandle.standardError.write(contentsOf: Data((text + "\n").utf8))
+        writeStandardError(text + "\n")
     }
 
     /// Writes to stdout unbuffered, so a reader of a pipe sees progress as it happens; a closed pipe
     /// (`| head`) is ignored.
     static func standardOutput(_ text: String) {
-        try? FileHandle.standardOutput.write(contentsOf: Data(text.utf8))
+        writeStandardOutput(text)
     }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import BridgeCore
+internal import SystemSupport
 
 /// `thuis-bridge devices`: a table of every node and CEC device the running bridge knows.
 struct DevicesCommand: AsyncParsableCommand {
@@ -27,7 +28,7 @@ struct DevicesCommand: AsyncParsableCommand {
         }
         func line(_ cells: [String]) -> String {
             cells.enumerated().map { index, cell in
-                index == cells.count - 1 ? cell : cell.padding(toLength: widths[index], withPad: " ", startingAt: 0)
+                index == cells.count - 1 ? cell : cell.padded(toWidth: widths[index])
             }.joined(separator: "  ") + "\n"
         }
         return ([line(headers)] + rows.map(line)).joined()

@@ -1,5 +1,6 @@
 import Dispatch
-import Foundation
+import FoundationEssentials
+internal import Glibc
 
 /// SIGINT as an async stream (the default handler is replaced while this exists), so a command can undo
 /// its effect on the bridge before it exits.

@@ -1,10 +1,12 @@
 import BridgeCore
-import Foundation
+import FoundationEssentials
+internal import Glibc
+internal import SystemSupport
 
 /// Shows bridge progress events: on one updating line when stdout is a terminal, one line per event
 /// otherwise.
 final class ProgressLine: @unchecked Sendable {  // all state is guarded by `lock`
-    private let lock = NSLock()
+    private let lock = Lock()
     private let terminal: Bool
     private var showing = false
 

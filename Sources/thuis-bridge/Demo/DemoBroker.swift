@@ -1,4 +1,6 @@
-import Foundation
+import FoundationEssentials
+internal import Glibc
+internal import SystemSupport
 
 #if canImport(Glibc)
     import Glibc
@@ -13,15 +15,15 @@ final class DemoBroker: @unchecked Sendable {
     let port: Int
     let logPath: String
     private let pid: pid_t
-    private let lock = NSLock()
+    private let lock = Lock()
     private var exited = false
 
     /// Writes the config, starts `mosquitto -c` and waits (up to `timeout`) until it accepts connections.
     init(directory: String, timeout: Duration = .seconds(10)) throws(DemoError) {
         guard let executable = Self.locate("mosquitto") else { throw .mosquittoMissing }
         port = try Self.freePort()
-        logPath = (directory as NSString).appendingPathComponent("mosquitto.log")
-        let configPath = (directory as NSString).appendingPathComponent("mosquitto.conf")
+        logPath = Path.join(directory, "mosquitto.log")
+        let configPath = Path.join(directory, "mosquitto.conf")
         let config = [
             "listener \(port) 127.0.0.1", "allow_anonymous true", "persistence false",
             "log_dest file \(logPath)", "log_type error", "log_type warning", "log_type notice",
@@ -39,7 +41,7 @@ final class DemoBroker: @unchecked Sendable {
                 let log = (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "(no log)"
                 throw .brokerNotReady(port: port, log: log)
             }
-            Thread.sleep(forTimeInterval: 0.05)
+            sleepThread(seconds: 0.05)
         }
     }
 
@@ -54,7 +56,7 @@ final class DemoBroker: @unchecked Sendable {
                 _ = reap(block: true)
                 return
             }
-            Thread.sleep(forTimeInterval: 0.02)
+            sleepThread(seconds: 0.02)
         }
     }
 
@@ -74,7 +76,7 @@ final class DemoBroker: @unchecked Sendable {
         let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
         let directories = path.split(separator: ":").map(String.init) + ["/usr/sbin", "/usr/local/sbin", "/sbin"]
         for directory in directories {
-            let candidate = (directory as NSString).appendingPathComponent(name)
+            let candidate = Path.join(directory, name)
             if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
         }
         return nil

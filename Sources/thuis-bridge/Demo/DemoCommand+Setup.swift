@@ -1,5 +1,6 @@
 import BridgeCore
-import Foundation
+import FoundationEssentials
+internal import ZWaveEmulator
 
 extension DemoCommand {
     /// The configuration from devices.toml with the same devices, pointed at the demo: the broker, the

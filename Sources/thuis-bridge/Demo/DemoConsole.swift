@@ -1,4 +1,7 @@
-import Foundation
+import FoundationEssentials
+internal import Glibc
+internal import SystemSupport
+internal import BridgeCore
 
 #if canImport(Glibc)
     import Glibc
@@ -40,7 +43,7 @@ final class DemoConsole: @unchecked Sendable {
         }
     }
 
-    private let lock = NSLock()
+    private let lock = Lock()
     private var outputClosed = false
     let colors: Bool
     let isTerminal: Bool
@@ -65,7 +68,7 @@ final class DemoConsole: @unchecked Sendable {
     /// The house is ready: says so, with a reminder of how to drive it (the banner has scrolled away).
     func ready(after elapsed: Duration, hint: [String]) {
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-        line(.demo, String(format: "ready after %.1f s: every device is interviewed. Drive it, e.g.:", seconds))
+        line(.demo, "ready after \(Bridge.decimal(DeviceState.Measurement(value: seconds, precision: 1))) s: every device is interviewed. Drive it, e.g.:")
         let indent = String(repeating: " ", count: 19)
         write(hint.map { indent + $0 + "\n" }.joined())
     }
@@ -104,6 +107,6 @@ final class DemoConsole: @unchecked Sendable {
         var now = time(nil)
         var parts = tm()
         localtime_r(&now, &parts)
-        return String(format: "%02d:%02d:%02d", parts.tm_hour, parts.tm_min, parts.tm_sec)
+        return [parts.tm_hour, parts.tm_min, parts.tm_sec].map { $0 < 10 ? "0\($0)" : "\($0)" }.joined(separator: ":")
     }
 }

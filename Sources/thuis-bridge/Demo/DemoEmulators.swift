@@ -1,5 +1,6 @@
 import CECEmulator
-import Foundation
+import FoundationEssentials
+internal import SystemSupport
 import ZWaveEmulator
 
 /// The emulated hardware of the example house, on private ptys linked in the demo's directory: a Z-Wave
@@ -17,8 +18,8 @@ final class DemoEmulators: Sendable {
         network = NetworkDescription.house
         zwave = ZWaveStickEmulator(network: network)
         cec = CECEmulator(configuration: CECEmulatorConfiguration())
-        zwaveLink = (directory as NSString).appendingPathComponent("zwave-stick")
-        cecLink = (directory as NSString).appendingPathComponent("cec-adapter")
+        zwaveLink = Path.join(directory, "zwave-stick")
+        cecLink = Path.join(directory, "cec-adapter")
         do {
             try zwave.start(link: zwaveLink)
         } catch {

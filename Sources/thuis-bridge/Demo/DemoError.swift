@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+internal import Glibc
 
 /// Why the demo could not start. Each case says what to do about it.
 enum DemoError: Error, CustomStringConvertible {

@@ -1,4 +1,6 @@
-import Foundation
+import FoundationEssentials
+internal import BridgeCore
+internal import SystemSupport
 
 /// Turns an MQTT message into one readable feed line: the topic in a column, the payload shortened
 /// (JSON events become `type key=value…`, the inventory a device count), commands marked as such.
@@ -26,41 +28,39 @@ struct DemoFeedFormatter: Sendable {
 
     /// A short rendering of a payload: JSON objects as `type key=value …`, JSON arrays as a count.
     func summary(topic: String, text: String) -> String {
-        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard trimmed.hasPrefix("{") || trimmed.hasPrefix("["),
-            let json = try? JSONSerialization.jsonObject(with: Data(trimmed.utf8), options: [.fragmentsAllowed])
+        let trimmed = text.trimmingWhitespace()
+        guard trimmed.hasPrefix("{") || trimmed.hasPrefix("["), let json = try? JSONValue.parse(Array(trimmed.utf8))
         else { return shorten(text) }
-        if let array = json as? [Any] {
+        if case .array(let array) = json {
             return topic.hasSuffix("/devices") ? Self.inventory(array) : "[\(array.count) items]"
         }
-        guard let object = json as? [String: Any] else { return shorten(text) }
+        guard case .object(let members) = json else { return shorten(text) }
         var parts: [String] = []
-        if let type = object["type"] as? String { parts.append(type) }
-        for key in object.keys.sorted() where key != "type" {
-            guard let value = Self.scalar(object[key]) else { continue }
+        if case .string(let type)? = json["type"] { parts.append(type) }
+        for (key, value) in members.sorted(by: { $0.0 < $1.0 }) where key != "type" {
+            guard let value = Self.scalar(value) else { continue }
             parts.append("\(key)=\(value)")
         }
         return shorten(parts.joined(separator: " "))
     }
 
     /// The bridge's inventory as counts: `inventory: 14 devices, Z-Wave 13 (13 interviewed), CEC 1`.
-    static func inventory(_ entries: [Any]) -> String {
+    static func inventory(_ entries: [JSONValue]) -> String {
         let counts = inventoryCounts(entries)
         return "inventory: \(entries.count) devices, Z-Wave \(counts.zwave) (\(counts.interviewed) interviewed), CEC \(counts.cec)"
     }
 
     /// Z-Wave entries, those whose interview is complete, and CEC entries of an inventory JSON array.
-    static func inventoryCounts(_ entries: [Any]) -> (zwave: Int, interviewed: Int, cec: Int) {
-        let objects = entries.compactMap { $0 as? [String: Any] }
-        let zwave = objects.filter { $0["adapter"] as? String == "zwave" }
-        let interviewed = zwave.filter { $0["interview_stage"] as? String == "Complete" }.count
-        return (zwave.count, interviewed, objects.filter { $0["adapter"] as? String == "cec" }.count)
+    static func inventoryCounts(_ entries: [JSONValue]) -> (zwave: Int, interviewed: Int, cec: Int) {
+        let zwave = entries.filter { $0["adapter"] == .string("zwave") }
+        let interviewed = zwave.filter { $0["interview_stage"] == .string("Complete") }.count
+        return (zwave.count, interviewed, entries.filter { $0["adapter"] == .string("cec") }.count)
     }
 
     /// What makes an inventory worth showing again: its size and whether every interview is done (the
     /// bridge republishes it at every interview step).
     static func inventoryKey(_ payload: [UInt8]) -> String {
-        guard let entries = try? JSONSerialization.jsonObject(with: Data(payload)) as? [Any] else {
+        guard case .array(let entries)? = try? JSONValue.parse(payload) else {
             return String(decoding: payload, as: UTF8.self)
         }
         let counts = inventoryCounts(entries)
@@ -69,22 +69,22 @@ struct DemoFeedFormatter: Sendable {
 
     /// Whether an inventory payload says every Z-Wave device has finished its interview.
     static func allInterviewed(_ payload: [UInt8]) -> Bool {
-        guard let entries = try? JSONSerialization.jsonObject(with: Data(payload)) as? [Any] else { return false }
+        guard case .array(let entries)? = try? JSONValue.parse(payload) else { return false }
         let counts = inventoryCounts(entries)
         return counts.interviewed == counts.zwave
     }
 
     private func shorten(_ text: String) -> String {
-        let single = text.replacingOccurrences(of: "\n", with: " ")
+        let single = String(text.map { $0 == "\n" ? " " : $0 })
         return single.count <= payloadLimit ? single : String(single.prefix(payloadLimit - 1)) + "…"
     }
 
     /// A JSON scalar as text; nil for objects and arrays (left out of the summary).
-    private static func scalar(_ value: Any?) -> String? {
+    private static func scalar(_ value: JSONValue) -> String? {
         switch value {
-        case let string as String: string.contains(" ") ? "\"\(string)\"" : string
-        case let number as NSNumber: number.stringValue
-        default: nil
+        case .string(let string): string.contains(" ") ? "\"\(string)\"" : string
+        case .int, .double, .bool: value.serialized
+        case .null, .array, .object: nil
         }
     }
 }

@@ -1,5 +1,7 @@
 import BridgeCore
-import Foundation
+import FoundationEssentials
+internal import Glibc
+internal import SystemSupport
 import Logging
 import MQTTDriver
 import ServiceLifecycle
@@ -76,7 +78,7 @@ struct DemoFeedService: Service {
 /// A flag set by the feed when it sees the bridge's `offline`.
 private final class OfflineFlag: @unchecked Sendable {
     // @unchecked Sendable: `flag` is guarded by `lock`.
-    private let lock = NSLock()
+    private let lock = Lock()
     private var flag = false
 
     var value: Bool { lock.withLock { flag } }

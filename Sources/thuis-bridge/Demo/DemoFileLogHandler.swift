@@ -1,4 +1,6 @@
-import Foundation
+import FoundationEssentials
+internal import Glibc
+internal import SystemSupport
 import Logging
 
 /// A swift-log handler that appends lines to a file (the demo's `bridge.log`), so the bridge's own logs
@@ -17,29 +19,33 @@ struct DemoFileLogHandler: LogHandler {
     func log(event: LogEvent) {
         let all = metadata.merging(event.metadata ?? [:]) { $1 }
         let rendered = all.isEmpty ? "" : " " + all.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
-        let stamp = ISO8601DateFormatter.string(from: Date(), timeZone: .current, formatOptions: [.withInternetDateTime])
+        let stamp = Timestamp.iso8601(secondsSince1970: Date().timeIntervalSince1970, localTime: true)
         file.append("\(stamp) \(event.level) \(label):\(rendered) \(event.message)\n")
     }
 }
 
 /// The log file, written under a lock.
 final class DemoLogFile: @unchecked Sendable {
-    // @unchecked Sendable: `handle` is only used under `lock`.
+    // @unchecked Sendable: `descriptor` is only used under `lock`.
     let path: String
-    private let lock = NSLock()
-    private let handle: FileHandle?
+    private let lock = Lock()
+    private var descriptor: Int32
 
     init(path: String) {
         self.path = path
-        _ = FileManager.default.createFile(atPath: path, contents: nil)
-        handle = FileHandle(forWritingAtPath: path)
+        descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC, 0o644)
     }
 
     func append(_ line: String) {
-        lock.withLock { try? handle?.write(contentsOf: Data(line.utf8)) }
+        lock.withLock {
+            if descriptor >= 0 { writeAll(line, to: descriptor) }
+        }
     }
 
     func close() {
-        lock.withLock { try? handle?.close() }
+        lock.withLock {
+            if descriptor >= 0 { _ = Glibc.close(descriptor) }
+            descriptor = -1
+        }
     }
 }

@@ -1,5 +1,6 @@
 import Dispatch
-import Foundation
+import FoundationEssentials
+internal import Glibc
 
 #if canImport(Glibc)
     import Glibc

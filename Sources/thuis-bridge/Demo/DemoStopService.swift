@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+internal import Glibc
 import ServiceLifecycle
 
 /// Ends the demo: returns on the first SIGINT/SIGTERM or when `--exit-after` has passed. It runs with

@@ -1,6 +1,7 @@
 import BridgeCore
 import Foundation
 import Testing
+import TestSupport
 
 /// Issue 7, bad input: deterministic mutation fuzzing of everything that parses outside input, seeded from the
 /// committed corpus (Fuzz/Corpus/<target>/). Besides "no crash, no hang", each target checks properties that

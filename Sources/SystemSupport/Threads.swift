@@ -1,0 +1,52 @@
+internal import Glibc
+
+/// Starts a detached thread named `name` (the kernel keeps 15 bytes of it) that runs `body` and ends with it.
+/// Returns false, without running `body`, when the system cannot create a thread.
+@discardableResult
+public func startThread(name: String, _ body: @escaping @Sendable () -> Void) -> Bool {
+    final class Start {
+        let name: String
+        let body: @Sendable () -> Void
+        init(name: String, body: @escaping @Sendable () -> Void) {
+            self.name = name
+            self.body = body
+        }
+    }
+    let start = Unmanaged.passRetained(Start(name: name, body: body)).toOpaque()
+    var attributes = pthread_attr_t()
+    pthread_attr_init(&attributes)
+    defer { pthread_attr_destroy(&attributes) }
+    pthread_attr_setdetachstate(&attributes, Int32(PTHREAD_CREATE_DETACHED))
+    var thread = pthread_t()
+    let result = pthread_create(
+        &thread, &attributes,
+        { argument in
+            guard let argument else { return nil }
+            let start = Unmanaged<Start>.fromOpaque(argument).takeRetainedValue()
+            nameCurrentThread(start.name)
+            start.body()
+            return nil
+        }, start)
+    guard result == 0 else {
+        Unmanaged<Start>.fromOpaque(start).release()
+        return false
+    }
+    return true
+}
+
+/// Sleeps the calling thread for `seconds` (blocking; for threads of our own, never the cooperative pool).
+public func sleepThread(seconds: Double) {
+    guard seconds > 0, seconds.isFinite else { return }
+    var request = timespec(tv_sec: Int(seconds), tv_nsec: Int((seconds - Double(Int(seconds))) * 1e9))
+    var remaining = timespec()
+    while nanosleep(&request, &remaining) != 0 && errno == EINTR { request = remaining }
+}
+
+/// Names the calling thread, as `ps -L` and `top -H` show it (`pthread_setname_np`, which Swift's Glibc module
+/// does not expose, writes the same file).
+private func nameCurrentThread(_ name: String) {
+    let fd = open("/proc/thread-self/comm", O_WRONLY | O_CLOEXEC)
+    guard fd >= 0 else { return }
+    writeAll(String(decoding: name.utf8.prefix(15), as: UTF8.self), to: fd)
+    close(fd)
+}
