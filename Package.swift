@@ -11,6 +11,9 @@ let strict: [SwiftSetting] = [
     // Release: every function in a section of its own, so the linker can place the code the daemon runs
     // together (Sources/thuis-bridge/link-order.txt; see README, Performance).
     .unsafeFlags(["-Xfrontend", "-function-sections"], .when(configuration: .release)),
+    // Release on Linux is static (as `--static-swift-stdlib` makes it): compiled against the static Swift modules
+    // and linked with `-static-stdlib` (the executables below), so a plain `swift build -c release` links too.
+    .unsafeFlags(["-static-stdlib"], .when(platforms: [.linux], configuration: .release)),
 ]
 
 /// The daemon's link order: the functions it runs, placed first and together (README, Performance).
@@ -22,7 +25,9 @@ let linkOrder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
 /// the link also names `-lFoundation`, and before FoundationEssentials: a symbol both define (a specialization
 /// both emit) is then taken from Foundation, which brings all of Foundation, CoreFoundation and ICU with it
 /// (1.3-2.3 MB of the daemon's RSS in same-day runs). Named as an input, the archive comes before the libraries
-/// the link adds. Release builds are static (`--static-swift-stdlib`, as the README says). The archive is found
+/// the link adds. Release builds are static (`-static-stdlib`, above and below; `--static-swift-stdlib` in the
+/// README's commands says the same): a dynamic link would hold this archive and the shared FoundationEssentials
+/// that the shared Foundation loads, two copies of its types. The archive is found
 /// next to the PackageDescription library this manifest runs with, or next to the `swiftc` on the PATH; without
 /// it the link is as before.
 let staticFoundationEssentials: [String] = {
@@ -117,7 +122,7 @@ let package = Package(
             // together; only the two OpenZWave functions the shim replaces exported, not every Swift symbol
             // (see README, Performance: Memory).
             linkerSettings: [.unsafeFlags(staticFoundationEssentials + [
-                                           "-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs",
+                                           "-static-stdlib", "-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs",
                                            "-Xlinker", "--symbol-ordering-file=\(linkOrder)",
                                            "-Xlinker", "--no-warn-symbol-ordering",
                                            "-Xlinker", "--no-export-dynamic",
@@ -130,7 +135,7 @@ let package = Package(
                            .product(name: "ArgumentParser", package: "swift-argument-parser"),
                            .product(name: "Logging", package: "swift-log")],
             swiftSettings: strict,
-            linkerSettings: [.unsafeFlags(["-use-ld=lld"], .when(platforms: [.linux], configuration: .release))]),
+            linkerSettings: [.unsafeFlags(["-static-stdlib", "-use-ld=lld"], .when(platforms: [.linux], configuration: .release))]),
 
         // MARK: Tests.
         .target(name: "TestSupport", dependencies: ["BridgeCore", "MQTTDriver", "SerialPTY"], path: "Tests/TestSupport",

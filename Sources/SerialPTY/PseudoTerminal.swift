@@ -145,12 +145,14 @@ public final class PseudoTerminal: @unchecked Sendable {
     }
 
     /// Starts a dedicated reader thread that calls `handler` with each chunk the client writes, until
-    /// `close()`. The handler runs on that thread and must not block for long.
-    public func startReading(_ handler: @escaping @Sendable ([UInt8]) -> Void) {
+    /// `close()`. The handler runs on that thread and must not block for long. Returns false when nothing reads:
+    /// already reading, closed, or no thread could be started (then a later call may try again).
+    @discardableResult
+    public func startReading(_ handler: @escaping @Sendable ([UInt8]) -> Void) -> Bool {
         lock.lock()
         guard !reading, masterFD >= 0 else {
             lock.unlock()
-            return
+            return false
         }
         reading = true
         let fd = masterFD
@@ -159,7 +161,7 @@ public final class PseudoTerminal: @unchecked Sendable {
         lock.unlock()
         // The reader thread owns the master descriptor and the wake pipe's read end once it runs: it closes
         // them when it leaves, so their numbers cannot be reused by a new pty while it still polls them.
-        startThread(name: "pty-reader") { [weak self] in
+        let started = startThread(name: "pty-reader") { [weak self] in
             var buffer = [UInt8](repeating: 0, count: 4096)
             defer {
                 // Without `self` nobody can be writing any more.
@@ -183,6 +185,20 @@ public final class PseudoTerminal: @unchecked Sendable {
                 }
             }
         }
+        if !started {
+            lock.lock()
+            let open = masterFD == fd
+            if open {  // the descriptors are the pty's again, as before the call
+                reading = false
+                wakePipe[0] = wake
+            }
+            lock.unlock()
+            if !open {  // closed meanwhile: `close()` left them to the reader, which never ran
+                releaseMaster(fd)
+                _ = Glibc.close(wake)
+            }
+        }
+        return started
     }
 
     /// Unplugs: stops the reader, closes both sides and removes the link. Idempotent.

@@ -60,10 +60,11 @@ public final class Condition: @unchecked Sendable {  // the mutex is the synchro
     /// Waits for a signal (lock held).
     public func wait() { pthread_cond_wait(condition, mutex.pointer) }
 
-    /// Waits for a signal until `deadline` (lock held); false once the deadline has passed.
+    /// Waits for a signal until `deadline` (lock held); false once the deadline has passed, and for a wait the
+    /// system refused (an error other than a timeout), so that a caller's loop ends instead of spinning.
     public func wait(until deadline: Deadline) -> Bool {
         var time = deadline.time
-        return pthread_cond_timedwait(condition, mutex.pointer, &time) != ETIMEDOUT
+        return pthread_cond_timedwait(condition, mutex.pointer, &time) == 0
     }
 
     public func signal() { pthread_cond_signal(condition) }

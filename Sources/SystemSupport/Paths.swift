@@ -1,6 +1,8 @@
-/// File-system paths as strings, the way `NSString`'s path methods treat them (FoundationEssentials has none).
+/// File-system paths as strings (FoundationEssentials has no `NSString` path methods). Unlike those, nothing
+/// is normalised beyond the slash at the join: `a//b` and a trailing slash of `component` stay as they are.
 public enum Path {
-    /// `directory` and `component` joined by exactly one slash.
+    /// `directory` and `component` joined by one slash (one trailing slash of `directory` and one leading slash
+    /// of `component` are dropped).
     public static func join(_ directory: String, _ component: String) -> String {
         guard !directory.isEmpty else { return component }
         guard !component.isEmpty else { return directory }

@@ -37,7 +37,9 @@ public func startThread(name: String, _ body: @escaping @Sendable () -> Void) ->
 /// Sleeps the calling thread for `seconds` (blocking; for threads of our own, never the cooperative pool).
 public func sleepThread(seconds: Double) {
     guard seconds > 0, seconds.isFinite else { return }
-    var request = timespec(tv_sec: Int(seconds), tv_nsec: Int((seconds - Double(Int(seconds))) * 1e9))
+    let whole = Int(min(seconds, 1e9))
+    let nanoseconds = min(Int((min(seconds, 1e9) - Double(whole)) * 1e9), 999_999_999)
+    var request = timespec(tv_sec: whole, tv_nsec: nanoseconds)
     var remaining = timespec()
     while nanosleep(&request, &remaining) != 0 && errno == EINTR { request = remaining }
 }

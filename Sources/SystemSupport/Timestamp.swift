@@ -4,9 +4,12 @@ internal import Glibc
 /// Foundation's date formatting would load ICU and its time-zone data (about 1 MB of the daemon's memory) for
 /// these strings.
 public enum Timestamp {
-    /// `2026-11-22T04:38:02Z` in UTC, or `2026-11-22T05:38:02+01:00` in the local time zone.
+    /// `2026-11-22T04:38:02Z` in UTC, or `2026-11-22T05:38:02+01:00` in the local time zone; a time the C
+    /// library cannot represent is written as the epoch.
     public static func iso8601(secondsSince1970: Double, localTime: Bool = false) -> String {
-        var seconds = time_t(secondsSince1970.isFinite ? secondsSince1970.rounded(.down) : 0)
+        guard var seconds = time_t(exactly: secondsSince1970.isFinite ? secondsSince1970.rounded(.down) : 0) else {
+            return "1970-01-01T00:00:00Z"
+        }
         var parts = tm()
         let converted = localTime ? localtime_r(&seconds, &parts) : gmtime_r(&seconds, &parts)
         guard converted != nil else { return "1970-01-01T00:00:00Z" }

@@ -31,7 +31,7 @@ public final class EmulatorControlChannel: @unchecked Sendable {
             _ = unlink(path)
             throw .system(call: "open(\(path))", errno: e)
         }
-        startThread(name: "zwave-emulator-control") { [weak self] in
+        let started = startThread(name: "zwave-emulator-control") { [weak self] in
             defer { _ = Glibc.close(fd) }
             var pending: [UInt8] = []
             var buffer = [UInt8](repeating: 0, count: 1024)
@@ -47,6 +47,11 @@ public final class EmulatorControlChannel: @unchecked Sendable {
                     if !line.isEmpty { onResult(line, emulator.execute(line)) }
                 }
             }
+        }
+        guard started else {
+            _ = Glibc.close(fd)
+            _ = unlink(path)
+            throw .system(call: "pthread_create (the FIFO's reader)", errno: EAGAIN)
         }
     }
 

@@ -27,6 +27,12 @@ import Testing
         #expect(Timestamp.iso8601(secondsSince1970: 1_795_322_282.9) == "2026-11-22T04:38:02Z")
     }
 
+    @Test func aTimeTheCLibraryCannotHoldIsTheEpochNotACrash() {
+        #expect(Timestamp.iso8601(secondsSince1970: 1e300) == "1970-01-01T00:00:00Z")
+        #expect(Timestamp.iso8601(secondsSince1970: -1e19) == "1970-01-01T00:00:00Z")
+        #expect(Timestamp.iso8601(secondsSince1970: .nan) == "1970-01-01T00:00:00Z")
+    }
+
     @Test func offsetsAreWrittenAsHoursAndMinutes() {
         var seconds = time_t(1_795_322_282)
         var parts = tm()
