@@ -50,9 +50,14 @@ enum CECScenario {
         let onFrame: @Sendable (BusFrame) -> Bool = { $0.description == "10:04" }
         let standbyFrame: @Sendable (BusFrame) -> Bool = { $0.description.hasSuffix("0:36") }
         // Each command starts on an idle bus after a random pause: libcec's reader waits for the port in 50 ms
-        // windows, so a fixed pause would give every sample the same place in the window.
+        // windows that start again with each frame on the bus, so a fixed pause would give every sample the same
+        // place in the window. The pause spreads over exactly two windows (60-159 ms), so the place is uniform on
+        // both sides whatever traffic ended before it, and the two medians and means are comparable too (a 60 ms
+        // spread drew one 10 ms part of the window twice as often, which part depending on that traffic).
         var generator = SystemRandomNumberGenerator()
-        func pause() async throws { try await Task.sleep(for: .milliseconds(Int.random(in: 60...120, using: &generator))) }
+        func pause() async throws {
+            try await Task.sleep(for: .milliseconds(Int.random(in: 60..<160, using: &generator)))
+        }
         let tv = "Thuis/device/bench/tv"
         func throughBridge(record: Bool) async throws {
             try await pause()

@@ -108,10 +108,20 @@ extension ThuisBench {
         result.row("p50", ms(bridge.p50), baseline: "direct \(ms(direct.p50))", comparison: "overhead \(ms(bridge.p50 - direct.p50))")
         result.row("p90", ms(bridge.p90), baseline: "direct \(ms(direct.p90))", comparison: "overhead \(ms(bridge.p90 - direct.p90))")
         result.row("max", ms(bridge.max), baseline: "direct \(ms(direct.max))", comparison: "overhead \(ms(bridge.max - direct.max))")
-        result.row("mean", ms(bridge.mean), baseline: "direct \(ms(direct.mean))", comparison: "overhead \(ms(bridge.mean - direct.mean))")
+        // The standard error of the difference of the two means: the scatter over libcec's 50 ms window makes it
+        // about a millisecond at 300 samples a side, so a mean overhead is read together with it.
+        func variance(_ samples: [Double], mean: Double) -> Double {
+            samples.count > 1 ? samples.reduce(0) { $0 + ($1 - mean) * ($1 - mean) } / Double(samples.count - 1) : .nan
+        }
+        let meanError = (variance(r.bridge, mean: bridge.mean) / Double(r.bridge.count)
+            + variance(r.direct, mean: direct.mean) / Double(r.direct.count)).squareRoot()
+        result.numbers["mean_overhead_standard_error_ms"] = meanError
+        result.row("mean", ms(bridge.mean), baseline: "direct \(ms(direct.mean))",
+                   comparison: "overhead \(ms(bridge.mean - direct.mean)) ± \(ms(meanError)) (standard error)")
         result.notes.append("libcec's adapter thread reads the port 5 bytes at a time with a 50 ms timeout, so single samples "
             + "scatter over ~0-50 ms on both sides; the bridge's overhead shifts the whole distribution and is read at "
-            + "the floor (p1), where the scatter is smallest; the medians and means move by several ms from run to run")
+            + "the floor (p1), where the scatter is smallest; each command follows a random pause spread over two such "
+            + "windows, so the medians and means compare too, within their run-to-run scatter")
         let state = LatencySummary(milliseconds: r.state)
         result.latencies["bridge_set_to_state"] = state
         let retried = r.state.filter { $0 > 400 }.count

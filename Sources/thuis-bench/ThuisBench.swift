@@ -128,6 +128,8 @@ struct ThuisBench: AsyncParsableCommand {
             command: (["thuis-bench"] + CommandLine.arguments.dropFirst()).joined(separator: " "),
             results: results)
         print(report.table)
+        // The table (standard output) ends before the log lines below (standard error) when both go to one file.
+        fflush(nil)
         if let json {
             try report.write(json: json)
             log("JSON written to \(json)")
