@@ -161,9 +161,13 @@ public final class PseudoTerminal: @unchecked Sendable {
         lock.unlock()
         // The reader thread owns the master descriptor and the wake pipe's read end once it runs: it closes
         // them when it leaves, so their numbers cannot be reused by a new pty while it still polls them.
+        let path = slavePath
         let started = startThread(name: "pty-reader") { [weak self] in
             var buffer = [UInt8](repeating: 0, count: 4096)
+            var unexpected: String?  // why the reader stopped, when `close()` did not ask it to
             defer {
+                // A pty that stops answering without an unplug is otherwise silent: say why.
+                if let unexpected { writeStandardError("pty reader of \(path) (master \(fd)) stopped: \(unexpected)\n") }
                 // Without `self` nobody can be writing any more.
                 if let self { self.releaseMaster(fd) } else { _ = Glibc.close(fd) }
                 _ = Glibc.close(wake)
@@ -172,14 +176,24 @@ public final class PseudoTerminal: @unchecked Sendable {
                 var fds = [pollfd(fd: fd, events: Int16(POLLIN), revents: 0),
                            pollfd(fd: wake, events: Int16(POLLIN), revents: 0)]
                 let r = poll(&fds, 2, 500)
-                if r < 0 && errno != EINTR { break }
-                if fds[1].revents != 0 { break }
-                if fds[0].revents & Int16(POLLNVAL) != 0 { break }
+                if r < 0 && errno != EINTR {
+                    unexpected = "poll failed, errno \(errno)"
+                    break
+                }
+                if fds[1].revents != 0 {
+                    if fds[1].revents & Int16(POLLIN) == 0 { unexpected = "wake pipe \(wake), poll events \(fds[1].revents)" }
+                    break
+                }
+                if fds[0].revents & Int16(POLLNVAL) != 0 {
+                    unexpected = "the master descriptor is not open (POLLNVAL)"
+                    break
+                }
                 if fds[0].revents & Int16(POLLIN) != 0 {
                     let n = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
                     if n > 0 {
                         handler(Array(buffer[0..<n]))
                     } else if n < 0 && errno != EAGAIN && errno != EINTR && errno != EIO {
+                        unexpected = "read failed, errno \(errno)"
                         break
                     }
                 }
