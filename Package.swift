@@ -122,7 +122,8 @@ let package = Package(
             // together; only the two OpenZWave functions the shim replaces exported, not every Swift symbol
             // (see README, Performance: Memory).
             linkerSettings: [.unsafeFlags(staticFoundationEssentials + [
-                                           "-static-stdlib", "-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs",
+                                           "-static-stdlib", "-use-ld=lld",
+                                           "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs",
                                            "-Xlinker", "--symbol-ordering-file=\(linkOrder)",
                                            "-Xlinker", "--no-warn-symbol-ordering",
                                            "-Xlinker", "--no-export-dynamic",
@@ -135,7 +136,8 @@ let package = Package(
                            .product(name: "ArgumentParser", package: "swift-argument-parser"),
                            .product(name: "Logging", package: "swift-log")],
             swiftSettings: strict,
-            linkerSettings: [.unsafeFlags(["-static-stdlib", "-use-ld=lld"], .when(platforms: [.linux], configuration: .release))]),
+            linkerSettings: [.unsafeFlags(["-static-stdlib", "-use-ld=lld"],
+                                          .when(platforms: [.linux], configuration: .release))]),
 
         // MARK: Tests.
         .target(name: "TestSupport", dependencies: ["BridgeCore", "MQTTDriver", "SerialPTY"], path: "Tests/TestSupport",

@@ -167,7 +167,9 @@ public final class PseudoTerminal: @unchecked Sendable {
             var unexpected: String?  // why the reader stopped, when `close()` did not ask it to
             defer {
                 // A pty that stops answering without an unplug is otherwise silent: say why.
-                if let unexpected { writeStandardError("pty reader of \(path) (master \(fd)) stopped: \(unexpected)\n") }
+                if let unexpected {
+                    writeStandardError("pty reader of \(path) (master \(fd)) stopped: \(unexpected)\n")
+                }
                 // Without `self` nobody can be writing any more.
                 if let self { self.releaseMaster(fd) } else { _ = Glibc.close(fd) }
                 _ = Glibc.close(wake)
@@ -181,7 +183,9 @@ public final class PseudoTerminal: @unchecked Sendable {
                     break
                 }
                 if fds[1].revents != 0 {
-                    if fds[1].revents & Int16(POLLIN) == 0 { unexpected = "wake pipe \(wake), poll events \(fds[1].revents)" }
+                    if fds[1].revents & Int16(POLLIN) == 0 {
+                        unexpected = "wake pipe \(wake), poll events \(fds[1].revents)"
+                    }
                     break
                 }
                 if fds[0].revents & Int16(POLLNVAL) != 0 {
