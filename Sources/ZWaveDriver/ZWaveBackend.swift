@@ -179,11 +179,9 @@ public actor ZWaveBackend: DeviceBackend {
             continuation.yield(.scene(node: Int(node.rawValue), instance: nil, sceneID: Int(scene)))
         case .nodeDead(let node):
             continuation.yield(.availability(.zwave(node: Int(node.rawValue), instance: nil), online: false))
-            continuation.yield(.event(nodeEvent("node_dead", node)))
             wakeWaiters(of: node)
         case .nodeAlive(let node):
             continuation.yield(.availability(.zwave(node: Int(node.rawValue), instance: nil), online: true))
-            continuation.yield(.event(nodeEvent("node_alive", node)))
         case .nodeAdded(let node):
             sessionSawNode(node)
             await publishDetails(node)

@@ -12,15 +12,20 @@ extension Bridge {
             }
             await apply(update, to: device)
         case .availability(let source, let online):
-            guard let device = registry.device(for: source) else { return }
-            for member in sourceGroup(of: device) {
+            // A Z-Wave node's availability covers every configured device of the node, whatever its endpoints
+            // (a PowerNode configured as sockets 2-6 has no device at the node itself).
+            let members: [DeviceDescriptor]
+            if case .zwave(let node, _) = source {
+                members = registry.devices(ofNode: node)
+            } else {
+                members = registry.device(for: source).map { [$0] } ?? []
+            }
+            guard !members.isEmpty else { return }
+            for member in members {
                 registry.update(member.address) { $0.online = online }
                 await publishAvailability(member)
             }
-            await publish(
-                event: BridgeEvent(
-                    type: online ? "node_alive" : "node_dead",
-                    fields: [("source", .string(source.description)), ("device", .string(device.address.description))]))
+            await publish(event: .nodeAvailability(source, online: online, devices: members.map(\.address)))
         case .adapterAvailability(let adapter, let online, let reason):
             // An adapter starts offline; its first failure (e.g. a stick that never answers) is still reported,
             // and `adapter_recovered` follows only a reported loss.

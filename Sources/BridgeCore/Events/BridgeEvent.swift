@@ -39,4 +39,17 @@ public struct BridgeEvent: Sendable, Equatable, CustomStringConvertible {
     public static func adapterRecovered(_ adapter: String) -> BridgeEvent {
         BridgeEvent(type: "adapter_recovered", fields: [("adapter", .string(adapter))])
     }
+
+    /// A Z-Wave node died (`node_dead`) or came back (`node_alive`), once per fact: the node and every
+    /// configured device of it, which the bridge marks `offline`/`online`.
+    public static func nodeAvailability(_ source: DeviceSource, online: Bool, devices: [DeviceAddress]) -> BridgeEvent {
+        var fields: [(String, JSONValue)] = []
+        switch source {
+        case .zwave(let node, _): fields.append(("node", .int(node)))
+        case .cec(let address): fields.append(("logical_address", .int(address)))
+        }
+        fields.append(("device", devices.first.map { .string($0.description) } ?? .null))
+        fields.append(("devices", .array(devices.map { .string($0.description) })))
+        return BridgeEvent(type: online ? "node_alive" : "node_dead", fields: fields)
+    }
 }

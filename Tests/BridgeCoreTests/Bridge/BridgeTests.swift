@@ -38,6 +38,36 @@ import TestSupport
         }
     }
 
+    /// A dead node gives one `node_dead` event, with the node and every configured device of it, and marks
+    /// each of them offline, also when none of them is the node itself or its endpoint 1 (PowerNode sockets 2-3).
+    @Test func aDeadNodeIsOneEventAndEveryDeviceOfItGoesOffline() async throws {
+        let sockets = (2...3).map { (socket: Int) -> DeviceDescriptor in
+            DeviceDescriptor(
+                address: DeviceAddress(room: "hall", name: "socket\(socket)"), kind: .socket,
+                source: .zwave(node: 5, instance: socket), metered: true)
+        }
+        let mqtt = FakeMQTTPort()
+        let bridge = Bridge(
+            identity: BridgeIdentity(name: "living"), devices: sockets, scenes: [],
+            backends: [FakeDeviceBackend(adapter: "zwave")], mqtt: mqtt, logger: Logger(label: "test"))
+        await bridge.start()
+        await bridge.apply(.adapterAvailability(adapter: "zwave", online: true, reason: ""))
+        await bridge.apply(.availability(.zwave(node: 5, instance: nil), online: false))
+        let retained = await mqtt.retained
+        #expect(retained["Thuis/device/hall/socket2/availability"] == "offline")
+        #expect(retained["Thuis/device/hall/socket3/availability"] == "offline")
+        var events = await mqtt.messages(on: "Thuis/bridge/living/event").map(\.payload)
+        #expect(
+            events == [
+                #"{"type":"node_dead","node":5,"device":"hall/socket2","devices":["hall/socket2","hall/socket3"]}"#
+            ])
+        await bridge.apply(.availability(.zwave(node: 5, instance: nil), online: true))
+        events = await mqtt.messages(on: "Thuis/bridge/living/event").map(\.payload)
+        #expect(events.count == 2)
+        #expect(events.last?.hasPrefix(#"{"type":"node_alive","node":5,"#) == true)
+        #expect(await mqtt.retained["Thuis/device/hall/socket2/availability"] == "online")
+    }
+
     func set(_ topic: String, _ payload: String, retained: Bool = false) -> InboundMessage {
         InboundMessage(topic: topic, payload: Array(payload.utf8), retained: retained)
     }
