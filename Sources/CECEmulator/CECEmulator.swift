@@ -16,6 +16,9 @@ public final class CECEmulator: Sendable {
     private let adapter: Mutex<Adapter>
     private let trace: (@Sendable (String) -> Void)?
 
+    /// A waiter to resume with the frame it waited for, once the lock is released.
+    private typealias Resume = (CheckedContinuation<TransmittedFrame?, Never>, TransmittedFrame)
+
     /// Everything mutable: owned by `adapter`, so only reachable with its lock held.
     private struct Adapter {
         let configuration: CECEmulatorConfiguration
@@ -49,8 +52,7 @@ public final class CECEmulator: Sendable {
         }
 
         /// Handles one host message; returns the bytes to answer.
-        mutating func handle(_ message: AdapterMessage, lines: inout [String],
-                            resumes: inout [(CheckedContinuation<TransmittedFrame?, Never>, TransmittedFrame)]) -> [UInt8] {
+        mutating func handle(_ message: AdapterMessage, lines: inout [String], resumes: inout [Resume]) -> [UInt8] {
             let codeByte = message.codeByte & 0x3F
             guard let code = message.code else { return reject(codeByte) }
             let p = message.payload
@@ -133,12 +135,13 @@ public final class CECEmulator: Sendable {
 
         /// A full frame from the host: record it, answer the result, let the devices react.
         private mutating func completeTransmission(_ bytes: [UInt8], lines: inout [String],
-                                          resumes: inout [(CheckedContinuation<TransmittedFrame?, Never>, TransmittedFrame)]) -> [UInt8] {
+                                                   resumes: inout [Resume]) -> [UInt8] {
             guard let frame = BusFrame(bytes: bytes) else {
                 return AdapterMessage(.transmitFailedLine).encoded
             }
             let acknowledged = frame.isBroadcast || bus.acknowledges(frame.destination)
-            let record = TransmittedFrame(frame: frame, time: .now, acknowledged: acknowledged, index: transmitted.count)
+            let record = TransmittedFrame(frame: frame, time: .now, acknowledged: acknowledged,
+                                          index: transmitted.count)
             transmitted.append(record)
             for (id, waiter) in waiters where record.index >= waiter.since && waiter.predicate(frame) {
                 waiters.removeValue(forKey: id)
@@ -396,7 +399,7 @@ public final class CECEmulator: Sendable {
 
     private func received(_ bytes: [UInt8]) {
         var lines: [String] = []
-        var resumes: [(CheckedContinuation<TransmittedFrame?, Never>, TransmittedFrame)] = []
+        var resumes: [Resume] = []
         adapter.withLock { adapter in
             let messages = adapter.decoder.feed(bytes)
             var out: [UInt8] = []

@@ -5,7 +5,7 @@ import Synchronization
 /// A child process with its stdout and stderr captured line by line. Two reader threads drain the pipes
 /// continuously, so the child never blocks on a full pipe; a third thread reaps it (`waitpid`). The
 /// helper threads keep the object alive until the child exits: always `stop()` or `kill()` it.
-public final class ChildProcess: @unchecked Sendable {  // `pid` is set once in init; the rest is immutable or in `state`
+public final class ChildProcess: @unchecked Sendable {  // `pid` is set once in init; the rest is Sendable
     public enum Stream: String, Sendable { case stdout, stderr }
 
     /// One line of output (without the newline).
