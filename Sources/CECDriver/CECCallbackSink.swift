@@ -1,22 +1,24 @@
 import BridgeCore
 import FoundationEssentials
-internal import SystemSupport
+internal import Synchronization
 
 /// The object libcec's callbacks reach through `callbackParam`: it copies what they carry into `CECEvent`s
 /// and yields them into the driver's bounded stream. Runs on libcec's callback thread; never blocks, never
 /// calls libcec.
-final class CECCallbackSink: @unchecked Sendable {
-    // @unchecked Sendable: `continuation` is Sendable and immutable; `lost` is guarded by `lock`.
+final class CECCallbackSink: Sendable {
+    /// What the callbacks observed, read by the driver.
+    private struct State {
+        var lost = false
+        /// The latest Report Power Status per initiator, with a sequence number.
+        var powerReports: [LogicalAddress: (sequence: Int, status: PowerStatus)] = [:]
+        var powerSequence = 0
+        /// When the last frame from the bus arrived: proof that the adapter is alive.
+        var lastFrame: ContinuousClock.Instant?
+    }
 
     private let continuation: AsyncStream<CECEvent>.Continuation
     private let logLevels: CECLogLevel
-    private let lock = Lock()
-    private var lost = false
-    /// The latest Report Power Status per initiator, with a sequence number (guarded by `lock`).
-    private var powerReports: [LogicalAddress: (sequence: Int, status: PowerStatus)] = [:]
-    private var powerSequence = 0
-    /// When the last frame from the bus arrived (guarded by `lock`): proof that the adapter is alive.
-    private var lastFrame: ContinuousClock.Instant?
+    private let state = Mutex(State())
 
     init(continuation: AsyncStream<CECEvent>.Continuation, logLevels: CECLogLevel) {
         self.continuation = continuation
@@ -28,17 +30,9 @@ final class CECCallbackSink: @unchecked Sendable {
     }
 
     /// Whether CONNECTION_LOST arrived since the last `resetLost()`.
-    var connectionLost: Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        return lost
-    }
+    var connectionLost: Bool { state.withLock { $0.lost } }
 
-    func resetLost() {
-        lock.lock()
-        lost = false
-        lock.unlock()
-    }
+    func resetLost() { state.withLock { $0.lost = false } }
 
     func finish() {
         continuation.finish()
@@ -55,11 +49,7 @@ final class CECCallbackSink: @unchecked Sendable {
 
     func alert(_ raw: UInt32) {
         let alert = CECAlert(rawValue: raw)
-        if alert == .connectionLost {
-            lock.lock()
-            lost = true
-            lock.unlock()
-        }
+        if alert == .connectionLost { state.withLock { $0.lost = true } }
         continuation.yield(.alert(alert))
     }
 
@@ -72,40 +62,32 @@ final class CECCallbackSink: @unchecked Sendable {
     }
 
     func received(_ frame: CECFrame) {
-        lock.lock()
-        lastFrame = .now
-        lock.unlock()
-        continuation.yield(.frame(frame))
-        guard let event = Self.typedEvent(for: frame) else { return }
-        if case .powerStatus(let address, let status) = event {
-            lock.lock()
-            powerSequence += 1
-            powerReports[address] = (powerSequence, status)
-            lock.unlock()
+        let event = Self.typedEvent(for: frame)
+        let now = ContinuousClock.now
+        state.withLock { state in
+            state.lastFrame = now
+            if case .powerStatus(let address, let status) = event {
+                state.powerSequence += 1
+                state.powerReports[address] = (state.powerSequence, status)
+            }
         }
+        continuation.yield(.frame(frame))
+        guard let event else { return }
         continuation.yield(event)
     }
 
     /// When the last frame arrived from the bus, if any did.
-    var lastFrameReceived: ContinuousClock.Instant? {
-        lock.lock()
-        defer { lock.unlock() }
-        return lastFrame
-    }
+    var lastFrameReceived: ContinuousClock.Instant? { state.withLock { $0.lastFrame } }
 
     /// The sequence number of the latest power report (from anyone).
-    var latestPowerSequence: Int {
-        lock.lock()
-        defer { lock.unlock() }
-        return powerSequence
-    }
+    var latestPowerSequence: Int { state.withLock { $0.powerSequence } }
 
     /// The power report from `address` newer than `sequence`, if one arrived.
     func powerReport(from address: LogicalAddress, after sequence: Int) -> PowerStatus? {
-        lock.lock()
-        defer { lock.unlock() }
-        guard let report = powerReports[address], report.sequence > sequence else { return nil }
-        return report.status
+        state.withLock { state in
+            guard let report = state.powerReports[address], report.sequence > sequence else { return nil }
+            return report.status
+        }
     }
 
     /// The typed event a frame stands for, if any.

@@ -1,6 +1,6 @@
 import FoundationEssentials
 internal import Glibc
-internal import SystemSupport
+internal import Synchronization
 import SerialPTY
 
 /// An emulated Pulse-Eight USB-CEC adapter on a pseudo-terminal, in front of an emulated CEC bus with a TV
@@ -11,33 +11,166 @@ import SerialPTY
 /// then TRANSMIT_SUCCEEDED or TRANSMIT_FAILED_ACK) and forwards everything the emulated devices send as
 /// FRAME_START/FRAME_DATA messages. The control API plays the devices' own remotes, unplugs and replugs
 /// the adapter, injects raw traffic and records every frame the host transmitted.
-public final class CECEmulator: @unchecked Sendable {
-    // @unchecked Sendable: every mutable property is guarded by `lock`; the pty reader thread and the
-    // control API both go through `withLock`.
-
-    private let lock = Lock()
-    private let configuration: CECEmulatorConfiguration
+public final class CECEmulator: Sendable {
+    /// The adapter, the bus and the recording, shared by the pty reader thread and the control API.
+    private let adapter: Mutex<Adapter>
     private let trace: (@Sendable (String) -> Void)?
 
-    private var terminal: PseudoTerminal?
-    private var link: String?
-    private var stopped = false
-    private var bus: EmulatedBus
+    /// A waiter to resume with the frame it waited for, once the lock is released.
+    private typealias Resume = (CheckedContinuation<TransmittedFrame?, Never>, TransmittedFrame)
 
-    // Adapter state (reset on replug, except the "EEPROM" settings).
-    private var decoder = AdapterFrameDecoder()
-    private var ackMask: UInt16 = 0
-    private var controlled = false
-    private var transmitBuffer: [UInt8] = []
-    private var settings = AdapterSettings()
+    /// Everything mutable: owned by `adapter`, so only reachable with its lock held.
+    private struct Adapter {
+        let configuration: CECEmulatorConfiguration
+        /// Whether `trace` is set: the lines for it are only made then.
+        let tracing: Bool
 
-    // Recording.
-    private var transmitted: [TransmittedFrame] = []
-    /// Host messages received, per message code (the low six bits of the code byte).
-    private var hostMessages: [UInt8: Int] = [:]
-    private var waiters: [Int: Waiter] = [:]
-    private var expiredWaiters: Set<Int> = []
-    private var nextWaiterID = 0
+        var terminal: PseudoTerminal?
+        var link: String?
+        var stopped = false
+        var bus: EmulatedBus
+
+        // Adapter state (reset on replug, except the "EEPROM" settings).
+        var decoder = AdapterFrameDecoder()
+        var ackMask: UInt16 = 0
+        var controlled = false
+        var transmitBuffer: [UInt8] = []
+        var settings = AdapterSettings()
+
+        // Recording.
+        var transmitted: [TransmittedFrame] = []
+        /// Host messages received, per message code (the low six bits of the code byte).
+        var hostMessages: [UInt8: Int] = [:]
+        var waiters: [Int: Waiter] = [:]
+        var expiredWaiters: Set<Int> = []
+        var nextWaiterID = 0
+
+        init(configuration: CECEmulatorConfiguration, tracing: Bool) {
+            self.configuration = configuration
+            self.tracing = tracing
+            bus = EmulatedBus(configuration: configuration)
+        }
+
+        /// Handles one host message; returns the bytes to answer.
+        mutating func handle(_ message: AdapterMessage, lines: inout [String], resumes: inout [Resume]) -> [UInt8] {
+            let codeByte = message.codeByte & 0x3F
+            guard let code = message.code else { return reject(codeByte) }
+            let p = message.payload
+            func byte(_ default: UInt8) -> UInt8 { p.first ?? `default` }
+            func word(_ default: UInt16) -> UInt16 { p.count >= 2 ? UInt16(p[0]) << 8 | UInt16(p[1]) : `default` }
+            switch code {
+            case .ping, .transmitIdleTime, .transmitLineTimeout, .writeEEPROM, .setActiveSource:
+                return accept(code)
+            case .firmwareVersion:
+                return reply(code, EmulatedBus.word(configuration.firmwareVersion))
+            case .getBuildDate:
+                let d = configuration.firmwareBuildDate
+                return reply(code, [UInt8(d >> 24), UInt8((d >> 16) & 0xFF), UInt8((d >> 8) & 0xFF), UInt8(d & 0xFF)])
+            case .getAdapterType: return reply(code, [1])
+            case .setControlled:
+                controlled = byte(0) != 0
+                return accept(code)
+            case .getAutoEnabled: return reply(code, [settings.autoEnabled])
+            case .setAutoEnabled:
+                settings.autoEnabled = byte(settings.autoEnabled)
+                return accept(code)
+            case .getDefaultLogicalAddress: return reply(code, [settings.defaultLogicalAddress])
+            case .setDefaultLogicalAddress:
+                settings.defaultLogicalAddress = byte(settings.defaultLogicalAddress)
+                return accept(code)
+            case .getLogicalAddressMask: return reply(code, EmulatedBus.word(settings.logicalAddressMask))
+            case .setLogicalAddressMask:
+                settings.logicalAddressMask = word(settings.logicalAddressMask)
+                return accept(code)
+            case .getPhysicalAddress: return reply(code, EmulatedBus.word(settings.physicalAddress))
+            case .setPhysicalAddress:
+                settings.physicalAddress = word(settings.physicalAddress)
+                return accept(code)
+            case .getDeviceType: return reply(code, [settings.deviceType])
+            case .setDeviceType:
+                settings.deviceType = byte(settings.deviceType)
+                return accept(code)
+            case .getHDMIVersion: return reply(code, [settings.hdmiVersion])
+            case .setHDMIVersion:
+                settings.hdmiVersion = byte(settings.hdmiVersion)
+                return accept(code)
+            case .getOSDName: return reply(code, settings.osdName)
+            case .setOSDName:
+                settings.osdName = Array(p.prefix(14))
+                return accept(code)
+            case .getAutoPowerOn: return reply(code, [settings.autoPowerOn])
+            case .setAutoPowerOn:
+                settings.autoPowerOn = byte(settings.autoPowerOn)
+                return accept(code)
+            case .setAckMask:
+                ackMask = word(ackMask)
+                return accept(code)
+            case .transmitAckPolarity:
+                transmitBuffer = []
+                return accept(code)
+            case .transmit:
+                if let b = p.first, transmitBuffer.count < 17 { transmitBuffer.append(b) }
+                return accept(code)
+            case .transmitEOM:
+                if let b = p.first { transmitBuffer.append(b) }
+                let bytes = transmitBuffer
+                transmitBuffer = []
+                return accept(code) + completeTransmission(bytes, lines: &lines, resumes: &resumes)
+            default:
+                return reject(codeByte)
+            }
+        }
+
+        private func accept(_ code: AdapterCode) -> [UInt8] {
+            AdapterMessage(.commandAccepted, [code.rawValue]).encoded
+        }
+
+        private func reject(_ codeByte: UInt8) -> [UInt8] {
+            AdapterMessage(.commandRejected, [codeByte]).encoded
+        }
+
+        private func reply(_ code: AdapterCode, _ payload: [UInt8]) -> [UInt8] {
+            AdapterMessage(code, payload).encoded
+        }
+
+        /// A full frame from the host: record it, answer the result, let the devices react.
+        private mutating func completeTransmission(_ bytes: [UInt8], lines: inout [String],
+                                                   resumes: inout [Resume]) -> [UInt8] {
+            guard let frame = BusFrame(bytes: bytes) else {
+                return AdapterMessage(.transmitFailedLine).encoded
+            }
+            let acknowledged = frame.isBroadcast || bus.acknowledges(frame.destination)
+            let record = TransmittedFrame(frame: frame, time: .now, acknowledged: acknowledged,
+                                          index: transmitted.count)
+            transmitted.append(record)
+            for (id, waiter) in waiters where record.index >= waiter.since && waiter.predicate(frame) {
+                waiters.removeValue(forKey: id)
+                resumes.append((waiter.continuation, record))
+            }
+            var out = AdapterMessage(acknowledged ? .transmitSucceeded : .transmitFailedAck).encoded
+            if tracing { lines.append("host tx \(frame) → \(acknowledged ? "ack" : "nack")") }
+            guard acknowledged else { return out }
+            for reply in bus.deliver(frame) {
+                if tracing { lines.append("bus \(reply)") }
+                out += CECEmulator.encodeReceived(reply)
+            }
+            return out
+        }
+
+        /// Resets the adapter as after power-up (the "EEPROM" settings stay).
+        mutating func reset() {
+            decoder = AdapterFrameDecoder()
+            ackMask = 0
+            controlled = false
+            transmitBuffer = []
+        }
+
+        /// Writes to the host if plugged in; a write to an unplugged or broken pty is dropped.
+        func write(_ bytes: [UInt8]) {
+            guard !bytes.isEmpty, let terminal else { return }
+            do { try terminal.write(bytes) } catch {}
+        }
+    }
 
     private struct Waiter {
         let since: Int
@@ -61,13 +194,12 @@ public final class CECEmulator: @unchecked Sendable {
     /// - Parameter trace: called with one decoded line per adapter message and bus frame (optional).
     public init(configuration: CECEmulatorConfiguration = CECEmulatorConfiguration(),
                 trace: (@Sendable (String) -> Void)? = nil) {
-        self.configuration = configuration
         self.trace = trace
-        self.bus = EmulatedBus(configuration: configuration)
+        adapter = Mutex(Adapter(configuration: configuration, tracing: trace != nil))
     }
 
     deinit {
-        terminal?.close()
+        adapter.withLock { $0.terminal }?.close()
     }
 
     // MARK: Lifecycle
@@ -76,12 +208,12 @@ public final class CECEmulator: @unchecked Sendable {
     public func start(link: String) throws(CECEmulatorError) {
         let pty: PseudoTerminal
         do { pty = try PseudoTerminal(link: link) } catch { throw .pseudoTerminal(error) }
-        let old = withLock { () -> PseudoTerminal? in
-            let old = terminal
-            self.link = link
-            self.terminal = pty
-            self.stopped = false
-            resetAdapter()
+        let old = adapter.withLock { adapter -> PseudoTerminal? in
+            let old = adapter.terminal
+            adapter.link = link
+            adapter.terminal = pty
+            adapter.stopped = false
+            adapter.reset()
             return old
         }
         old?.close()
@@ -91,10 +223,10 @@ public final class CECEmulator: @unchecked Sendable {
 
     /// Stops serving: closes the pty and removes the link. Idempotent.
     public func stop() {
-        let pty = withLock { () -> PseudoTerminal? in
-            stopped = true
-            defer { terminal = nil }
-            return terminal
+        let pty = adapter.withLock { adapter -> PseudoTerminal? in
+            adapter.stopped = true
+            defer { adapter.terminal = nil }
+            return adapter.terminal
         }
         pty?.close()
         failAllWaiters()
@@ -102,9 +234,9 @@ public final class CECEmulator: @unchecked Sendable {
 
     /// Pulls the adapter out: the host's reads and writes fail and the link disappears. The bus keeps its state.
     public func unplug() {
-        let pty = withLock { () -> PseudoTerminal? in
-            defer { terminal = nil }
-            return terminal
+        let pty = adapter.withLock { adapter -> PseudoTerminal? in
+            defer { adapter.terminal = nil }
+            return adapter.terminal
         }
         pty?.close()
         emit(["adapter unplugged"])
@@ -112,12 +244,12 @@ public final class CECEmulator: @unchecked Sendable {
 
     /// Plugs the adapter back in at the same link (a fresh pty, adapter state reset as after power-up).
     public func replug() throws(CECEmulatorError) {
-        guard let link = withLock({ stopped ? nil : self.link }) else { throw .notStarted }
+        guard let link = adapter.withLock({ $0.stopped ? nil : $0.link }) else { throw .notStarted }
         try start(link: link)
     }
 
     /// The slave device path while plugged in.
-    public var devicePath: String? { withLock { terminal?.slavePath } }
+    public var devicePath: String? { adapter.withLock { $0.terminal?.slavePath } }
 
     // MARK: Remote controls
 
@@ -145,15 +277,15 @@ public final class CECEmulator: @unchecked Sendable {
     /// Adds a device to or removes it from the bus (LA 4 playback, LA 5 audio system; the TV stays). An
     /// absent device does not acknowledge frames, so polls to it fail.
     public func setDevicePresent(logicalAddress: UInt8, _ present: Bool) {
-        withLock {
+        adapter.withLock {
             guard logicalAddress != EmulatedBus.tv else { return }
-            bus.devices[logicalAddress]?.present = present
+            $0.bus.devices[logicalAddress]?.present = present
         }
     }
 
     /// The TV leaves the next `count` Give Device Power Status requests unanswered.
     public func dropTVPowerAnswers(_ count: Int) {
-        withLock { bus.tvPowerAnswersToDrop = max(0, count) }
+        adapter.withLock { $0.bus.tvPowerAnswersToDrop = max(0, count) }
     }
 
     // MARK: Injection
@@ -163,45 +295,48 @@ public final class CECEmulator: @unchecked Sendable {
     public func injectBusFrame(bytes: [UInt8]) {
         guard let frame = BusFrame(bytes: bytes) else { return }
         let out = Self.encodeReceived(frame)
-        withLock { writeLocked(out) }
+        adapter.withLock { $0.write(out) }
         emit(["inject bus \(frame)"])
     }
 
     /// Writes raw bytes to the host (for malformed traffic: broken framing, unknown codes, lone flags).
     public func injectSerialBytes(_ bytes: [UInt8]) {
-        withLock { writeLocked(bytes) }
+        adapter.withLock { $0.write(bytes) }
     }
 
     // MARK: Observation
 
     /// A snapshot of the bus and adapter state.
     public var state: CECEmulatorState {
-        withLock {
-            CECEmulatorState(
+        adapter.withLock { adapter in
+            let bus = adapter.bus
+            return CECEmulatorState(
                 tvPoweredOn: bus.devices[EmulatedBus.tv]?.powered ?? false,
                 tvInput: bus.tvInput, volume: bus.volume, muted: bus.muted, systemAudioMode: bus.systemAudioMode,
                 audioSystemPoweredOn: bus.devices[EmulatedBus.audioSystem]?.powered ?? false,
                 playbackPoweredOn: bus.devices[EmulatedBus.playback]?.powered ?? false,
-                ackMask: ackMask, controlled: controlled, pluggedIn: terminal != nil)
+                ackMask: adapter.ackMask, controlled: adapter.controlled, pluggedIn: adapter.terminal != nil)
         }
     }
 
     /// Every frame the host transmitted so far, oldest first.
-    public var transmittedFrames: [TransmittedFrame] { withLock { transmitted } }
+    public var transmittedFrames: [TransmittedFrame] { adapter.withLock { $0.transmitted } }
 
     /// How many frames the host transmitted so far: pass it as `since` to wait only for later ones.
-    public var transmittedCount: Int { withLock { transmitted.count } }
+    public var transmittedCount: Int { adapter.withLock { $0.transmitted.count } }
 
     /// How many messages with this code the host has sent to the adapter (e.g. `.ping`).
-    public func hostMessageCount(_ code: AdapterCode) -> Int { withLock { hostMessages[code.rawValue, default: 0] } }
+    public func hostMessageCount(_ code: AdapterCode) -> Int {
+        adapter.withLock { $0.hostMessages[code.rawValue, default: 0] }
+    }
 
     /// Waits until the host transmits (or has transmitted, at index ≥ `since`) a frame matching `predicate`.
     /// Returns nil after `timeout` or when the emulator stops.
     public func waitForTransmitted(since: Int = 0, timeout: Duration,
                                    where predicate: @escaping @Sendable (BusFrame) -> Bool) async -> TransmittedFrame? {
-        let id = withLock { () -> Int in
-            nextWaiterID += 1
-            return nextWaiterID
+        let id = adapter.withLock { adapter -> Int in
+            adapter.nextWaiterID += 1
+            return adapter.nextWaiterID
         }
         return await withTaskGroup(of: TransmittedFrame?.self) { group in
             group.addTask {
@@ -225,35 +360,37 @@ public final class CECEmulator: @unchecked Sendable {
 
     /// Both children are done: nothing will register `id` any more.
     private func forgetWaiter(id: Int) {
-        withLock { _ = expiredWaiters.remove(id) }
+        adapter.withLock { _ = $0.expiredWaiters.remove(id) }
     }
 
     private func addWaiter(id: Int, since: Int, predicate: @escaping @Sendable (BusFrame) -> Bool,
                            continuation: CheckedContinuation<TransmittedFrame?, Never>) {
-        let immediate: TransmittedFrame?? = withLock {
-            if expiredWaiters.remove(id) != nil { return .some(nil) }
-            if let hit = transmitted.dropFirst(max(0, since)).first(where: { predicate($0.frame) }) { return .some(hit) }
-            if stopped { return .some(nil) }
-            waiters[id] = Waiter(since: since, predicate: predicate, continuation: continuation)
+        let immediate: TransmittedFrame?? = adapter.withLock { adapter in
+            if adapter.expiredWaiters.remove(id) != nil { return .some(nil) }
+            if let hit = adapter.transmitted.dropFirst(max(0, since)).first(where: { predicate($0.frame) }) {
+                return .some(hit)
+            }
+            if adapter.stopped { return .some(nil) }
+            adapter.waiters[id] = Waiter(since: since, predicate: predicate, continuation: continuation)
             return nil
         }
         if let immediate { continuation.resume(returning: immediate) }
     }
 
     private func expireWaiter(id: Int) {
-        let waiter = withLock { () -> Waiter? in
-            if let waiter = waiters.removeValue(forKey: id) { return waiter }
+        let waiter = adapter.withLock { adapter -> Waiter? in
+            if let waiter = adapter.waiters.removeValue(forKey: id) { return waiter }
             // Not registered yet (or already resumed): remember, so a late registration returns at once.
-            expiredWaiters.insert(id)
+            adapter.expiredWaiters.insert(id)
             return nil
         }
         waiter?.continuation.resume(returning: nil)
     }
 
     private func failAllWaiters() {
-        let all = withLock { () -> [Waiter] in
-            defer { waiters.removeAll() }
-            return Array(waiters.values)
+        let all = adapter.withLock { adapter -> [Waiter] in
+            defer { adapter.waiters.removeAll() }
+            return Array(adapter.waiters.values)
         }
         for waiter in all { waiter.continuation.resume(returning: nil) }
     }
@@ -262,125 +399,19 @@ public final class CECEmulator: @unchecked Sendable {
 
     private func received(_ bytes: [UInt8]) {
         var lines: [String] = []
-        var resumes: [(CheckedContinuation<TransmittedFrame?, Never>, TransmittedFrame)] = []
-        withLock {
-            let messages = decoder.feed(bytes)
+        var resumes: [Resume] = []
+        adapter.withLock { adapter in
+            let messages = adapter.decoder.feed(bytes)
             var out: [UInt8] = []
             for message in messages {
-                hostMessages[message.codeByte & 0x3F, default: 0] += 1
-                if trace != nil { lines.append("host → adapter \(message)") }
-                out += handle(message, lines: &lines, resumes: &resumes)
+                adapter.hostMessages[message.codeByte & 0x3F, default: 0] += 1
+                if adapter.tracing { lines.append("host → adapter \(message)") }
+                out += adapter.handle(message, lines: &lines, resumes: &resumes)
             }
-            writeLocked(out)
+            adapter.write(out)
         }
         for (continuation, frame) in resumes { continuation.resume(returning: frame) }
         emit(lines)
-    }
-
-    /// Handles one host message; returns the bytes to answer. Called with the lock held.
-    private func handle(_ message: AdapterMessage, lines: inout [String],
-                        resumes: inout [(CheckedContinuation<TransmittedFrame?, Never>, TransmittedFrame)]) -> [UInt8] {
-        let codeByte = message.codeByte & 0x3F
-        guard let code = message.code else { return reject(codeByte) }
-        let p = message.payload
-        func byte(_ default: UInt8) -> UInt8 { p.first ?? `default` }
-        func word(_ default: UInt16) -> UInt16 { p.count >= 2 ? UInt16(p[0]) << 8 | UInt16(p[1]) : `default` }
-        switch code {
-        case .ping, .transmitIdleTime, .transmitLineTimeout, .writeEEPROM, .setActiveSource:
-            return accept(code)
-        case .firmwareVersion:
-            return reply(code, EmulatedBus.word(configuration.firmwareVersion))
-        case .getBuildDate:
-            let d = configuration.firmwareBuildDate
-            return reply(code, [UInt8(d >> 24), UInt8((d >> 16) & 0xFF), UInt8((d >> 8) & 0xFF), UInt8(d & 0xFF)])
-        case .getAdapterType: return reply(code, [1])
-        case .setControlled:
-            controlled = byte(0) != 0
-            return accept(code)
-        case .getAutoEnabled: return reply(code, [settings.autoEnabled])
-        case .setAutoEnabled:
-            settings.autoEnabled = byte(settings.autoEnabled)
-            return accept(code)
-        case .getDefaultLogicalAddress: return reply(code, [settings.defaultLogicalAddress])
-        case .setDefaultLogicalAddress:
-            settings.defaultLogicalAddress = byte(settings.defaultLogicalAddress)
-            return accept(code)
-        case .getLogicalAddressMask: return reply(code, EmulatedBus.word(settings.logicalAddressMask))
-        case .setLogicalAddressMask:
-            settings.logicalAddressMask = word(settings.logicalAddressMask)
-            return accept(code)
-        case .getPhysicalAddress: return reply(code, EmulatedBus.word(settings.physicalAddress))
-        case .setPhysicalAddress:
-            settings.physicalAddress = word(settings.physicalAddress)
-            return accept(code)
-        case .getDeviceType: return reply(code, [settings.deviceType])
-        case .setDeviceType:
-            settings.deviceType = byte(settings.deviceType)
-            return accept(code)
-        case .getHDMIVersion: return reply(code, [settings.hdmiVersion])
-        case .setHDMIVersion:
-            settings.hdmiVersion = byte(settings.hdmiVersion)
-            return accept(code)
-        case .getOSDName: return reply(code, settings.osdName)
-        case .setOSDName:
-            settings.osdName = Array(p.prefix(14))
-            return accept(code)
-        case .getAutoPowerOn: return reply(code, [settings.autoPowerOn])
-        case .setAutoPowerOn:
-            settings.autoPowerOn = byte(settings.autoPowerOn)
-            return accept(code)
-        case .setAckMask:
-            ackMask = word(ackMask)
-            return accept(code)
-        case .transmitAckPolarity:
-            transmitBuffer = []
-            return accept(code)
-        case .transmit:
-            if let b = p.first, transmitBuffer.count < 17 { transmitBuffer.append(b) }
-            return accept(code)
-        case .transmitEOM:
-            if let b = p.first { transmitBuffer.append(b) }
-            let bytes = transmitBuffer
-            transmitBuffer = []
-            return accept(code) + completeTransmission(bytes, lines: &lines, resumes: &resumes)
-        default:
-            return reject(codeByte)
-        }
-    }
-
-    private func accept(_ code: AdapterCode) -> [UInt8] {
-        AdapterMessage(.commandAccepted, [code.rawValue]).encoded
-    }
-
-    private func reject(_ codeByte: UInt8) -> [UInt8] {
-        AdapterMessage(.commandRejected, [codeByte]).encoded
-    }
-
-    private func reply(_ code: AdapterCode, _ payload: [UInt8]) -> [UInt8] {
-        AdapterMessage(code, payload).encoded
-    }
-
-    /// A full frame from the host: record it, answer the result, let the devices react.
-    private func completeTransmission(_ bytes: [UInt8], lines: inout [String],
-                                      resumes: inout [(CheckedContinuation<TransmittedFrame?, Never>, TransmittedFrame)]) -> [UInt8] {
-        guard let frame = BusFrame(bytes: bytes) else {
-            return AdapterMessage(.transmitFailedLine).encoded
-        }
-        let acknowledged = frame.isBroadcast || bus.acknowledges(frame.destination)
-        let record = TransmittedFrame(frame: frame, time: .now, acknowledged: acknowledged, index: transmitted.count)
-        transmitted.append(record)
-        for (id, waiter) in waiters where record.index >= waiter.since && waiter.predicate(frame) {
-            waiters.removeValue(forKey: id)
-            resumes.append((waiter.continuation, record))
-        }
-        var out = AdapterMessage(acknowledged ? .transmitSucceeded : .transmitFailedAck).encoded
-        if trace != nil { lines.append("host tx \(frame) → \(acknowledged ? "ack" : "nack")") }
-        guard acknowledged else { return out }
-        for reply in bus.deliver(frame) {
-            if trace != nil { lines.append("bus \(reply)") }
-            out += Self.encodeReceived(reply)
-        }
-        return out
     }
 
     /// Frames from the bus, in the adapter's receive encoding.
@@ -394,9 +425,9 @@ public final class CECEmulator: @unchecked Sendable {
     }
 
     private func sendFromBus(_ action: (inout EmulatedBus) -> [BusFrame]) {
-        let frames = withLock { () -> [BusFrame] in
-            let frames = action(&bus)
-            writeLocked(frames.flatMap(Self.encodeReceived))
+        let frames = adapter.withLock { adapter -> [BusFrame] in
+            let frames = action(&adapter.bus)
+            adapter.write(frames.flatMap(Self.encodeReceived))
             return frames
         }
         if trace != nil { emit(frames.map { "bus \($0)" }) }
@@ -404,27 +435,8 @@ public final class CECEmulator: @unchecked Sendable {
 
     // MARK: Helpers
 
-    private func resetAdapter() {
-        decoder = AdapterFrameDecoder()
-        ackMask = 0
-        controlled = false
-        transmitBuffer = []
-    }
-
-    /// Writes to the host if plugged in; a write to an unplugged or broken pty is dropped.
-    private func writeLocked(_ bytes: [UInt8]) {
-        guard !bytes.isEmpty, let terminal else { return }
-        do { try terminal.write(bytes) } catch {}
-    }
-
     private func emit(_ lines: [String]) {
         guard let trace else { return }
         for line in lines { trace(line) }
-    }
-
-    private func withLock<T>(_ body: () throws -> T) rethrows -> T {
-        lock.lock()
-        defer { lock.unlock() }
-        return try body()
     }
 }

@@ -1,34 +1,37 @@
 internal import FoundationEssentials
-internal import SystemSupport
+internal import Synchronization
 
 /// Message ids acknowledged by the broker (PUBACK/PUBCOMP and SUBACK), written by libmosquitto's network
 /// thread and read by the actor. Only the latest `capacity` ids of each kind are kept.
-final class AckTracker: @unchecked Sendable {  // all state is guarded by `lock`
-    private let lock = Lock()
+final class AckTracker: Sendable {
+    private struct State {
+        var published: [Int32] = []
+        var subscribed: [Int32] = []
+    }
+
+    private let state = Mutex(State())
     private let capacity: Int
-    private var published: [Int32] = []
-    private var subscribed: [Int32] = []
 
     init(capacity: Int = 4096) {
         self.capacity = capacity
     }
 
     func publishAcknowledged(_ mid: Int32) {
-        lock.withLock { Self.append(mid, to: &published, capacity: capacity) }
+        state.withLock { Self.append(mid, to: &$0.published, capacity: capacity) }
     }
 
     func subscribeAcknowledged(_ mid: Int32) {
-        lock.withLock { Self.append(mid, to: &subscribed, capacity: capacity) }
+        state.withLock { Self.append(mid, to: &$0.subscribed, capacity: capacity) }
     }
 
     /// The subset of `mids` whose PUBACK has arrived.
     func acknowledgedPublishes(among mids: Set<Int32>) -> Set<Int32> {
-        lock.withLock { mids.intersection(published) }
+        state.withLock { mids.intersection($0.published) }
     }
 
     /// The subset of `mids` whose SUBACK has arrived.
     func acknowledgedSubscribes(among mids: Set<Int32>) -> Set<Int32> {
-        lock.withLock { mids.intersection(subscribed) }
+        state.withLock { mids.intersection($0.subscribed) }
     }
 
     private static func append(_ mid: Int32, to list: inout [Int32], capacity: Int) {

@@ -1,6 +1,6 @@
 internal import FoundationEssentials
 internal import Glibc
-internal import SystemSupport
+internal import Synchronization
 
 /// A task executor that runs a message's consumer on the MQTT network thread, inside the delivery of that
 /// message, instead of waking a pool thread for it.
@@ -17,20 +17,23 @@ internal import SystemSupport
 /// Jobs run inside libmosquitto's message callback, with its callback lock held: they may publish,
 /// subscribe and unsubscribe (libmosquitto queues those packets for the network thread), and they must not
 /// block waiting for the network thread.
-public final class InboundExecutor: TaskExecutor, @unchecked Sendable {  // `delivering`, `jobs`: guarded by `lock`
-    private let lock = Lock()
-    /// The thread delivering a message now, if any.
-    private var delivering: pthread_t?
-    private var jobs: [UnownedJob] = []
+public final class InboundExecutor: TaskExecutor {
+    /// The thread delivering a message now, if any, and the jobs enqueued on it meanwhile.
+    private struct State {
+        var delivering: pthread_t?
+        var jobs: [UnownedJob] = []
+    }
+
+    private let state = Mutex(State())
 
     init() {}
 
     public func enqueue(_ job: consuming ExecutorJob) {
         let unowned = UnownedJob(job)
         let here = pthread_self()
-        let kept = lock.withLock {
-            guard let delivering, pthread_equal(delivering, here) != 0 else { return false }
-            jobs.append(unowned)
+        let kept = state.withLock { state in
+            guard let delivering = state.delivering, pthread_equal(delivering, here) != 0 else { return false }
+            state.jobs.append(unowned)
             return true
         }
         if !kept { globalConcurrentExecutor.enqueue(ExecutorJob(unowned)) }
@@ -39,20 +42,20 @@ public final class InboundExecutor: TaskExecutor, @unchecked Sendable {  // `del
     /// True while this thread delivers a message: a job enqueued now runs before the delivery ends.
     var isDeliveringOnCurrentThread: Bool {
         let here = pthread_self()
-        return lock.withLock { delivering.map { pthread_equal($0, here) != 0 } ?? false }
+        return state.withLock { $0.delivering.map { pthread_equal($0, here) != 0 } ?? false }
     }
 
     /// Runs `body` (which yields a message to `inbound`), then every job enqueued on this thread meanwhile,
     /// until none is left. Called on the network thread only, never nested.
     func deliver(_ body: () -> Void) {
         let thread = pthread_self()
-        lock.withLock { delivering = thread }
+        state.withLock { $0.delivering = thread }
         body()
         while true {
-            let ready = lock.withLock {
-                let ready = jobs
-                jobs.removeAll(keepingCapacity: true)
-                if ready.isEmpty { delivering = nil }
+            let ready = state.withLock { state in
+                let ready = state.jobs
+                state.jobs.removeAll(keepingCapacity: true)
+                if ready.isEmpty { state.delivering = nil }
                 return ready
             }
             if ready.isEmpty { return }

@@ -16,3 +16,31 @@ public struct MQTTMessage: Sendable, Hashable {
     /// The payload decoded as UTF-8 (invalid sequences replaced).
     public var text: String { String(decoding: payload, as: UTF8.self) }
 }
+
+/// MQTT quality-of-service level of a publish or subscription.
+public enum MQTTQoS: Int32, Sendable, Hashable, CaseIterable {
+    /// Fire and forget.
+    case atMostOnce = 0
+    /// Acknowledged with PUBACK; may be delivered more than once.
+    case atLeastOnce = 1
+    /// Four-way handshake; delivered exactly once.
+    case exactlyOnce = 2
+}
+
+/// A message to publish, e.g. one of the final messages handed to `MQTTClient.shutdown(final:timeout:)`.
+public struct MQTTPublication: Sendable, Hashable {
+    public var topic: String
+    public var payload: [UInt8]
+    public var retain: Bool
+
+    public init(topic: String, payload: [UInt8], retain: Bool) {
+        self.topic = topic
+        self.payload = payload
+        self.retain = retain
+    }
+
+    /// A publication with a UTF-8 text payload.
+    public init(topic: String, text: String, retain: Bool) {
+        self.init(topic: topic, payload: Array(text.utf8), retain: retain)
+    }
+}

@@ -1,12 +1,12 @@
 internal import FoundationEssentials
-internal import SystemSupport
+internal import Synchronization
 import Logging
 
 /// The object behind libmosquitto's user-data pointer. libmosquitto calls back on its network thread
 /// (our `NetworkLoop` thread); each callback copies its data at once and yields it into a bounded
-/// AsyncStream or stores it behind `lock`. Nothing here blocks beyond a short lock, except that a message's
+/// AsyncStream or stores it in `state`. Nothing here blocks beyond a short lock, except that a message's
 /// delivery also runs the work of the consumers that prefer `inboundExecutor`.
-final class MosquittoCallbacks: @unchecked Sendable {  // mutable state guarded by `lock`; continuations are thread-safe
+final class MosquittoCallbacks: Sendable {
     let inbound: AsyncStream<MQTTInbound>.Continuation
     let events: AsyncStream<LoopEvent>.Continuation
     let maxInboundPayload: Int
@@ -15,11 +15,15 @@ final class MosquittoCallbacks: @unchecked Sendable {  // mutable state guarded 
     /// Runs the consumers of `inbound` that prefer it inside the delivery of each message.
     let inboundExecutor = InboundExecutor()
 
-    private let lock = Lock()
-    private var established = false
-    private var refusedCode: Int32?
-    private var lastErrorLine: String?
-    private var droppedInboundCount = 0
+    /// What the current connection attempt has seen so far, and the inbound drop count.
+    private struct State {
+        var established = false
+        var refusedCode: Int32?
+        var lastErrorLine: String?
+        var droppedInboundCount = 0
+    }
+
+    private let state = Mutex(State())
 
     init(
         inbound: AsyncStream<MQTTInbound>.Continuation,
@@ -37,30 +41,30 @@ final class MosquittoCallbacks: @unchecked Sendable {  // mutable state guarded 
 
     /// Resets the per-attempt state before a connection attempt.
     func beginAttempt() {
-        lock.withLock {
-            established = false
-            refusedCode = nil
-            lastErrorLine = nil
+        state.withLock {
+            $0.established = false
+            $0.refusedCode = nil
+            $0.lastErrorLine = nil
         }
     }
 
     /// True once CONNACK 0 arrived for the current attempt.
-    var sessionEstablished: Bool { lock.withLock { established } }
+    var sessionEstablished: Bool { state.withLock { $0.established } }
     /// The CONNACK refusal code of the current attempt, if any.
-    var connectionRefusedCode: Int32? { lock.withLock { refusedCode } }
+    var connectionRefusedCode: Int32? { state.withLock { $0.refusedCode } }
     /// The last error-level log line of the current attempt (e.g. the OpenSSL failure).
-    var lastError: String? { lock.withLock { lastErrorLine } }
+    var lastError: String? { state.withLock { $0.lastErrorLine } }
     /// Inbound items dropped because the consumer fell behind.
-    var droppedInbound: Int { lock.withLock { droppedInboundCount } }
+    var droppedInbound: Int { state.withLock { $0.droppedInboundCount } }
 
     // MARK: Called from the C callbacks (network thread)
 
     func didConnect(code: Int32) {
         if code == 0 {
-            lock.withLock { established = true }
+            state.withLock { $0.established = true }
             events.yield(.connected)
         } else {
-            lock.withLock { refusedCode = code }
+            state.withLock { $0.refusedCode = code }
         }
     }
 
@@ -81,9 +85,9 @@ final class MosquittoCallbacks: @unchecked Sendable {  // mutable state guarded 
         var result: AsyncStream<MQTTInbound>.Continuation.YieldResult?
         inboundExecutor.deliver { result = inbound.yield(item) }
         if case .dropped = result {
-            let count = lock.withLock {
-                droppedInboundCount += 1
-                return droppedInboundCount
+            let count = state.withLock {
+                $0.droppedInboundCount += 1
+                return $0.droppedInboundCount
             }
             if count == 1 || count % 100 == 0 {
                 logger.warning("MQTT inbound buffer full, dropped the oldest message",
@@ -94,7 +98,7 @@ final class MosquittoCallbacks: @unchecked Sendable {  // mutable state guarded 
 
     func didLog(level: Int32, line: String, isError: Bool) {
         if isError {
-            lock.withLock { lastErrorLine = line }
+            state.withLock { $0.lastErrorLine = line }
             logger.info("libmosquitto: \(line)")
         } else {
             logger.trace("libmosquitto: \(line)")

@@ -7,7 +7,7 @@ internal import SystemSupport
 /// gives up on TLS and auth errors): connects, runs `mosquitto_loop`, and reconnects with capped
 /// exponential backoff forever (also when the very first attempt fails) until asked to stop. All blocking
 /// libmosquitto calls (connect, TLS handshake, select) happen here, never on the cooperative pool.
-final class NetworkLoop: @unchecked Sendable {  // mutable state guarded by `condition`; the handle is thread-safe
+final class NetworkLoop: Sendable {
     private let handle: MosquittoHandle
     private let host: String
     private let port: Int32
@@ -16,11 +16,15 @@ final class NetworkLoop: @unchecked Sendable {  // mutable state guarded by `con
     private let delayMin: Double
     private let delayMax: Double
 
-    private let condition = Condition()
-    private var stopRequested = false
-    private var graceful = false
-    private var finished = false
-    private var finishWaiters: [CheckedContinuation<Void, Never>] = []
+    /// The stop request and the thread's end, shared by the thread and its callers.
+    private struct Control {
+        var stopRequested = false
+        var graceful = false
+        var finished = false
+        var finishWaiters: [CheckedContinuation<Void, Never>] = []
+    }
+
+    private let control = ConditionMutex(Control())
 
     init(handle: MosquittoHandle, options: MQTTClientOptions) {
         self.handle = handle
@@ -41,36 +45,30 @@ final class NetworkLoop: @unchecked Sendable {  // mutable state guarded by `con
     /// Asks the thread to stop. `graceful`: send DISCONNECT first (no will); otherwise just close the
     /// socket (the broker publishes the will).
     func requestStop(graceful: Bool) {
-        condition.withLock {
-            if !stopRequested { self.graceful = graceful }
-            stopRequested = true
-            condition.broadcast()
+        control.withLock {
+            if !$0.stopRequested { $0.graceful = graceful }
+            $0.stopRequested = true
         }
+        control.broadcast()
     }
 
     /// Returns once the thread has exited (immediately if it has).
     func waitUntilFinished() async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let done = condition.withLock {
-                if finished { return true }
-                finishWaiters.append(continuation)
+            let done = control.withLock {
+                if $0.finished { return true }
+                $0.finishWaiters.append(continuation)
                 return false
             }
             if done { continuation.resume() }
         }
     }
 
-    private var shouldStop: Bool { condition.withLock { stopRequested } }
+    private var shouldStop: Bool { control.withLock { $0.stopRequested } }
 
     /// Sleeps up to `seconds`; returns true when a stop was requested.
     private func sleepUnlessStopped(_ seconds: Double) -> Bool {
-        let deadline = Condition.Deadline(secondsFromNow: seconds)
-        return condition.withLock {
-            while !stopRequested {
-                if !condition.wait(until: deadline) { break }
-            }
-            return stopRequested
-        }
+        control.wait(timeout: seconds) { $0.stopRequested ? true : nil } ?? false
     }
 
     /// The first connect (`mosquitto_connect_bind_v5`) with our Maximum Packet Size; libmosquitto keeps a
@@ -132,7 +130,7 @@ final class NetworkLoop: @unchecked Sendable {  // mutable state guarded by `con
             if sleepUnlessStopped(waitSeconds) { break }
             if case .connectFailed = event { delay = min(delay * 2, delayMax) }
         }
-        let disconnectGracefully = condition.withLock { graceful }
+        let disconnectGracefully = control.withLock { $0.graceful }
         if disconnectGracefully, callbacks.sessionEstablished {
             if mosquitto_disconnect(mosq) == Mosquitto.success {
                 // Pump the loop so the DISCONNECT is written; it returns an error once the socket is closed.
@@ -145,15 +143,34 @@ final class NetworkLoop: @unchecked Sendable {  // mutable state guarded by `con
 
     /// Marks the loop finished: resumes `waitUntilFinished` and ends the event stream.
     private func finish() {
-        let waiters = condition.withLock {
-            finished = true
-            let waiters = finishWaiters
-            finishWaiters = []
+        let waiters = control.withLock {
+            $0.finished = true
+            let waiters = $0.finishWaiters
+            $0.finishWaiters = []
             return waiters
         }
         handle.callbacks.events.yield(.finished)
         // Also end the stream, so `run()` stops even if `.finished` found the buffer full.
         handle.callbacks.events.finish()
         for waiter in waiters { waiter.resume() }
+    }
+}
+
+/// What the network thread tells the `MQTTClient` actor (through a bounded AsyncStream).
+enum LoopEvent: Sendable {
+    /// CONNACK 0 arrived.
+    case connected
+    /// An established connection ended.
+    case disconnected(reason: String, retryIn: Duration)
+    /// An attempt failed before CONNACK 0.
+    case connectFailed(MQTTError, retryIn: Duration)
+    /// The network thread has exited; it makes no more libmosquitto calls.
+    case finished
+}
+
+extension Duration {
+    /// The duration in seconds as a Double.
+    fileprivate var seconds: Double {
+        Double(components.seconds) + Double(components.attoseconds) / 1e18
     }
 }

@@ -16,21 +16,27 @@ internal import SystemSupport
 /// Reading happens on a dedicated thread (`startReading`), which calls the handler with every chunk of
 /// bytes the client wrote. `close()` is the "unplug": the master is closed (the client's reads fail) and
 /// the link is removed.
-public final class PseudoTerminal: @unchecked Sendable {
-    // @unchecked Sendable: the mutable state (fds, reader thread flag) is guarded by `lock`.
+public final class PseudoTerminal: Sendable {
 
     /// The slave device path (`/dev/pts/N`).
     public let slavePath: String
     /// The symlink pointing at `slavePath`, if one was requested.
     public let linkPath: String?
 
-    private let lock = Condition()
-    private var masterFD: Int32
-    /// Writers currently using the master descriptor: it is closed only when none is (see `releaseMaster`).
-    private var activeWriters = 0
-    private var heldSlaveFD: Int32
-    private var reading = false
-    private var wakePipe: [Int32] = [-1, -1]
+    /// The descriptors and the reader's state; `close()` waits on it for the writers to leave.
+    private let state: ConditionMutex<State>
+    /// The wake pipe's write end (-1 without a pipe): `close()` writes to it to stop the reader thread.
+    private let wakeWriteFD: Int32
+
+    private struct State {
+        var masterFD: Int32
+        /// Writers currently using the master descriptor: it is closed only when none is (see `releaseMaster`).
+        var activeWriters = 0
+        var heldSlaveFD: Int32
+        var reading = false
+        /// The wake pipe's read end while no reader thread owns it (-1 then, or without a pipe).
+        var wakeReadFD: Int32
+    }
 
     /// `_IOW('T', 0x31, int)` and `_IOR('T', 0x30, unsigned int)` from asm-generic/ioctls.h (x86_64, arm64).
     private static let tiocsptlck = UInt(0x4004_5431)
@@ -73,8 +79,6 @@ public final class PseudoTerminal: @unchecked Sendable {
         let flags = fcntl(master, F_GETFL)
         _ = fcntl(master, F_SETFL, flags | O_NONBLOCK)
 
-        self.masterFD = master
-        self.heldSlaveFD = slave
         self.slavePath = path
         self.linkPath = link
         if let link {
@@ -86,38 +90,33 @@ public final class PseudoTerminal: @unchecked Sendable {
                 throw .system(call: "symlink(\(link))", errno: e)
             }
         }
-        wakePipe = makeCloseOnExecPipe() ?? [-1, -1]
+        let wakePipe = makeCloseOnExecPipe() ?? [-1, -1]
+        state = ConditionMutex(State(masterFD: master, heldSlaveFD: slave, wakeReadFD: wakePipe[0]))
+        wakeWriteFD = wakePipe[1]
     }
 
     deinit {
         close()
-        if wakePipe[0] >= 0 { _ = Glibc.close(wakePipe[0]) }
-        if wakePipe[1] >= 0 { _ = Glibc.close(wakePipe[1]) }
+        let wakeReadFD = state.withLock { $0.wakeReadFD }
+        if wakeReadFD >= 0 { _ = Glibc.close(wakeReadFD) }
+        if wakeWriteFD >= 0 { _ = Glibc.close(wakeWriteFD) }
     }
 
     /// Whether the pty is still open (not unplugged).
-    public var isOpen: Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        return masterFD >= 0
-    }
+    public var isOpen: Bool { state.withLock { $0.masterFD >= 0 } }
 
     /// Writes all bytes to the client. Waits (poll) while the pty's buffer is full; throws `.closed` when
     /// the pty is closed meanwhile. The descriptor stays valid while it writes (see `releaseMaster`).
     public func write(_ bytes: [UInt8]) throws(PseudoTerminalError) {
-        lock.lock()
-        let fd = masterFD
-        guard fd >= 0 else {
-            lock.unlock()
-            throw .closed
+        let claimed = state.withLock { state -> Int32? in
+            guard state.masterFD >= 0 else { return nil }
+            state.activeWriters += 1
+            return state.masterFD
         }
-        activeWriters += 1
-        lock.unlock()
+        guard let fd = claimed else { throw .closed }
         defer {
-            lock.lock()
-            activeWriters -= 1
-            lock.broadcast()
-            lock.unlock()
+            state.withLock { $0.activeWriters -= 1 }
+            state.broadcast()
         }
         var offset = 0
         while offset < bytes.count {
@@ -138,10 +137,11 @@ public final class PseudoTerminal: @unchecked Sendable {
 
     /// Closes a master descriptor once no `write` uses it any more, so its number cannot be reused under a writer.
     private func releaseMaster(_ fd: Int32) {
-        lock.lock()
-        while activeWriters > 0 { lock.wait() }
-        _ = Glibc.close(fd)
-        lock.unlock()
+        _ = state.wait { state -> Void? in
+            guard state.activeWriters == 0 else { return nil }
+            _ = Glibc.close(fd)
+            return ()
+        }
     }
 
     /// Starts a dedicated reader thread that calls `handler` with each chunk the client writes, until
@@ -149,16 +149,15 @@ public final class PseudoTerminal: @unchecked Sendable {
     /// already reading, closed, or no thread could be started (then a later call may try again).
     @discardableResult
     public func startReading(_ handler: @escaping @Sendable ([UInt8]) -> Void) -> Bool {
-        lock.lock()
-        guard !reading, masterFD >= 0 else {
-            lock.unlock()
-            return false
+        let claimed = state.withLock { state -> (master: Int32, wake: Int32)? in
+            guard !state.reading, state.masterFD >= 0 else { return nil }
+            state.reading = true
+            defer { state.wakeReadFD = -1 }  // now the reader thread's to close
+            return (state.masterFD, state.wakeReadFD)
         }
-        reading = true
-        let fd = masterFD
-        let wake = wakePipe[0]
-        wakePipe[0] = -1  // now the reader thread's to close
-        lock.unlock()
+        guard let claimed else { return false }
+        let fd = claimed.master
+        let wake = claimed.wake
         // The reader thread owns the master descriptor and the wake pipe's read end once it runs: it closes
         // them when it leaves, so their numbers cannot be reused by a new pty while it still polls them.
         let path = slavePath
@@ -204,13 +203,13 @@ public final class PseudoTerminal: @unchecked Sendable {
             }
         }
         if !started {
-            lock.lock()
-            let open = masterFD == fd
-            if open {  // the descriptors are the pty's again, as before the call
-                reading = false
-                wakePipe[0] = wake
+            let open = state.withLock { state in
+                guard state.masterFD == fd else { return false }
+                // the descriptors are the pty's again, as before the call
+                state.reading = false
+                state.wakeReadFD = wake
+                return true
             }
-            lock.unlock()
             if !open {  // closed meanwhile: `close()` left them to the reader, which never ran
                 releaseMaster(fd)
                 _ = Glibc.close(wake)
@@ -221,17 +220,17 @@ public final class PseudoTerminal: @unchecked Sendable {
 
     /// Unplugs: stops the reader, closes both sides and removes the link. Idempotent.
     public func close() {
-        lock.lock()
-        let master = masterFD
-        let slave = heldSlaveFD
-        masterFD = -1
-        heldSlaveFD = -1
-        let wasReading = reading
-        reading = false
-        lock.unlock()
-        if wasReading, wakePipe[1] >= 0 {
+        let (master, slave, wasReading) = state.withLock { state in
+            defer {
+                state.masterFD = -1
+                state.heldSlaveFD = -1
+                state.reading = false
+            }
+            return (state.masterFD, state.heldSlaveFD, state.reading)
+        }
+        if wasReading, wakeWriteFD >= 0 {
             var byte: UInt8 = 1
-            _ = Glibc.write(wakePipe[1], &byte, 1)
+            _ = Glibc.write(wakeWriteFD, &byte, 1)
         }
         if let linkPath, master >= 0 {
             // Only remove the link if it still points at us (a replug may have replaced it).

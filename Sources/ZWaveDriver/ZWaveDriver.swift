@@ -1,7 +1,7 @@
 internal import CZWaveShim
 internal import BridgeCore
 internal import FoundationEssentials
-internal import Dispatch
+internal import SystemSupport
 public import Logging
 
 /// Owns OpenZWave (through the C shim): the process-wide Manager, one driver on one serial port, the

@@ -3,19 +3,20 @@
 #endif
 import FoundationEssentials
 internal import Glibc
+internal import Synchronization
 internal import SystemSupport
 
 /// A FIFO (named pipe) that accepts control lines for a `ZWaveStickEmulator` (see `execute(_:)`), e.g.
 /// `echo "press 2 s2 single" > /tmp/zwave.ctl`. A reader thread runs until `close()`.
-public final class EmulatorControlChannel: @unchecked Sendable {
-    // @unchecked Sendable: `running` is guarded by `lock`. The reader thread owns the descriptor: it is the
-    // only one to use and close it, so a closed number can never be read again after another part of the
-    // process (a serial port, a socket) got it.
+///
+/// The reader thread owns the descriptor: it is the only one to use and close it, so a closed number can never
+/// be read again after another part of the process (a serial port, a socket) got it.
+public final class EmulatorControlChannel: Sendable {
 
     /// The FIFO's path.
     public let path: String
-    private let lock = Lock()
-    private var running = true
+    /// Whether the reader thread should go on.
+    private let running = Mutex(true)
 
     /// Creates the FIFO at `path` (replacing a stale one) and starts reading lines; each line's result is
     /// passed to `onResult` (on the reader thread).
@@ -55,18 +56,14 @@ public final class EmulatorControlChannel: @unchecked Sendable {
         }
     }
 
-    private var isRunning: Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        return running
-    }
+    private var isRunning: Bool { running.withLock { $0 } }
 
     /// Stops the reader (it closes the FIFO within 200 ms) and removes the FIFO. Idempotent.
     public func close() {
-        lock.lock()
-        let wasRunning = running
-        running = false
-        lock.unlock()
+        let wasRunning = running.withLock { running in
+            defer { running = false }
+            return running
+        }
         guard wasRunning else { return }
         _ = unlink(path)
     }

@@ -1,6 +1,7 @@
 import BridgeCore
 import CECEmulator
 import Foundation
+import SystemSupport
 import ZWaveEmulator
 internal import MQTTDriver
 

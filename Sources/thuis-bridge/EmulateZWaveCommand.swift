@@ -2,6 +2,7 @@ import ArgumentParser
 import Dispatch
 import FoundationEssentials
 internal import Glibc
+internal import Synchronization
 internal import SystemSupport
 import Logging
 import ZWaveEmulator
@@ -79,6 +80,7 @@ struct EmulateZWaveCommand: AsyncParsableCommand {
         signal(SIGTERM, SIG_IGN)
         let queue = DispatchQueue(label: "emulate-zwave-signals")
         let once = ResumeOnce()
+        var sources: [any DispatchSourceSignal] = []
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             for sig in [SIGINT, SIGTERM] {
                 let source = DispatchSource.makeSignalSource(signal: sig, queue: queue)
@@ -86,30 +88,22 @@ struct EmulateZWaveCommand: AsyncParsableCommand {
                     if once.claim() { continuation.resume() }
                 }
                 source.resume()
-                once.keep(source)
+                sources.append(source)
             }
         }
+        withExtendedLifetime(sources) {}  // the sources live until a signal came
     }
 }
 
-/// Makes sure a continuation is resumed once, and keeps the signal sources alive.
-private final class ResumeOnce: @unchecked Sendable {
-    // @unchecked Sendable: both properties are guarded by `lock`.
-    private let lock = Lock()
-    private var claimed = false
-    private var sources: [any DispatchSourceSignal] = []
+/// Makes sure a continuation is resumed once.
+private final class ResumeOnce: Sendable {
+    private let claimed = Mutex(false)
 
+    /// True for the first caller only.
     func claim() -> Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        if claimed { return false }
-        claimed = true
-        return true
-    }
-
-    func keep(_ source: any DispatchSourceSignal) {
-        lock.lock()
-        sources.append(source)
-        lock.unlock()
+        claimed.withLock { claimed in
+            defer { claimed = true }
+            return !claimed
+        }
     }
 }

@@ -1,29 +1,16 @@
 import CECDriver
 import Foundation
+import Synchronization
 
 /// Collects a driver's events (consumed by a task the test owns) so tests can wait for one.
-final class EventRecorder: @unchecked Sendable {
-    // @unchecked Sendable: `events` is guarded by `lock`.
-    private let lock = NSLock()
-    private var events: [CECEvent] = []
+final class EventRecorder: Sendable {
+    private let events = Mutex<[CECEvent]>([])
 
-    func append(_ event: CECEvent) {
-        lock.lock()
-        events.append(event)
-        lock.unlock()
-    }
+    func append(_ event: CECEvent) { events.withLock { $0.append(event) } }
 
-    var count: Int {
-        lock.lock()
-        defer { lock.unlock() }
-        return events.count
-    }
+    var count: Int { events.withLock { $0.count } }
 
-    var all: [CECEvent] {
-        lock.lock()
-        defer { lock.unlock() }
-        return events
-    }
+    var all: [CECEvent] { events.withLock { $0 } }
 
     /// Polls (every 10 ms) for an event at index ≥ `since` that `match` maps to a value.
     func wait<T>(since: Int = 0, timeout: Duration, _ match: (CECEvent) -> T?) async -> T? {

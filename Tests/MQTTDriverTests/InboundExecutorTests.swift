@@ -1,15 +1,15 @@
 import Foundation
 import Logging
 @testable import MQTTDriver
+import Synchronization
 import Testing
 import TestSupport
 
 /// What a consumer saw: the value and whether it ran inside a delivery on the delivering thread.
-private final class Handled: @unchecked Sendable {  // guarded by `lock`
-    private let lock = NSLock()
-    private var items: [(value: Int, inside: Bool)] = []
-    func add(_ value: Int, inside: Bool) { lock.withLock { items.append((value, inside)) } }
-    var all: [(value: Int, inside: Bool)] { lock.withLock { items } }
+private final class Handled: Sendable {
+    private let items = Mutex<[(value: Int, inside: Bool)]>([])
+    func add(_ value: Int, inside: Bool) { items.withLock { $0.append((value, inside)) } }
+    var all: [(value: Int, inside: Bool)] { items.withLock { $0 } }
 }
 
 @Suite("InboundExecutor: a preferring consumer handles each message inside its delivery")

@@ -64,30 +64,39 @@ import Testing
         #expect(name == "support-test-th")  // the kernel keeps 15 bytes
     }
 
-    @Test func conditionWaitTimesOutWithoutASignal() {
-        let condition = Condition()
+    @Test func conditionMutexWaitTimesOutWithoutASignal() {
+        let mutex = ConditionMutex(false)
         let before = ContinuousClock.now
-        let signalled = condition.withLock { condition.wait(until: Condition.Deadline(secondsFromNow: 0.05)) }
-        #expect(!signalled)
+        let result = mutex.wait(timeout: 0.05) { $0 ? true : nil }
+        #expect(result == nil)
         #expect(ContinuousClock.now - before >= .milliseconds(45))
     }
 
-    @Test func conditionWakesAWaiterThatAnotherThreadSignals() {
-        let condition = Condition()
-        nonisolated(unsafe) var ready = false
+    @Test func conditionMutexWakesAWaiterThatAnotherThreadSignals() {
+        let mutex = ConditionMutex(0)
         startThread(name: "signaller") {
-            condition.withLock {
-                ready = true
-                condition.broadcast()
+            mutex.withLock { $0 = 42 }
+            mutex.broadcast()
+        }
+        let seen = mutex.wait(timeout: 10) { $0 != 0 ? $0 : nil }
+        #expect(seen == 42)
+    }
+
+    @Test func conditionMutexWaitReturnsAtOnceWhenTheStateSaysSo() {
+        let mutex = ConditionMutex(7)
+        let before = ContinuousClock.now
+        #expect(mutex.wait { $0 == 7 ? "ready" : nil } == "ready")
+        #expect(ContinuousClock.now - before < .seconds(1))
+    }
+
+    @Test func conditionMutexSerialisesThreads() async {
+        let mutex = ConditionMutex(0)
+        await withTaskGroup(of: Void.self) { group in
+            for _ in 0..<8 {
+                group.addTask { for _ in 0..<10_000 { mutex.withLock { $0 += 1 } } }
             }
         }
-        let woke = condition.withLock {
-            while !ready {
-                if !condition.wait(until: Condition.Deadline(secondsFromNow: 10)) { break }
-            }
-            return ready
-        }
-        #expect(woke)
+        #expect(mutex.withLock { $0 } == 80_000)
     }
 
     @Test func lockSerialisesThreads() async {

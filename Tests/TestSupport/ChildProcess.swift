@@ -1,10 +1,11 @@
 import Foundation
 import SerialPTY
+import Synchronization
 
 /// A child process with its stdout and stderr captured line by line. Two reader threads drain the pipes
 /// continuously, so the child never blocks on a full pipe; a third thread reaps it (`waitpid`). The
 /// helper threads keep the object alive until the child exits: always `stop()` or `kill()` it.
-public final class ChildProcess: @unchecked Sendable {  // mutable state guarded by `lock`; `pid` is set once in init
+public final class ChildProcess: @unchecked Sendable {  // `pid` is set once in init; the rest is Sendable
     public enum Stream: String, Sendable { case stdout, stderr }
 
     /// One line of output (without the newline).
@@ -33,10 +34,14 @@ public final class ChildProcess: @unchecked Sendable {  // mutable state guarded
     public let arguments: [String]
 
     private let continuation: AsyncStream<Line>.Continuation
-    private let lock = NSLock()
-    private var record: [Line] = []
-    private var termination: Termination?
-    private var openStreams = 2
+    /// What the reader and reaper threads have seen.
+    private struct State {
+        var record: [Line] = []
+        var termination: Termination?
+        var openStreams = 2
+    }
+
+    private let state = Mutex(State())
     private static let recordLimit = 50_000
 
     /// Starts `executable` (an absolute path) with `arguments`; `environment` entries override the
@@ -138,13 +143,13 @@ public final class ChildProcess: @unchecked Sendable {  // mutable state guarded
     }
 
     /// Every line received so far (the first 50 000).
-    public var output: [Line] { lock.withLock { record } }
+    public var output: [Line] { state.withLock { $0.record } }
 
     /// All output so far as one text.
     public var outputText: String { output.map(\.text).joined(separator: "\n") }
 
     /// How the child ended, or nil while it runs.
-    public var terminated: Termination? { lock.withLock { termination } }
+    public var terminated: Termination? { state.withLock { $0.termination } }
 
     public var isRunning: Bool { terminated == nil }
 
@@ -189,13 +194,13 @@ public final class ChildProcess: @unchecked Sendable {  // mutable state guarded
     /// Waits until both pipes reached EOF (all output read).
     public func waitForOutputEnd(timeout: Duration) async {
         let deadline = ContinuousClock.now.advanced(by: timeout)
-        while ContinuousClock.now < deadline, lock.withLock({ openStreams > 0 }) {
+        while ContinuousClock.now < deadline, state.withLock({ $0.openStreams > 0 }) {
             try? await Task.sleep(for: .milliseconds(5))
         }
     }
 
     private func didTerminate(_ result: Termination) {
-        lock.withLock { termination = result }
+        state.withLock { $0.termination = result }
     }
 
     /// A pipe whose ends are close-on-exec (the child gets only the dup2'd copies).
@@ -223,9 +228,9 @@ public final class ChildProcess: @unchecked Sendable {  // mutable state guarded
             }
             if !pending.isEmpty { emit(Line(stream: stream, text: String(decoding: pending, as: UTF8.self))) }
             close(fd)
-            let remaining = lock.withLock {
-                openStreams -= 1
-                return openStreams
+            let remaining = state.withLock {
+                $0.openStreams -= 1
+                return $0.openStreams
             }
             if remaining == 0 { continuation.finish() }
         }
@@ -252,8 +257,8 @@ public final class ChildProcess: @unchecked Sendable {  // mutable state guarded
     }
 
     private func emit(_ line: Line) {
-        lock.withLock {
-            if record.count < Self.recordLimit { record.append(line) }
+        state.withLock {
+            if $0.record.count < Self.recordLimit { $0.record.append(line) }
         }
         continuation.yield(line)
     }

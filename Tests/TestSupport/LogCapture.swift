@@ -1,11 +1,11 @@
 import Foundation
 public import Logging
+import Synchronization
 
 /// Collects every log line (message and metadata) of the loggers it makes, for assertions such as "the
 /// password never appears in the logs".
-public final class LogCapture: @unchecked Sendable {  // `entries` guarded by `lock`
-    private let lock = NSLock()
-    private var entries: [String] = []
+public final class LogCapture: Sendable {
+    private let entries = Mutex<[String]>([])
 
     public init() {}
 
@@ -17,10 +17,10 @@ public final class LogCapture: @unchecked Sendable {  // `entries` guarded by `l
     }
 
     /// Every recorded line: `level message key=value...`.
-    public var lines: [String] { lock.withLock { entries } }
+    public var lines: [String] { entries.withLock { $0 } }
 
     fileprivate func append(_ line: String) {
-        lock.withLock { entries.append(line) }
+        entries.withLock { $0.append(line) }
     }
 
     private struct Handler: LogHandler {

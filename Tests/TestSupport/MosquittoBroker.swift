@@ -1,9 +1,10 @@
 import Foundation
+import Synchronization
 
 /// A real `mosquitto` broker on a free 127.0.0.1 port with a temporary config (persistence off, so a
 /// restart starts with an empty retained store). Stop it in a `defer` (`await broker.stop()`); its
 /// temporary directory is removed then.
-public final class MosquittoBroker: @unchecked Sendable {  // mutable state (`child`) guarded by `lock`
+public final class MosquittoBroker: Sendable {
     /// TLS listener files (PEM).
     public struct TLSFiles: Sendable {
         public var caFile: String
@@ -57,9 +58,13 @@ public final class MosquittoBroker: @unchecked Sendable {  // mutable state (`ch
     /// The broker's configuration file.
     public let configFile: String
     private let directory: TemporaryDirectory
-    private let lock = NSLock()
-    private var child: ChildProcess?
-    private var previousOutput: [String] = []
+    /// The running broker process, and the output of the ones before a restart.
+    private struct Processes {
+        var child: ChildProcess?
+        var previousOutput: [String] = []
+    }
+
+    private let processes = Mutex(Processes())
 
     /// The `mosquitto` binary (PATH or /usr/sbin); throws with the install instruction when missing.
     public static func locateBinary() throws -> String {
@@ -124,23 +129,23 @@ public final class MosquittoBroker: @unchecked Sendable {  // mutable state (`ch
     }
 
     deinit {
-        child?.kill()
+        processes.withLock { $0.child }?.kill()
     }
 
     /// The broker's output: earlier runs (before a restart) then the current one.
     public var output: [String] {
-        lock.withLock { previousOutput + (child?.output.map(\.text) ?? []) }
+        processes.withLock { $0.previousOutput + ($0.child?.output.map(\.text) ?? []) }
     }
 
     /// True while the broker process runs.
-    public var isRunning: Bool { lock.withLock { child?.isRunning ?? false } }
+    public var isRunning: Bool { processes.withLock { $0.child?.isRunning ?? false } }
 
     /// The broker process id, while it runs.
-    public var pid: Int32? { lock.withLock { child?.isRunning == true ? child?.pid : nil } }
+    public var pid: Int32? { processes.withLock { $0.child?.isRunning == true ? $0.child?.pid : nil } }
 
     private func launch() async throws {
         let process = try ChildProcess(executable: binary, arguments: ["-c", configFile])
-        lock.withLock { child = process }
+        processes.withLock { $0.child = process }
         let deadline = ContinuousClock.now.advanced(by: .seconds(10))
         while ContinuousClock.now < deadline {
             if let ended = process.terminated {
@@ -172,7 +177,7 @@ public final class MosquittoBroker: @unchecked Sendable {  // mutable state (`ch
     }
 
     private func terminate(signal: Int32) async {
-        guard let process = lock.withLock({ child }) else { return }
+        guard let process = processes.withLock({ $0.child }) else { return }
         if signal == SIGKILL {
             process.kill()
             _ = await process.waitForExit(timeout: .seconds(5))
@@ -180,9 +185,9 @@ public final class MosquittoBroker: @unchecked Sendable {  // mutable state (`ch
             await process.stop(timeout: .seconds(5))
         }
         await process.waitForOutputEnd(timeout: .seconds(1))
-        lock.withLock {
-            previousOutput += process.output.map(\.text)
-            child = nil
+        processes.withLock {
+            $0.previousOutput += process.output.map(\.text)
+            $0.child = nil
         }
     }
 }

@@ -2,6 +2,7 @@ import Foundation
 import TestSupport
 import ZWaveEmulator
 import MQTTDriver
+import Synchronization
 
 /// A real mosquitto, the emulated Z-Wave stick (FGD212 node 2, PowerNode 6 node 3, a joining node 10) and
 /// the real `thuis-bridge run` process (real libopenzwave), plus a subscriber on everything under `Thuis/`.
@@ -17,11 +18,10 @@ final class ZWaveHouse: Sendable {
     /// The bridge process (replaced by `restartBridge`).
     var bridge: ChildProcess { bridgeBox.get() }
 
-    private final class Box: @unchecked Sendable {  // guarded by `lock`
-        let lock = NSLock()
-        var process: ChildProcess?
-        func get() -> ChildProcess { lock.withLock { process! } }
-        func set(_ p: ChildProcess) { lock.withLock { process = p } }
+    private final class Box: Sendable {
+        let process = Mutex<ChildProcess?>(nil)
+        func get() -> ChildProcess { process.withLock { $0! } }
+        func set(_ p: ChildProcess) { process.withLock { $0 = p } }
     }
 
     static let devices = """

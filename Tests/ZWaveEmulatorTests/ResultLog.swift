@@ -1,20 +1,11 @@
 import Foundation
+import Synchronization
 
 /// Lines collected from another thread.
-final class ResultLog: @unchecked Sendable {
-    // @unchecked Sendable: `items` is only touched under `lock`.
-    private let lock = NSLock()
-    private var items: [String] = []
+final class ResultLog: Sendable {
+    private let items = Mutex<[String]>([])
 
-    func append(_ line: String) {
-        lock.lock()
-        items.append(line)
-        lock.unlock()
-    }
+    func append(_ line: String) { items.withLock { $0.append(line) } }
 
-    var lines: [String] {
-        lock.lock()
-        defer { lock.unlock() }
-        return items
-    }
+    var lines: [String] { items.withLock { $0 } }
 }

@@ -1,21 +1,22 @@
 import BridgeCore
 import FoundationEssentials
 internal import Glibc
+internal import Synchronization
 internal import SystemSupport
 
 /// Shows bridge progress events: on one updating line when stdout is a terminal, one line per event
 /// otherwise.
-final class ProgressLine: @unchecked Sendable {  // all state is guarded by `lock`
-    private let lock = Lock()
+final class ProgressLine: Sendable {
     private let terminal: Bool
-    private var showing = false
+    /// Whether an updating line is on the terminal; held while writing, so lines never interleave.
+    private let showing = Mutex(false)
 
     init(terminal: Bool = isatty(1) == 1) { self.terminal = terminal }
 
     /// Shows `event` if it is inclusion, exclusion or interview progress.
     func show(_ event: JSONValue) {
         guard let text = Self.describe(event) else { return }
-        lock.withLock {
+        showing.withLock { showing in
             if terminal {
                 ClientRunner.standardOutput("\r\u{1B}[K" + text)
                 showing = true
@@ -27,7 +28,7 @@ final class ProgressLine: @unchecked Sendable {  // all state is guarded by `loc
 
     /// Ends the updating line.
     func finish() {
-        lock.withLock {
+        showing.withLock { showing in
             if showing { ClientRunner.standardOutput("\n") }
             showing = false
         }

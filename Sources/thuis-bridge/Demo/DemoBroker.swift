@@ -1,5 +1,6 @@
 import FoundationEssentials
 internal import Glibc
+internal import Synchronization
 internal import SystemSupport
 
 #if canImport(Glibc)
@@ -10,13 +11,12 @@ internal import SystemSupport
 /// temporary directory (persistence off). It runs in its own process group, so the Ctrl-C that the
 /// terminal sends to the demo's group does not stop it before the bridge has said goodbye: `stop()`
 /// ends it, after the bridge.
-final class DemoBroker: @unchecked Sendable {
-    // @unchecked Sendable: `pid` and `port` are set once in init; `exited` is guarded by `lock`.
+final class DemoBroker: Sendable {
     let port: Int
     let logPath: String
     private let pid: pid_t
-    private let lock = Lock()
-    private var exited = false
+    /// Whether the broker has exited and been reaped.
+    private let exited = Mutex(false)
 
     /// Writes the config, starts `mosquitto -c` and waits (up to `timeout`) until it accepts connections.
     init(directory: String, timeout: Duration = .seconds(10)) throws(DemoError) {
@@ -47,7 +47,7 @@ final class DemoBroker: @unchecked Sendable {
 
     /// SIGTERM, then SIGKILL if it has not exited within 5 s; waits for it. Idempotent.
     func stop() {
-        guard !lock.withLock({ exited }) else { return }
+        guard !exited.withLock({ $0 }) else { return }
         kill(pid, SIGTERM)
         let deadline = ContinuousClock.now.advanced(by: .seconds(5))
         while !reap(block: false) {
@@ -62,7 +62,7 @@ final class DemoBroker: @unchecked Sendable {
 
     /// Whether the broker has exited (reaping it when it has).
     private func reap(block: Bool) -> Bool {
-        lock.withLock {
+        exited.withLock { exited in
             if exited { return true }
             var status: Int32 = 0
             let result = waitpid(pid, &status, block ? 0 : WNOHANG)

@@ -1,5 +1,6 @@
 import FoundationEssentials
 internal import Glibc
+internal import Synchronization
 internal import SystemSupport
 internal import BridgeCore
 
@@ -10,8 +11,7 @@ internal import BridgeCore
 /// The demo's terminal output: the banner and one timestamped line per MQTT message, house action or
 /// demo step, written whole (unbuffered, under a lock) so lines from different tasks never interleave.
 /// Colours only on a terminal, and never with `NO_COLOR` set.
-final class DemoConsole: @unchecked Sendable {
-    // @unchecked Sendable: writes and `outputClosed` are guarded by `lock`; the rest is immutable.
+final class DemoConsole: Sendable {
 
     /// What a feed line is about; shown in the column after the time.
     enum Kind: Sendable {
@@ -43,8 +43,8 @@ final class DemoConsole: @unchecked Sendable {
         }
     }
 
-    private let lock = Lock()
-    private var outputClosed = false
+    /// Whether standard output was found closed; held for every write, so lines never interleave.
+    private let outputClosed = Mutex(false)
     let colors: Bool
     let isTerminal: Bool
 
@@ -80,11 +80,11 @@ final class DemoConsole: @unchecked Sendable {
 
     /// Writes a message to stderr (start-up problems).
     func complain(_ text: String) {
-        lock.withLock { _ = Self.writeAll(STDERR_FILENO, text + "\n") }
+        outputClosed.withLock { _ in _ = Self.writeAll(STDERR_FILENO, text + "\n") }
     }
 
     private func write(_ text: String) {
-        lock.withLock {
+        outputClosed.withLock { outputClosed in
             // A reader that went away (`demo | head`) only silences the feed; the demo still stops cleanly.
             if !outputClosed, !Self.writeAll(STDOUT_FILENO, text) { outputClosed = true }
         }

@@ -1,6 +1,7 @@
 import BridgeCore
 import FoundationEssentials
 internal import Glibc
+internal import Synchronization
 internal import SystemSupport
 import Logging
 import MQTTDriver
@@ -76,12 +77,10 @@ struct DemoFeedService: Service {
 }
 
 /// A flag set by the feed when it sees the bridge's `offline`.
-private final class OfflineFlag: @unchecked Sendable {
-    // @unchecked Sendable: `flag` is guarded by `lock`.
-    private let lock = Lock()
-    private var flag = false
+private final class OfflineFlag: Sendable {
+    private let flag = Mutex(false)
 
-    var value: Bool { lock.withLock { flag } }
+    var value: Bool { flag.withLock { $0 } }
 
-    func set() { lock.withLock { flag = true } }
+    func set() { flag.withLock { $0 = true } }
 }

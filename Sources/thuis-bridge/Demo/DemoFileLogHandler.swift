@@ -1,5 +1,6 @@
 import FoundationEssentials
 internal import Glibc
+internal import Synchronization
 internal import SystemSupport
 import Logging
 
@@ -25,25 +26,24 @@ struct DemoFileLogHandler: LogHandler {
 }
 
 /// The log file, written under a lock.
-final class DemoLogFile: @unchecked Sendable {
-    // @unchecked Sendable: `descriptor` is only used under `lock`.
+final class DemoLogFile: Sendable {
     let path: String
-    private let lock = Lock()
-    private var descriptor: Int32
+    /// The open file (-1 once closed), used only with its lock held.
+    private let descriptor: Mutex<Int32>
 
     init(path: String) {
         self.path = path
-        descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC, 0o644)
+        descriptor = Mutex(open(path, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC, 0o644))
     }
 
     func append(_ line: String) {
-        lock.withLock {
+        descriptor.withLock { descriptor in
             if descriptor >= 0 { writeAll(line, to: descriptor) }
         }
     }
 
     func close() {
-        lock.withLock {
+        descriptor.withLock { descriptor in
             if descriptor >= 0 { _ = Glibc.close(descriptor) }
             descriptor = -1
         }

@@ -1,5 +1,6 @@
 import BridgeCore
 import CECEmulator
+import SystemSupport
 import ZWaveEmulator
 
 /// What the emulated house does by itself now and then: wall switches on the dimmers, the S2 scene

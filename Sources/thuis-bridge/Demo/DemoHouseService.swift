@@ -1,5 +1,6 @@
 import BridgeCore
 import ServiceLifecycle
+import SystemSupport
 
 /// Lets the house live: after `firstDelay`, then every 10-20 s (seeded), one action of `DemoHouse`,
 /// printed in the feed. It is the first service to stop, so nothing happens while the bridge says goodbye.

@@ -1,5 +1,6 @@
 import BridgeCore
 import Foundation
+import SystemSupport
 import Testing
 
 /// Broken devices.toml files: each must be refused with the right key path (and line), never crash, and report

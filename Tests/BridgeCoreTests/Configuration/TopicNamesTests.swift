@@ -1,4 +1,5 @@
 import BridgeCore
+import SystemSupport
 import Testing
 
 @Suite struct TopicNamesTests {

@@ -1,4 +1,5 @@
 import BridgeCore
+import SystemSupport
 
 /// Byte-level mutations in the style of libFuzzer's: bit flips, byte changes, insertions and removals,
 /// interesting bytes and values, dictionary tokens, chunk copies and splices with other corpus entries.

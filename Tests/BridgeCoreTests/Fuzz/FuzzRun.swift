@@ -1,5 +1,6 @@
 import BridgeCore
 import Foundation
+import SystemSupport
 
 /// A bounded, deterministic mutation-fuzzing loop: starts from a corpus, mutates a pool member each
 /// iteration and adds an input to the pool when it produced an outcome not seen before (a crude coverage

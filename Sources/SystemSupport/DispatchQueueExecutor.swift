@@ -1,4 +1,4 @@
-import Dispatch
+internal import Dispatch
 
 /// A serial executor over a private dispatch queue. A driver actor that owns a C handle uses it as its
 /// `unownedExecutor`, so the library's blocking calls (libcec_open, OpenZWave's RemoveDriver) run on
