@@ -14,9 +14,10 @@ let strict: [SwiftSetting] = [
 
 let package = Package(
     name: "thuis-bridge",
-    platforms: [.macOS(.v14)],
+    platforms: [.macOS(.v15)],
     products: [
         .executable(name: "thuis-bridge", targets: ["thuis-bridge"]),
+        .executable(name: "thuis-lab", targets: ["thuis-lab"]),
         .executable(name: "thuis-bench", targets: ["thuis-bench"]),
     ],
     dependencies: [
@@ -60,16 +61,34 @@ let package = Package(
                                .product(name: "Logging", package: "swift-log")],
                 swiftSettings: strict),
 
-        // MARK: Emulators (pure Swift, on a pty).
-        .target(name: "SerialPTY", dependencies: ["SystemSupport"], swiftSettings: strict),
-        .target(name: "ZWaveEmulator", dependencies: ["SerialPTY", "SystemSupport", "TOMLKit"], swiftSettings: strict),
-        .target(name: "CECEmulator", dependencies: ["SerialPTY", "SystemSupport"], swiftSettings: strict),
+        // MARK: The daemon's composition root and services, shared by `thuis-bridge run` and `thuis-lab demo`.
+        .target(name: "BridgeDaemon",
+                dependencies: ["BridgeCore", "MQTTDriver", "CECDriver", "ZWaveDriver", "CMalloc", "SystemSupport",
+                               .product(name: "Logging", package: "swift-log"),
+                               .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")],
+                swiftSettings: strict),
+
+        // MARK: Emulators (pure Swift, on a pty): tests, the demo and the benchmark; never the daemon.
+        .target(name: "SerialPTY", dependencies: ["SystemSupport"], path: "Sources/Emulators/SerialPTY",
+                swiftSettings: strict),
+        .target(name: "ZWaveEmulator", dependencies: ["SerialPTY", "SystemSupport", "TOMLKit"],
+                path: "Sources/Emulators/ZWaveEmulator", swiftSettings: strict),
+        .target(name: "CECEmulator", dependencies: ["SerialPTY", "SystemSupport"],
+                path: "Sources/Emulators/CECEmulator", swiftSettings: strict),
 
         // MARK: Executables.
         .executableTarget(
             name: "thuis-bridge",
-            dependencies: ["BridgeCore", "MQTTDriver", "CECDriver", "ZWaveDriver",
-                           "ZWaveEmulator", "CECEmulator", "CMalloc", "SystemSupport",
+            dependencies: ["BridgeCore", "BridgeDaemon", "MQTTDriver", "CECDriver", "ZWaveDriver", "SystemSupport",
+                           .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                           .product(name: "Logging", package: "swift-log"),
+                           .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")],
+            swiftSettings: strict,
+            linkerSettings: [.unsafeFlags(["-static-stdlib"], .when(platforms: [.linux], configuration: .release))]),
+        .executableTarget(
+            name: "thuis-lab",
+            dependencies: ["BridgeCore", "BridgeDaemon", "MQTTDriver", "SystemSupport",
+                           "ZWaveEmulator", "CECEmulator", "SerialPTY",
                            .product(name: "ArgumentParser", package: "swift-argument-parser"),
                            .product(name: "Logging", package: "swift-log"),
                            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")],
@@ -77,7 +96,7 @@ let package = Package(
             linkerSettings: [.unsafeFlags(["-static-stdlib"], .when(platforms: [.linux], configuration: .release))]),
         .executableTarget(
             name: "thuis-bench",
-            dependencies: ["BridgeCore", "MQTTDriver", "ZWaveEmulator", "CECEmulator", "CECDriver",
+            dependencies: ["BridgeCore", "MQTTDriver", "ZWaveEmulator", "CECEmulator", "CECDriver", "SystemSupport",
                            .product(name: "ArgumentParser", package: "swift-argument-parser"),
                            .product(name: "Logging", package: "swift-log")],
             swiftSettings: strict,
@@ -88,7 +107,7 @@ let package = Package(
         .target(name: "TestSupport", dependencies: ["BridgeCore", "MQTTDriver", "SerialPTY"], path: "Tests/TestSupport",
                 swiftSettings: strict),
         .testTarget(name: "SystemSupportTests", dependencies: ["SystemSupport"], swiftSettings: strict),
-        .testTarget(name: "BridgeCoreTests", dependencies: ["BridgeCore", "TestSupport"],
+        .testTarget(name: "BridgeCoreTests", dependencies: ["BridgeCore", "SystemSupport", "TestSupport"],
                     exclude: ["Fuzz/Corpus", "Fuzz/LibFuzzer"], swiftSettings: strict),
         .testTarget(name: "MQTTDriverTests", dependencies: ["MQTTDriver", "BridgeCore", "TestSupport"],
                     swiftSettings: strict),
@@ -100,7 +119,9 @@ let package = Package(
                     swiftSettings: strict),
         .testTarget(name: "CECEmulatorTests", dependencies: ["CECEmulator", "TestSupport"],
                     swiftSettings: strict),
-        .testTarget(name: "ThuisBridgeTests", dependencies: ["thuis-bridge", "BridgeCore", "TestSupport", "ZWaveEmulator", "CECEmulator",
+        .testTarget(name: "ThuisLabTests", dependencies: ["thuis-lab", "MQTTDriver", "TestSupport"],
+                    swiftSettings: strict),
+        .testTarget(name: "ThuisBridgeTests", dependencies: ["thuis-bridge", "BridgeDaemon", "BridgeCore", "TestSupport", "ZWaveEmulator", "CECEmulator",
                                                            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                                                            .product(name: "Logging", package: "swift-log")],
                     swiftSettings: strict),

@@ -1,3 +1,4 @@
+import BridgeDaemon
 import ArgumentParser
 import BridgeCore
 import FoundationEssentials

@@ -3,7 +3,7 @@ import FoundationEssentials
 internal import SystemSupport
 internal import Glibc
 
-/// The `thuis-bridge` command: the daemon, its maintenance CLI and the emulators.
+/// The `thuis-bridge` command: the daemon and its maintenance CLI (the demo and emulators are `thuis-lab`).
 @main
 struct ThuisBridge: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -19,8 +19,6 @@ struct ThuisBridge: AsyncParsableCommand {
             HealCommand.self,
             RemoveFailedCommand.self,
             ConfigCommand.self,
-            EmulateCommand.self,
-            DemoCommand.self,
         ]
     )
 

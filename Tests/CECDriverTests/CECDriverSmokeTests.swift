@@ -247,14 +247,14 @@ struct CECDriverTests {
         }
     }
 
-    @Test("issue 6 item 7: cec-client scans the bus served by `thuis-bridge emulate cec`")
+    @Test("issue 6 item 7: cec-client scans the bus served by `thuis-lab emulate cec`")
     func cecClientScan() async throws {
         guard let cecClient = ChildProcess.locate("cec-client") else {
             Issue.record("cec-client is missing: apt-get install -y cec-utils")
             return
         }
-        guard let bridge = BuiltProducts.executable("thuis-bridge") else {
-            Issue.record("thuis-bridge is not built next to the test bundle: run `swift build --product thuis-bridge` first")
+        guard let bridge = BuiltProducts.executable("thuis-lab") else {
+            Issue.record("thuis-lab is not built next to the test bundle: run `swift build --product thuis-lab` first")
             return
         }
         let directory = try TemporaryDirectory(prefix: "cec-scan")

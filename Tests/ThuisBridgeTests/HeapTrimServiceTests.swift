@@ -2,7 +2,7 @@ import Logging
 import ServiceLifecycle
 import Testing
 
-@testable import thuis_bridge
+@testable import BridgeDaemon
 
 /// The heap trimmer must never hold up the daemon's graceful shutdown while it waits for its next trim.
 @Suite struct HeapTrimServiceTests {

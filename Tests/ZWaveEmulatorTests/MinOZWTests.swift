@@ -54,7 +54,7 @@ extension EmulatorSerialSuite {
 
         @Test func theCLIEmulatorServesMinOZW() async throws {
             try MinOZWRunner.requireInstalled()
-            let binary = try BuiltProduct.executable(named: "thuis-bridge").path
+            let binary = try BuiltProduct.executable(named: "thuis-lab").path
             let dir = try ScratchDirectory()
             let link = dir.path + "/zwave"
             let cli = try ChildProcess(

@@ -1,3 +1,4 @@
+import BridgeDaemon
 import BridgeCore
 import FoundationEssentials
 internal import Glibc

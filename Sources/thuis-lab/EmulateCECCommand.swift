@@ -5,7 +5,7 @@ internal import SystemSupport
 internal import Glibc
 internal import Dispatch
 
-/// `thuis-bridge emulate cec --link <path> [--tv-vendor sony|philips|samsung|lg|0xNNNNNN] [--trace]`:
+/// `thuis-lab emulate cec --link <path> [--tv-vendor sony|philips|samsung|lg|0xNNNNNN] [--trace]`:
 /// serves an emulated Pulse-Eight adapter until SIGINT/SIGTERM, then removes the link and exits 0.
 struct EmulateCECCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "cec", abstract: "An emulated Pulse-Eight USB-CEC adapter.")

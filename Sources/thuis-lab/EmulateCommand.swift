@@ -1,6 +1,6 @@
 import ArgumentParser
 
-/// `thuis-bridge emulate zwave|cec`: emulated hardware on a pseudo-terminal.
+/// `thuis-lab emulate zwave|cec`: emulated hardware on a pseudo-terminal.
 struct EmulateCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "emulate",

@@ -1,3 +1,4 @@
+import BridgeDaemon
 import ArgumentParser
 import BridgeCore
 import FoundationEssentials
@@ -6,7 +7,7 @@ internal import SystemSupport
 import Logging
 import ServiceLifecycle
 
-/// `thuis-bridge demo [--exit-after <seconds>] [--broker host:port] [--config devices.toml]`: the whole
+/// `thuis-lab demo [--exit-after <seconds>] [--broker host:port] [--config devices.toml]`: the whole
 /// product without hardware. One process runs the Z-Wave and CEC emulators on private ptys, a private
 /// mosquitto (a child process), the bridge exactly as `run` composes it (with the configuration pointed
 /// at them), a live feed of the MQTT traffic, and a house that presses buttons now and then.

@@ -54,7 +54,7 @@ extension DemoCommand {
         let drive = driveCommands(configuration: configuration, emulators: emulators).map { "  " + $0 }
         let stop = exitAfter.map { "Stops by itself after \($0) s, or with Ctrl-C." } ?? "Stop it with Ctrl-C."
         return """
-            thuis-bridge demo: the house from devices.toml, emulated. \(stop)
+            thuis-lab demo: the house from devices.toml, emulated. \(stop)
               Z-Wave  emulated stick, nodes \(nodes)\(joining.isEmpty ? "" : " (node \(joining) waits to join)")  \(emulators.zwaveLink)
               CEC     emulated adapter: TV, Apple TV at 1.0.0.0, AVR at 2.0.0.0  \(emulators.cecLink)
               MQTT    \(privateBroker ? "private mosquitto on" : "broker") \(mqtt.host):\(mqtt.port)

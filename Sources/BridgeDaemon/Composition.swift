@@ -1,17 +1,17 @@
-import BridgeCore
+public import BridgeCore
 import CECDriver
 import FoundationEssentials
-import Logging
-import MQTTDriver
-import ServiceLifecycle
+public import Logging
+public import MQTTDriver
+public import ServiceLifecycle
 import ZWaveDriver
 
 /// The composition root: builds the MQTT client, the hardware drivers and their backends, and the
 /// bridge from a validated configuration, as services in stop order (MQTT first, so it stops last).
-struct Composition {
-    let services: [any Service]
+public struct Composition {
+    public let services: [any Service]
 
-    init(configuration: BridgeConfiguration, logger: Logger) throws {
+    public init(configuration: BridgeConfiguration, logger: Logger) throws {
         let topics = configuration.topics
         let mqtt = try MQTTClient(options: Self.mqttOptions(configuration), logger: logger)
         var services: [any Service] = [
@@ -71,7 +71,7 @@ struct Composition {
         self.services = services
     }
 
-    static func mqttOptions(_ configuration: BridgeConfiguration) throws -> MQTTClientOptions {
+    public static func mqttOptions(_ configuration: BridgeConfiguration) throws -> MQTTClientOptions {
         let section = configuration.mqtt
         var password: String?
         if let file = section.passwordFile {

@@ -1,6 +1,6 @@
 import Testing
 
-@testable import thuis_bridge
+@testable import thuis_lab
 
 /// How the demo's feed renders MQTT messages.
 @Suite struct DemoFeedFormatterTests {

@@ -1,5 +1,5 @@
 import CMalloc
-import ServiceLifecycle
+public import ServiceLifecycle
 
 /// Keeps the daemon's heap small, with glibc's own controls:
 /// - `limitArenas()` (at start, before any thread) caps malloc at 2 arenas: libopenzwave, libcec,
@@ -7,15 +7,15 @@ import ServiceLifecycle
 ///   would keep memory each of them freed.
 /// - the service returns freed heap pages to the system (`malloc_trim`) once the start-up work (reading
 ///   OpenZWave's device database, interviews) is over, and then every `interval`.
-struct HeapTrimService: Service {
+public struct HeapTrimService: Service {
     var first: Duration = .seconds(10)
     var interval: Duration = .seconds(60)
 
-    static func limitArenas() {
+    public static func limitArenas() {
         _ = mallopt(M_ARENA_MAX, 2)
     }
 
-    func run() async throws {
+    public func run() async throws {
         let (first, interval) = (self.first, self.interval)
         // Sleeping here must not hold up a graceful shutdown: it is cancelled when one begins.
         await cancelWhenGracefulShutdown {

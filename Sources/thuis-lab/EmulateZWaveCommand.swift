@@ -12,7 +12,7 @@ internal import SerialPTY
     import Glibc
 #endif
 
-/// `thuis-bridge emulate zwave --link <path> [--network <file|house|default>] [--latency ms] [--trace]`:
+/// `thuis-lab emulate zwave --link <path> [--network <file|house|default>] [--latency ms] [--trace]`:
 /// serves an emulated Z-Wave Serial API stick on a pty until SIGINT/SIGTERM. A control FIFO at
 /// `<link>.ctl` accepts lines such as `press 2 s2 single`, `load 3 4 120.5`, `dead 2 on`, `unplug`.
 struct EmulateZWaveCommand: AsyncParsableCommand {

@@ -3,7 +3,7 @@ import Testing
 import TestSupport
 import MQTTDriver
 
-/// The real `thuis-bridge demo` process, as the README's quick start runs it: its private broker, the
+/// The real `thuis-lab demo` process, as the README's quick start runs it: its private broker, the
 /// emulated house, the feed, and a clean stop by `--exit-after` or Ctrl-C (SIGINT).
 @Suite(.endToEnd) struct DemoCommandTests {
     static let repository = URL(fileURLWithPath: #filePath)
@@ -18,7 +18,7 @@ import MQTTDriver
 
         static func start(_ arguments: [String]) async throws -> Demo {
             let process = try ChildProcess(
-                executable: try BuiltProduct.executable(named: "thuis-bridge").path,
+                executable: try BuiltProduct.executable(named: "thuis-lab").path,
                 arguments: ["demo", "--config", DemoCommandTests.repository.appendingPathComponent("devices.toml").path]
                     + arguments)
             let banner = await process.waitForLine(timeout: .seconds(30)) { $0.text.contains("  bridge  ") }
@@ -147,7 +147,7 @@ import MQTTDriver
 
     @Test func refusesAnUnusableBrokerAddress() async throws {
         let demo = try ChildProcess(
-            executable: try BuiltProduct.executable(named: "thuis-bridge").path,
+            executable: try BuiltProduct.executable(named: "thuis-lab").path,
             arguments: ["demo", "--broker", "nohost", "--exit-after", "1"])
         let exit = await demo.waitForExit(timeout: .seconds(30))
         if exit == nil { _ = await demo.stop() }
