@@ -28,11 +28,13 @@ let package = Package(
     ],
     targets: [
         // MARK: C leaf targets: module maps and the one C++ shim, nothing else.
-        .systemLibrary(name: "CMosquitto", pkgConfig: "libmosquitto",
-                       providers: [.apt(["libmosquitto-dev"])]),
+        .systemLibrary(
+            name: "CMosquitto", pkgConfig: "libmosquitto",
+            providers: [.apt(["libmosquitto-dev"])]),
         .systemLibrary(name: "CCEC", providers: [.apt(["libcec-dev"])]),
-        .systemLibrary(name: "COpenZWave", pkgConfig: "libopenzwave",
-                       providers: [.apt(["libopenzwave1.6-dev"])]),
+        .systemLibrary(
+            name: "COpenZWave", pkgConfig: "libopenzwave",
+            providers: [.apt(["libopenzwave1.6-dev"])]),
         .target(name: "CZWaveShim", dependencies: ["COpenZWave"]),
         .systemLibrary(name: "CMalloc"),
 
@@ -41,90 +43,129 @@ let package = Package(
         .target(name: "SystemSupport", swiftSettings: strict),
 
         // MARK: Pure Swift core (no C).
-        .target(name: "BridgeCore",
-                dependencies: ["SystemSupport",
-                               .product(name: "Logging", package: "swift-log"),
-                               .product(name: "TOMLKit", package: "TOMLKit")],
-                swiftSettings: strict),
+        .target(
+            name: "BridgeCore",
+            dependencies: [
+                "SystemSupport",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "TOMLKit", package: "TOMLKit"),
+            ],
+            swiftSettings: strict),
 
         // MARK: Drivers: each imports exactly one C module.
-        .target(name: "MQTTDriver",
-                dependencies: ["CMosquitto", "BridgeCore", "SystemSupport",
-                               .product(name: "Logging", package: "swift-log")],
-                swiftSettings: strict),
-        .target(name: "CECDriver",
-                dependencies: ["CCEC", "BridgeCore", "SystemSupport",
-                               .product(name: "Logging", package: "swift-log")],
-                swiftSettings: strict),
-        .target(name: "ZWaveDriver",
-                dependencies: ["CZWaveShim", "BridgeCore", "SystemSupport",
-                               .product(name: "Logging", package: "swift-log")],
-                swiftSettings: strict),
+        .target(
+            name: "MQTTDriver",
+            dependencies: [
+                "CMosquitto", "BridgeCore", "SystemSupport",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict),
+        .target(
+            name: "CECDriver",
+            dependencies: [
+                "CCEC", "BridgeCore", "SystemSupport",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict),
+        .target(
+            name: "ZWaveDriver",
+            dependencies: [
+                "CZWaveShim", "BridgeCore", "SystemSupport",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict),
 
         // MARK: The daemon's composition root and services, shared by `thuis-bridge run` and `thuis-lab demo`.
-        .target(name: "BridgeDaemon",
-                dependencies: ["BridgeCore", "MQTTDriver", "CECDriver", "ZWaveDriver", "CMalloc", "SystemSupport",
-                               .product(name: "Logging", package: "swift-log"),
-                               .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")],
-                swiftSettings: strict),
+        .target(
+            name: "BridgeDaemon",
+            dependencies: [
+                "BridgeCore", "MQTTDriver", "CECDriver", "ZWaveDriver", "CMalloc", "SystemSupport",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: strict),
 
         // MARK: Emulators (pure Swift, on a pty): tests, the demo and the benchmark; never the daemon.
-        .target(name: "SerialPTY", dependencies: ["SystemSupport"], path: "Sources/Emulators/SerialPTY",
-                swiftSettings: strict),
-        .target(name: "ZWaveEmulator", dependencies: ["SerialPTY", "SystemSupport", "TOMLKit"],
-                path: "Sources/Emulators/ZWaveEmulator", swiftSettings: strict),
-        .target(name: "CECEmulator", dependencies: ["SerialPTY", "SystemSupport"],
-                path: "Sources/Emulators/CECEmulator", swiftSettings: strict),
+        .target(
+            name: "SerialPTY", dependencies: ["SystemSupport"], path: "Sources/Emulators/SerialPTY",
+            swiftSettings: strict),
+        .target(
+            name: "ZWaveEmulator", dependencies: ["SerialPTY", "SystemSupport", "TOMLKit"],
+            path: "Sources/Emulators/ZWaveEmulator", swiftSettings: strict),
+        .target(
+            name: "CECEmulator", dependencies: ["SerialPTY", "SystemSupport"],
+            path: "Sources/Emulators/CECEmulator", swiftSettings: strict),
 
         // MARK: Executables.
         .executableTarget(
             name: "thuis-bridge",
-            dependencies: ["BridgeCore", "BridgeDaemon", "MQTTDriver", "CECDriver", "ZWaveDriver", "SystemSupport",
-                           .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                           .product(name: "Logging", package: "swift-log"),
-                           .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")],
+            dependencies: [
+                "BridgeCore", "BridgeDaemon", "MQTTDriver", "CECDriver", "ZWaveDriver", "SystemSupport",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
             swiftSettings: strict,
             linkerSettings: [.unsafeFlags(["-static-stdlib"], .when(platforms: [.linux], configuration: .release))]),
         .executableTarget(
             name: "thuis-lab",
-            dependencies: ["BridgeCore", "BridgeDaemon", "MQTTDriver", "SystemSupport",
-                           "ZWaveEmulator", "CECEmulator", "SerialPTY",
-                           .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                           .product(name: "Logging", package: "swift-log"),
-                           .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")],
+            dependencies: [
+                "BridgeCore", "BridgeDaemon", "MQTTDriver", "SystemSupport",
+                "ZWaveEmulator", "CECEmulator", "SerialPTY",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
             swiftSettings: strict,
             linkerSettings: [.unsafeFlags(["-static-stdlib"], .when(platforms: [.linux], configuration: .release))]),
         .executableTarget(
             name: "thuis-bench",
-            dependencies: ["BridgeCore", "MQTTDriver", "ZWaveEmulator", "CECEmulator", "CECDriver", "SystemSupport",
-                           .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                           .product(name: "Logging", package: "swift-log")],
+            dependencies: [
+                "BridgeCore", "MQTTDriver", "ZWaveEmulator", "CECEmulator", "CECDriver", "SystemSupport",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
             swiftSettings: strict,
-            linkerSettings: [.unsafeFlags(["-static-stdlib", "-use-ld=lld"],
-                                          .when(platforms: [.linux], configuration: .release))]),
+            linkerSettings: [
+                .unsafeFlags(
+                    ["-static-stdlib", "-use-ld=lld"],
+                    .when(platforms: [.linux], configuration: .release))
+            ]),
 
         // MARK: Tests.
-        .target(name: "TestSupport", dependencies: ["BridgeCore", "MQTTDriver", "SerialPTY"], path: "Tests/TestSupport",
-                swiftSettings: strict),
+        .target(
+            name: "TestSupport", dependencies: ["BridgeCore", "MQTTDriver", "SerialPTY"], path: "Tests/TestSupport",
+            swiftSettings: strict),
         .testTarget(name: "SystemSupportTests", dependencies: ["SystemSupport"], swiftSettings: strict),
-        .testTarget(name: "BridgeCoreTests", dependencies: ["BridgeCore", "SystemSupport", "TestSupport"],
-                    exclude: ["Fuzz/Corpus", "Fuzz/LibFuzzer"], swiftSettings: strict),
-        .testTarget(name: "MQTTDriverTests", dependencies: ["MQTTDriver", "BridgeCore", "TestSupport"],
-                    swiftSettings: strict),
-        .testTarget(name: "CECDriverTests", dependencies: ["CECDriver", "CECEmulator", "TestSupport"],
-                    swiftSettings: strict),
-        .testTarget(name: "ZWaveDriverTests", dependencies: ["ZWaveDriver", "ZWaveEmulator", "TestSupport", "SerialPTY"],
-                    swiftSettings: strict),
-        .testTarget(name: "ZWaveEmulatorTests", dependencies: ["ZWaveEmulator", "TestSupport"],
-                    swiftSettings: strict),
-        .testTarget(name: "CECEmulatorTests", dependencies: ["CECEmulator", "TestSupport"],
-                    swiftSettings: strict),
-        .testTarget(name: "ThuisLabTests", dependencies: ["thuis-lab", "MQTTDriver", "TestSupport"],
-                    swiftSettings: strict),
-        .testTarget(name: "ThuisBridgeTests", dependencies: ["thuis-bridge", "BridgeDaemon", "BridgeCore", "TestSupport", "ZWaveEmulator", "CECEmulator",
-                                                           .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-                                                           .product(name: "Logging", package: "swift-log")],
-                    swiftSettings: strict),
+        .testTarget(
+            name: "BridgeCoreTests", dependencies: ["BridgeCore", "SystemSupport", "TestSupport"],
+            exclude: ["Fuzz/Corpus", "Fuzz/LibFuzzer"], swiftSettings: strict),
+        .testTarget(
+            name: "MQTTDriverTests", dependencies: ["MQTTDriver", "BridgeCore", "TestSupport"],
+            swiftSettings: strict),
+        .testTarget(
+            name: "CECDriverTests", dependencies: ["CECDriver", "CECEmulator", "TestSupport"],
+            swiftSettings: strict),
+        .testTarget(
+            name: "ZWaveDriverTests", dependencies: ["ZWaveDriver", "ZWaveEmulator", "TestSupport", "SerialPTY"],
+            swiftSettings: strict),
+        .testTarget(
+            name: "ZWaveEmulatorTests", dependencies: ["ZWaveEmulator", "TestSupport"],
+            swiftSettings: strict),
+        .testTarget(
+            name: "CECEmulatorTests", dependencies: ["CECEmulator", "TestSupport"],
+            swiftSettings: strict),
+        .testTarget(
+            name: "ThuisLabTests", dependencies: ["thuis-lab", "MQTTDriver", "TestSupport"],
+            swiftSettings: strict),
+        .testTarget(
+            name: "ThuisBridgeTests",
+            dependencies: [
+                "thuis-bridge", "BridgeDaemon", "BridgeCore", "TestSupport", "ZWaveEmulator", "CECEmulator",
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict),
     ],
     cxxLanguageStandard: .cxx17
 )

@@ -67,7 +67,8 @@ public actor CECBackend: DeviceBackend {
         case .connected(let info):
             connected = true
             audioSystemPresent = info.audioSystemPresent
-            continuation.yield(.adapterAvailability(adapter: adapter, online: true, reason: "connected on \(info.port)"))
+            continuation.yield(
+                .adapterAvailability(adapter: adapter, online: true, reason: "connected on \(info.port)"))
             markActive()
             await refresh()
         case .disconnected(let reason, _):
@@ -78,7 +79,8 @@ public actor CECBackend: DeviceBackend {
         case .connectionLost:
             if connected {
                 connected = false
-                continuation.yield(.adapterAvailability(adapter: adapter, online: false, reason: "adapter connection lost"))
+                continuation.yield(
+                    .adapterAvailability(adapter: adapter, online: false, reason: "adapter connection lost"))
             }
         case .powerStatus(let address, let status) where address.rawValue == 0:
             if let on = status.isOn { setPower(on) }
@@ -156,7 +158,8 @@ public actor CECBackend: DeviceBackend {
 
     // MARK: - Commands
 
-    public nonisolated func execute(_ command: DeviceCommand, on device: DeviceDescriptor) async throws(CommandFailure) {
+    public nonisolated func execute(_ command: DeviceCommand, on device: DeviceDescriptor) async throws(CommandFailure)
+    {
         try await perform(command)
     }
 
@@ -209,7 +212,8 @@ public actor CECBackend: DeviceBackend {
     /// broadcasts Image View On and Active Source with its own physical address, pulling the TV back.
     func switchInput(to address: PhysicalAddress) async throws {
         let pa = [UInt8(address.rawValue >> 8), UInt8(address.rawValue & 0xFF)]
-        try await driver.transmit(CECFrame(initiator: .broadcast, destination: .broadcast, opcode: 0x86, parameters: pa))
+        try await driver.transmit(
+            CECFrame(initiator: .broadcast, destination: .broadcast, opcode: 0x86, parameters: pa))
     }
 
     func performAudio(_ command: DeviceCommand) async throws {

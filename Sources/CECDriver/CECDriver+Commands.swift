@@ -24,9 +24,11 @@ extension CECDriver {
     /// answer can vanish; CEC devices answer within a second.) Without `refresh`, or when no answer comes,
     /// libcec's view (`libcec_get_device_power_status`), which libcec caches for up to 30 s: right after
     /// `standby` it may still say `on`.
-    public func powerStatus(_ address: LogicalAddress = .tv, refresh: Bool = true,
-                            replyTimeout: Duration = .seconds(1),
-                            retryAfter: Duration = .milliseconds(400)) async throws(CECDriverError) -> PowerStatus {
+    public func powerStatus(
+        _ address: LogicalAddress = .tv, refresh: Bool = true,
+        replyTimeout: Duration = .seconds(1),
+        retryAfter: Duration = .milliseconds(400)
+    ) async throws(CECDriverError) -> PowerStatus {
         if refresh {
             repliesAwaited += 1
             defer { repliesAwaited -= 1 }
@@ -35,7 +37,8 @@ extension CECDriver {
             var asked = false
             for attempt in 0..<2 {
                 let h = try handle(for: "powerStatus")
-                var command = LibCECCallbacks.command(from: CECFrame(initiator: ownAddress, destination: address, opcode: 0x8F))
+                var command = LibCECCallbacks.command(
+                    from: CECFrame(initiator: ownAddress, destination: address, opcode: 0x8F))
                 // libcec_transmit also fails on a busy line or an adapter timeout, so a question that was not
                 // acknowledged is asked again at once, without waiting for an answer to it.
                 if libcec_transmit(h, &command) != 0 {
@@ -51,8 +54,10 @@ extension CECDriver {
     }
 
     /// Waits until `deadline` for a Report Power Status from `address` newer than `sequence`.
-    private func powerReport(from address: LogicalAddress, after sequence: Int,
-                             until deadline: ContinuousClock.Instant) async -> PowerStatus? {
+    private func powerReport(
+        from address: LogicalAddress, after sequence: Int,
+        until deadline: ContinuousClock.Instant
+    ) async -> PowerStatus? {
         while ContinuousClock.now < deadline {
             if let status = sink.powerReport(from: address, after: sequence) { return status }
             do { try await Task.sleep(for: .milliseconds(5)) } catch { break }

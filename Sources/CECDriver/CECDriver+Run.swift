@@ -1,4 +1,5 @@
 internal import Logging
+
 extension CECDriver {
     /// The supervising loop, until the surrounding task is cancelled: open (emits `.connected`), ping every
     /// `pingInterval` and watch CONNECTION_LOST alerts; on loss emit `.connectionLost` and `.disconnected`,

@@ -2,8 +2,8 @@ import BridgeCore
 internal import CCEC
 import FoundationEssentials
 internal import Glibc
-internal import SystemSupport
 public import Logging
+internal import SystemSupport
 
 /// The HDMI-CEC driver: an actor that owns one libcec connection (`libcec_connection_t`).
 ///
@@ -80,7 +80,8 @@ public actor CECDriver {
             let name = Array(configuration.osdName.utf8.prefix(raw.count - 1))
             for i in 0..<raw.count { raw[i] = i < name.count ? name[i] : 0 }
         }
-        config.deviceTypes.types.0 = configuration.deviceType == .playback
+        config.deviceTypes.types.0 =
+            configuration.deviceType == .playback
             ? CEC_DEVICE_TYPE_PLAYBACK_DEVICE : CEC_DEVICE_TYPE_RECORDING_DEVICE
         if let address = configuration.physicalAddress { config.iPhysicalAddress = address.rawValue }
         config.bActivateSource = 0
@@ -121,13 +122,17 @@ public actor CECDriver {
         if configuration.pollAudioSystemOnOpen {
             audio = libcec_poll_device(handle, CECDEVICE_AUDIOSYSTEM) != 0
         }
-        let info = CECConnectionInfo(port: port, logicalAddress: ownAddress, physicalAddress: physical,
-                                     firmwareVersion: firmware, openDuration: openDuration, audioSystemPresent: audio)
-        logger.info("CEC adapter open", metadata: [
-            "port": "\(port)", "la": "\(ownAddress)", "pa": "\(physical)", "firmware": "\(firmware)",
-            "open_ms": "\(openDuration.components.seconds * 1000 + openDuration.components.attoseconds / 1_000_000_000_000_000)",
-            "audio_system": "\(audio)",
-        ])
+        let info = CECConnectionInfo(
+            port: port, logicalAddress: ownAddress, physicalAddress: physical,
+            firmwareVersion: firmware, openDuration: openDuration, audioSystemPresent: audio)
+        logger.info(
+            "CEC adapter open",
+            metadata: [
+                "port": "\(port)", "la": "\(ownAddress)", "pa": "\(physical)", "firmware": "\(firmware)",
+                "open_ms":
+                    "\(openDuration.components.seconds * 1000 + openDuration.components.attoseconds / 1_000_000_000_000_000)",
+                "audio_system": "\(audio)",
+            ])
         sink.yield(.connected(info))
         return info
     }
@@ -166,10 +171,15 @@ public actor CECDriver {
         guard count > 0 else { return [] }
         return (0..<min(count, capacity)).map { i in
             let d = list[i]
-            let path = withUnsafeBytes(of: d.strComPath) { String(decoding: $0.prefix(while: { $0 != 0 }), as: UTF8.self) }
-            let name = withUnsafeBytes(of: d.strComName) { String(decoding: $0.prefix(while: { $0 != 0 }), as: UTF8.self) }
-            return CECAdapterDescriptor(path: path.isEmpty ? name : path, name: name, vendorID: d.iVendorId,
-                                        productID: d.iProductId, firmwareVersion: Int(d.iFirmwareVersion))
+            let path = withUnsafeBytes(of: d.strComPath) {
+                String(decoding: $0.prefix(while: { $0 != 0 }), as: UTF8.self)
+            }
+            let name = withUnsafeBytes(of: d.strComName) {
+                String(decoding: $0.prefix(while: { $0 != 0 }), as: UTF8.self)
+            }
+            return CECAdapterDescriptor(
+                path: path.isEmpty ? name : path, name: name, vendorID: d.iVendorId,
+                productID: d.iProductId, firmwareVersion: Int(d.iFirmwareVersion))
         }
     }
 

@@ -28,8 +28,10 @@ public struct CECDriverConfiguration: Sendable {
     /// At most this many events are buffered for a slow consumer (the oldest are dropped).
     public var eventBufferSize = 1024
 
-    public init(port: String = "auto", osdName: String = "Thuis", deviceType: CECDeviceType = .recording,
-                physicalAddress: PhysicalAddress? = nil) {
+    public init(
+        port: String = "auto", osdName: String = "Thuis", deviceType: CECDeviceType = .recording,
+        physicalAddress: PhysicalAddress? = nil
+    ) {
         self.port = port
         self.osdName = osdName
         self.deviceType = deviceType

@@ -31,8 +31,9 @@ public struct CECFrame: Sendable, Hashable, CustomStringConvertible {
         guard bytes.count <= 2 + CECFrame.maximumParameters else {
             throw .invalidFrame("\"\(text)\" is longer than 16 bytes")
         }
-        self.init(initiator: LogicalAddress(header >> 4), destination: LogicalAddress(header & 0x0F),
-                  opcode: bytes.count > 1 ? bytes[1] : nil, parameters: Array(bytes.dropFirst(2)))
+        self.init(
+            initiator: LogicalAddress(header >> 4), destination: LogicalAddress(header & 0x0F),
+            opcode: bytes.count > 1 ? bytes[1] : nil, parameters: Array(bytes.dropFirst(2)))
     }
 
     /// Header byte, opcode, parameters.

@@ -22,8 +22,9 @@ enum LibCECCallbacks {
         }
         callbacks.keyPress = { param, key in
             guard let sink = LibCECCallbacks.sink(param), let key else { return }
-            sink.keyPress(code: UInt8(truncatingIfNeeded: key.pointee.keycode.rawValue),
-                          duration: Int(key.pointee.duration))
+            sink.keyPress(
+                code: UInt8(truncatingIfNeeded: key.pointee.keycode.rawValue),
+                duration: Int(key.pointee.duration))
         }
         callbacks.commandReceived = { param, command in
             guard let sink = LibCECCallbacks.sink(param), let command else { return }
@@ -46,10 +47,11 @@ enum LibCECCallbacks {
         let parameters = withUnsafeBytes(of: command.parameters.data) { raw in
             Array(raw.prefix(min(size, raw.count)))
         }
-        return CECFrame(initiator: LogicalAddress(UInt8(truncatingIfNeeded: command.initiator.rawValue)),
-                        destination: LogicalAddress(UInt8(truncatingIfNeeded: command.destination.rawValue)),
-                        opcode: command.opcode_set != 0 ? UInt8(truncatingIfNeeded: command.opcode.rawValue) : nil,
-                        parameters: parameters)
+        return CECFrame(
+            initiator: LogicalAddress(UInt8(truncatingIfNeeded: command.initiator.rawValue)),
+            destination: LogicalAddress(UInt8(truncatingIfNeeded: command.destination.rawValue)),
+            opcode: command.opcode_set != 0 ? UInt8(truncatingIfNeeded: command.opcode.rawValue) : nil,
+            parameters: parameters)
     }
 
     /// Builds a `cec_command` from a frame.

@@ -66,8 +66,9 @@ public actor MQTTClient {
         self.loopEvents = events
         self.connectionEvents = connection
         self.connectionContinuation = connectionContinuation
-        let callbacks = MosquittoCallbacks(inbound: inboundContinuation, events: eventsContinuation,
-                                           maxInboundPayload: options.maxInboundPayloadBytes, logger: logger)
+        let callbacks = MosquittoCallbacks(
+            inbound: inboundContinuation, events: eventsContinuation,
+            maxInboundPayload: options.maxInboundPayloadBytes, logger: logger)
         inboundExecutor = callbacks.inboundExecutor
         do {
             handle = try MosquittoHandle(options: options, callbacks: callbacks)
@@ -83,9 +84,10 @@ public actor MQTTClient {
 
     /// Current counters.
     public var statistics: MQTTClientStatistics {
-        MQTTClientStatistics(droppedInbound: handle?.callbacks.droppedInbound ?? 0, droppedQueued: droppedQueued,
-                             queued: offlineQueue.count, retainedTopics: retainedStore.count,
-                             connects: connectCount)
+        MQTTClientStatistics(
+            droppedInbound: handle?.callbacks.droppedInbound ?? 0, droppedQueued: droppedQueued,
+            queued: offlineQueue.count, retainedTopics: retainedStore.count,
+            connects: connectCount)
     }
 
     /// The latest retained payload per topic that the client republishes on every connect.
@@ -164,14 +166,17 @@ public actor MQTTClient {
         for message in queue {
             // A connection lost again meanwhile keeps the rest for the next connect.
             if let error = send(topic: message.topic, payload: message.payload, retain: false, qos: message.qos),
-               isNoConnection(error) {
+                isNoConnection(error)
+            {
                 enqueue(message)
             }
         }
-        logger.debug("MQTT state resent", metadata: [
-            "subscriptions": "\(subscriptions.count)", "retained": "\(retainedStore.count)",
-            "queued": "\(queue.count)",
-        ])
+        logger.debug(
+            "MQTT state resent",
+            metadata: [
+                "subscriptions": "\(subscriptions.count)", "retained": "\(retainedStore.count)",
+                "queued": "\(queue.count)",
+            ])
     }
 
     // MARK: Subscribe / publish
@@ -234,19 +239,23 @@ public actor MQTTClient {
             offlineQueue.removeFirst(overflow)
             droppedQueued += overflow
             if droppedQueued == overflow || droppedQueued % 100 < overflow {
-                logger.warning("MQTT offline queue full, dropped the oldest message",
-                               metadata: ["dropped_total": "\(droppedQueued)", "limit": "\(limit)"])
+                logger.warning(
+                    "MQTT offline queue full, dropped the oldest message",
+                    metadata: ["dropped_total": "\(droppedQueued)", "limit": "\(limit)"])
             }
         }
     }
 
     /// `mosquitto_publish`; returns the error instead of throwing, and the message id through `mid`.
     @discardableResult
-    private func send(topic: String, payload: [UInt8], retain: Bool, qos: MQTTQoS, mid: UnsafeMutablePointer<Int32>? = nil) -> MQTTError? {
+    private func send(
+        topic: String, payload: [UInt8], retain: Bool, qos: MQTTQoS, mid: UnsafeMutablePointer<Int32>? = nil
+    ) -> MQTTError? {
         guard let handle else { return .shutDown }
         let rc = payload.withUnsafeBytes { bytes in
-            mosquitto_publish(handle.pointer, mid, topic, Int32(clamping: bytes.count), bytes.baseAddress,
-                              qos.rawValue, retain)
+            mosquitto_publish(
+                handle.pointer, mid, topic, Int32(clamping: bytes.count), bytes.baseAddress,
+                qos.rawValue, retain)
         }
         if rc != Mosquitto.success {
             let error = MQTTError.fromReturnCode(rc, function: "mosquitto_publish", detail: "topic \(topic)")
@@ -265,7 +274,8 @@ public actor MQTTClient {
         if rc == Mosquitto.success {
             pendingSubscribeMids.insert(mid)
         } else if rc != Mosquitto.noConnection,
-                  let error = MQTTError.fromReturnCode(rc, function: "mosquitto_subscribe", detail: "filter \(filter)") {
+            let error = MQTTError.fromReturnCode(rc, function: "mosquitto_subscribe", detail: "filter \(filter)")
+        {
             logger.error("MQTT subscribe failed", metadata: ["error": "\(error)"])
         }
     }
@@ -291,12 +301,15 @@ public actor MQTTClient {
             for message in final {
                 guard (try? TopicValidator.validatePublish(message.topic)) != nil else { continue }
                 if message.retain {
-                    retainedStore[message.topic] = message.payload.isEmpty
+                    retainedStore[message.topic] =
+                        message.payload.isEmpty
                         ? nil : StoredState(payload: message.payload, qos: .atLeastOnce)
                 }
                 var mid: Int32 = 0
-                if send(topic: message.topic, payload: message.payload, retain: message.retain,
-                        qos: .atLeastOnce, mid: &mid) == nil {
+                if send(
+                    topic: message.topic, payload: message.payload, retain: message.retain,
+                    qos: .atLeastOnce, mid: &mid) == nil
+                {
                     mids.insert(mid)
                 }
             }

@@ -1,6 +1,6 @@
 internal import FoundationEssentials
-internal import Synchronization
 import Logging
+internal import Synchronization
 
 /// The object behind libmosquitto's user-data pointer. libmosquitto calls back on its network thread
 /// (our `NetworkLoop` thread); each callback copies its data at once and yields it into a bounded
@@ -79,8 +79,10 @@ final class MosquittoCallbacks: Sendable {
             } else {
                 bytes = []
             }
-            item = .message(MQTTMessage(topic: topic, payload: bytes, retained: retained,
-                                        qos: MQTTQoS(rawValue: qos) ?? .atMostOnce))
+            item = .message(
+                MQTTMessage(
+                    topic: topic, payload: bytes, retained: retained,
+                    qos: MQTTQoS(rawValue: qos) ?? .atMostOnce))
         }
         var result: AsyncStream<MQTTInbound>.Continuation.YieldResult?
         inboundExecutor.deliver { result = inbound.yield(item) }
@@ -90,8 +92,9 @@ final class MosquittoCallbacks: Sendable {
                 return $0.droppedInboundCount
             }
             if count == 1 || count % 100 == 0 {
-                logger.warning("MQTT inbound buffer full, dropped the oldest message",
-                               metadata: ["dropped_total": "\(count)"])
+                logger.warning(
+                    "MQTT inbound buffer full, dropped the oldest message",
+                    metadata: ["dropped_total": "\(count)"])
             }
         }
     }

@@ -5,7 +5,8 @@ internal import Glibc
 /// Owns one `mosquitto*` and the callback object behind its user-data pointer. Shared by the
 /// `MQTTClient` actor and the `NetworkLoop` thread; destroyed (`mosquitto_destroy`) when the last of
 /// them lets go, so the network thread never runs on a destroyed handle.
-final class MosquittoHandle: @unchecked Sendable {  // libmosquitto is thread-safe with mosquitto_threaded_set(true); `pointer` never changes
+// @unchecked Sendable: libmosquitto is thread-safe with mosquitto_threaded_set(true); `pointer` never changes.
+final class MosquittoHandle: @unchecked Sendable {
     let pointer: OpaquePointer
     let callbacks: MosquittoCallbacks
     /// +1 on `callbacks` for libmosquitto's user-data pointer: retained here for the handle's whole
@@ -18,8 +19,9 @@ final class MosquittoHandle: @unchecked Sendable {  // libmosquitto is thread-sa
         guard let pointer = mosquitto_new(options.clientID, true, userData.toOpaque()) else {
             userData.release()
             let savedErrno = errno
-            throw .library(function: "mosquitto_new", code: Int32(MOSQ_ERR_ERRNO.rawValue),
-                           message: String(cString: strerror(savedErrno)))
+            throw .library(
+                function: "mosquitto_new", code: Int32(MOSQ_ERR_ERRNO.rawValue),
+                message: String(cString: strerror(savedErrno)))
         }
         self.pointer = pointer
         self.callbacks = callbacks
@@ -44,19 +46,22 @@ final class MosquittoHandle: @unchecked Sendable {  // libmosquitto is thread-sa
         }
         try MQTTError.check(mosquitto_threaded_set(pointer, true), "mosquitto_threaded_set")
         // MQTT 5: CONNECT carries our Maximum Packet Size (see `NetworkLoop`), so the broker never sends more.
-        try MQTTError.check(mosquitto_int_option(pointer, MOSQ_OPT_PROTOCOL_VERSION, MQTT_PROTOCOL_V5),
-                            "mosquitto_int_option(MOSQ_OPT_PROTOCOL_VERSION)")
+        try MQTTError.check(
+            mosquitto_int_option(pointer, MOSQ_OPT_PROTOCOL_VERSION, MQTT_PROTOCOL_V5),
+            "mosquitto_int_option(MOSQ_OPT_PROTOCOL_VERSION)")
         try MQTTError.check(mosquitto_max_inflight_messages_set(pointer, 100), "mosquitto_max_inflight_messages_set")
         installCallbacks()
         if options.username != nil || options.password != nil {
-            try MQTTError.check(mosquitto_username_pw_set(pointer, options.username ?? "", options.password),
-                                "mosquitto_username_pw_set")
+            try MQTTError.check(
+                mosquitto_username_pw_set(pointer, options.username ?? "", options.password),
+                "mosquitto_username_pw_set")
         }
         if let will = options.will {
             try TopicValidator.validatePublish(will.topic)
             let rc = will.payload.withUnsafeBytes { bytes in
-                mosquitto_will_set(pointer, will.topic, Int32(bytes.count), bytes.baseAddress,
-                                   will.qos.rawValue, will.retain)
+                mosquitto_will_set(
+                    pointer, will.topic, Int32(bytes.count), bytes.baseAddress,
+                    will.qos.rawValue, will.retain)
             }
             try MQTTError.check(rc, "mosquitto_will_set")
         }
@@ -64,8 +69,9 @@ final class MosquittoHandle: @unchecked Sendable {  // libmosquitto is thread-sa
             if (options.certFile == nil) != (options.keyFile == nil) {
                 throw .invalidOption("certFile and keyFile must be given together")
             }
-            try MQTTError.check(mosquitto_tls_set(pointer, caFile, nil, options.certFile, options.keyFile, nil),
-                                "mosquitto_tls_set")
+            try MQTTError.check(
+                mosquitto_tls_set(pointer, caFile, nil, options.certFile, options.keyFile, nil),
+                "mosquitto_tls_set")
             // cert_reqs 1 = SSL_VERIFY_PEER: the broker certificate must chain to caFile.
             try MQTTError.check(mosquitto_tls_opts_set(pointer, 1, nil, nil), "mosquitto_tls_opts_set")
             try MQTTError.check(mosquitto_tls_insecure_set(pointer, false), "mosquitto_tls_insecure_set")

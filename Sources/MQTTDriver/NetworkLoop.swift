@@ -76,7 +76,8 @@ final class NetworkLoop: Sendable {
     private func connect(_ mosq: OpaquePointer) -> Int32 {
         var properties: OpaquePointer?
         defer { mosquitto_property_free_all(&properties) }
-        let added = mosquitto_property_add_int32(&properties, Int32(MQTT_PROP_MAXIMUM_PACKET_SIZE.rawValue), maxPacketBytes)
+        let added = mosquitto_property_add_int32(
+            &properties, Int32(MQTT_PROP_MAXIMUM_PACKET_SIZE.rawValue), maxPacketBytes)
         guard added == Mosquitto.success else { return added }
         return mosquitto_connect_bind_v5(mosq, host, port, keepAlive, nil, properties)
     }
@@ -105,22 +106,29 @@ final class NetworkLoop: Sendable {
                 }
                 if shouldStop { break }
                 if callbacks.sessionEstablished {
-                    let reason = MQTTError.fromReturnCode(loopRC, function: "mosquitto_loop",
-                                                          savedErrno: savedLoopErrno,
-                                                          detail: callbacks.lastError)?.description ?? "connection closed"
+                    let reason =
+                        MQTTError.fromReturnCode(
+                            loopRC, function: "mosquitto_loop",
+                            savedErrno: savedLoopErrno,
+                            detail: callbacks.lastError)?.description ?? "connection closed"
                     event = .disconnected(reason: reason, retryIn: .milliseconds(Int64(delayMin * 1000)))
                     delay = delayMin
                 } else if let refused = callbacks.connectionRefusedCode {
                     event = .connectFailed(MQTTError.refused(refused), retryIn: retryIn)
                 } else {
-                    let error = MQTTError.fromReturnCode(loopRC, function: "mosquitto_loop", savedErrno: savedLoopErrno,
-                                                         detail: callbacks.lastError)
-                        ?? .library(function: "mosquitto_loop", code: loopRC, message: "connection closed before CONNACK")
+                    let error =
+                        MQTTError.fromReturnCode(
+                            loopRC, function: "mosquitto_loop", savedErrno: savedLoopErrno,
+                            detail: callbacks.lastError)
+                        ?? .library(
+                            function: "mosquitto_loop", code: loopRC, message: "connection closed before CONNACK")
                     event = .connectFailed(error, retryIn: retryIn)
                 }
             } else {
-                let error = MQTTError.fromReturnCode(rc, function: connectFunction,
-                                                     savedErrno: savedErrno, detail: callbacks.lastError)
+                let error =
+                    MQTTError.fromReturnCode(
+                        rc, function: connectFunction,
+                        savedErrno: savedErrno, detail: callbacks.lastError)
                     ?? .library(function: connectFunction, code: rc, message: "unknown")
                 event = .connectFailed(error, retryIn: retryIn)
             }

@@ -58,7 +58,8 @@ public struct DeviceDatabaseOverlay: Sendable {
                         let to = Path.join(link, file)
                         if patched.contains(relative) {
                             let text = try String(contentsOfFile: from, encoding: .utf8)
-                            try Self.addingNoRefreshAfterSet(to: text).write(toFile: to, atomically: true, encoding: .utf8)
+                            try Self.addingNoRefreshAfterSet(to: text).write(
+                                toFile: to, atomically: true, encoding: .utf8)
                         } else {
                             try files.createSymbolicLink(atPath: to, withDestinationPath: from)
                         }
@@ -72,8 +73,9 @@ public struct DeviceDatabaseOverlay: Sendable {
         } catch let error as ZWaveError {
             throw error
         } catch {
-            throw ZWaveError(.configPath, call: "DeviceDatabaseOverlay.prepare",
-                             message: "building \(destination) from \(source): \(error)")
+            throw ZWaveError(
+                .configPath, call: "DeviceDatabaseOverlay.prepare",
+                message: "building \(destination) from \(source): \(error)")
         }
         return destination
     }
@@ -106,15 +108,17 @@ public struct DeviceDatabaseOverlay: Sendable {
         let flag = "<Compatibility><NoRefreshAfterSet index=\"0\">true</NoRefreshAfterSet></Compatibility>"
         if xml.contains("NoRefreshAfterSet") { return xml }
         if let open = xml.firstRange(of: "<CommandClass id=\"38\"") {
-            if let close = xml[open.upperBound...].firstRange(of: ">"), xml[xml.index(before: close.lowerBound)] != "/" {
+            if let close = xml[open.upperBound...].firstRange(of: ">"), xml[xml.index(before: close.lowerBound)] != "/"
+            {
                 var patched = xml
                 patched.replaceSubrange(close, with: ">\n    \(flag)")
                 return patched
             }
         }
         guard let end = xml.ranges(of: "</Product>").last else {
-            throw ZWaveError(.configPath, call: "DeviceDatabaseOverlay.addingNoRefreshAfterSet",
-                             message: "not an OpenZWave device file (no </Product>)")
+            throw ZWaveError(
+                .configPath, call: "DeviceDatabaseOverlay.addingNoRefreshAfterSet",
+                message: "not an OpenZWave device file (no </Product>)")
         }
         var patched = xml
         patched.replaceSubrange(end, with: "  <CommandClass id=\"38\">\n    \(flag)\n  </CommandClass>\n</Product>")

@@ -1,6 +1,6 @@
 internal import FoundationEssentials
-internal import SystemSupport
 internal import Logging
+internal import SystemSupport
 
 /// The context object OpenZWave's callbacks receive (through the shim's context pointer): it turns
 /// each copied notification into a `ZWaveEvent` and yields it, and logs OpenZWave's lines. Never blocks.
@@ -15,8 +15,10 @@ final class NotificationSink: @unchecked Sendable {
     private var direct = false
     private var dropped = 0
 
-    init(supervised: AsyncStream<ZWaveEvent>.Continuation, published: AsyncStream<ZWaveEvent>.Continuation,
-         logger: Logger) {
+    init(
+        supervised: AsyncStream<ZWaveEvent>.Continuation, published: AsyncStream<ZWaveEvent>.Continuation,
+        logger: Logger
+    ) {
         self.supervised = supervised
         self.published = published
         self.logger = logger
@@ -42,8 +44,9 @@ final class NotificationSink: @unchecked Sendable {
             lock.unlock()
             // The first loss and then every 1000th: a stalled consumer must not flood the log.
             if total == 1 || total % 1000 == 0 {
-                logger.warning("Z-Wave event buffer full, oldest events dropped",
-                               metadata: ["dropped": "\(total)", "last": "\(lost)"])
+                logger.warning(
+                    "Z-Wave event buffer full, oldest events dropped",
+                    metadata: ["dropped": "\(total)", "last": "\(lost)"])
             }
         }
     }

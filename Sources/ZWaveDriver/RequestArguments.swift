@@ -13,24 +13,31 @@ struct RequestArguments {
     }
 
     /// An integer argument (a whole JSON number or a decimal string) within `range`.
-    func integer(_ name: String, default fallback: Int? = nil, in range: ClosedRange<Int>) throws(RequestFailure) -> Int {
+    func integer(_ name: String, default fallback: Int? = nil, in range: ClosedRange<Int>) throws(RequestFailure) -> Int
+    {
         let number: Int
         switch json[name] {
         case nil, .null?:
-            guard let fallback else { throw RequestFailure("missing argument \"\(name)\" (an integer \(range.lowerBound)...\(range.upperBound))") }
+            guard let fallback else {
+                throw RequestFailure(
+                    "missing argument \"\(name)\" (an integer \(range.lowerBound)...\(range.upperBound))")
+            }
             return fallback
         case .int(let value)?:
             number = value
         case .double(let value)? where value.rounded() == value && abs(value) < 1e15:
             number = Int(value)
         case .string(let text)?:
-            guard let value = Int(text) else { throw RequestFailure("argument \"\(name)\" must be an integer, not \"\(text)\"") }
+            guard let value = Int(text) else {
+                throw RequestFailure("argument \"\(name)\" must be an integer, not \"\(text)\"")
+            }
             number = value
         case let other?:
             throw RequestFailure("argument \"\(name)\" must be an integer, not \(other.serialized)")
         }
         guard range.contains(number) else {
-            throw RequestFailure("argument \"\(name)\" must be within \(range.lowerBound)...\(range.upperBound), not \(number)")
+            throw RequestFailure(
+                "argument \"\(name)\" must be within \(range.lowerBound)...\(range.upperBound), not \(number)")
         }
         return number
     }

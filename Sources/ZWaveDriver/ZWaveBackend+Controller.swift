@@ -112,8 +112,10 @@ extension ZWaveBackend {
     func controllerUpdate(_ update: ZWaveControllerUpdate) {
         logger.debug(
             "controller command update",
-            metadata: ["command": "\(update.command)", "state": "\(update.state)", "error": "\(update.error)",
-                       "node": "\(update.node.rawValue)"])
+            metadata: [
+                "command": "\(update.command)", "state": "\(update.state)", "error": "\(update.error)",
+                "node": "\(update.node.rawValue)",
+            ])
         guard var current = session, current.kind.command == update.command else { return }
         let prefix = current.kind.rawValue
         if let node = ControllerSession.valid(update.node) { current.node = node }
@@ -127,13 +129,15 @@ extension ZWaveBackend {
             }
             if let node = current.node, !current.addingReported {
                 current.addingReported = true
-                emit(prefix + (current.kind == .include ? "_adding" : "_removing"), [("node", .int(Int(node.rawValue)))])
+                emit(
+                    prefix + (current.kind == .include ? "_adding" : "_removing"), [("node", .int(Int(node.rawValue)))])
             }
         case .completed:
             let node = current.node
             emit(prefix + "_protocol_done", node.map { [("node", .int(Int($0.rawValue)))] } ?? [])
             session = current
-            finishSession(current.stopReason != nil && node == nil ? current.stopReason ?? .cancelled : .completed(node))
+            finishSession(
+                current.stopReason != nil && node == nil ? current.stopReason ?? .cancelled : .completed(node))
             return
         case .cancel:
             session = current
@@ -141,7 +145,8 @@ extension ZWaveBackend {
             return
         case .failed, .error, .nodeFailed:
             session = current
-            finishSession(current.stopReason ?? .failed("the controller reported \(update.state) (error: \(update.error))"))
+            finishSession(
+                current.stopReason ?? .failed("the controller reported \(update.state) (error: \(update.error))"))
             return
         case .nodeOK:
             session = current

@@ -9,7 +9,9 @@ extension ZWaveBackend {
     func noteSeen(_ node: NodeID) {
         let now = Date()
         lastSeen[node] = now
-        if let published = lastSeenPublished[node], now.timeIntervalSince(published) < Self.lastSeenResolution { return }
+        if let published = lastSeenPublished[node], now.timeIntervalSince(published) < Self.lastSeenResolution {
+            return
+        }
         lastSeenPublished[node] = now
         workContinuation.yield(.details(node))
     }

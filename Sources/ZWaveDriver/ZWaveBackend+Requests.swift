@@ -45,7 +45,8 @@ extension ZWaveBackend: BridgeRequestHandler {
             return .object([("node", node.map { .int(Int($0.rawValue)) } ?? .null), ("started", true)])
         case "remove_failed":
             let node = try await knownNode(request)
-            let outcome = try await runControllerCommand(.removeFailed, timeout: .seconds(60)) { () async throws(ZWaveError) in
+            let outcome = try await runControllerCommand(.removeFailed, timeout: .seconds(60)) {
+                () async throws(ZWaveError) in
                 try await driver.removeFailed(node: node)
             }
             guard case .completed = outcome else { throw RequestFailure(Self.explain(outcome, "removal of \(node)")) }
@@ -59,7 +60,9 @@ extension ZWaveBackend: BridgeRequestHandler {
             let parameter = try request.integer("parameter", in: 1...255)
             let value = try request.integer("value", in: Int(Int32.min)...Int(Int32.max))
             let size = try request.integer("size", default: 0, in: 0...4)
-            guard [0, 1, 2, 4].contains(size) else { throw RequestFailure("size must be 1, 2 or 4 (bytes), not \(size)") }
+            guard [0, 1, 2, 4].contains(size) else {
+                throw RequestFailure("size must be 1, 2 or 4 (bytes), not \(size)")
+            }
             return try await setConfig(node, parameter: UInt8(parameter), value: Int32(value), size: UInt8(size))
         default:
             throw RequestFailure("unknown Z-Wave command \"\(command)\"")
@@ -69,7 +72,8 @@ extension ZWaveBackend: BridgeRequestHandler {
     // MARK: - Inclusion and exclusion
 
     func include(timeout: Int, secure: Bool, interviewTimeout: Duration) async throws(RequestFailure) -> JSONValue {
-        let outcome = try await runControllerCommand(.include, timeout: .seconds(timeout)) { () async throws(ZWaveError) in
+        let outcome = try await runControllerCommand(.include, timeout: .seconds(timeout)) {
+            () async throws(ZWaveError) in
             try await driver.include(secure: secure)
         }
         guard case .completed(let joined) = outcome, let node = joined else {
@@ -87,7 +91,8 @@ extension ZWaveBackend: BridgeRequestHandler {
     }
 
     func exclude(timeout: Int) async throws(RequestFailure) -> JSONValue {
-        let outcome = try await runControllerCommand(.exclude, timeout: .seconds(timeout)) { () async throws(ZWaveError) in
+        let outcome = try await runControllerCommand(.exclude, timeout: .seconds(timeout)) {
+            () async throws(ZWaveError) in
             try await driver.exclude()
         }
         guard case .completed(let left) = outcome, let node = left else {
@@ -144,7 +149,8 @@ extension ZWaveBackend: BridgeRequestHandler {
                 return InterviewResult(completed: true, stage: "Complete")
             }
             if clock.now >= deadline || Task.isCancelled {
-                let reason = "the interview did not finish within \(timeout); the node works for basic control, `refresh` retries"
+                let reason =
+                    "the interview did not finish within \(timeout); the node works for basic control, `refresh` retries"
                 emit(
                     "interview_failed",
                     [("node", .int(Int(node.rawValue))), ("stage", .string(lastStage)), ("reason", .string(reason))])
@@ -248,7 +254,9 @@ extension ZWaveBackend: BridgeRequestHandler {
 
     /// `set_config`: sets the parameter (size from the request, else the library's known size, else 1
     /// byte), then reads it back from the device.
-    func setConfig(_ node: NodeID, parameter: UInt8, value: Int32, size: UInt8) async throws(RequestFailure) -> JSONValue {
+    func setConfig(_ node: NodeID, parameter: UInt8, value: Int32, size: UInt8) async throws(RequestFailure)
+        -> JSONValue
+    {
         let key = configKey(node, parameter)
         var chosen = size
         if chosen == 0 {
@@ -281,7 +289,9 @@ extension ZWaveBackend: BridgeRequestHandler {
             throw RequestFailure("cannot read parameter \(parameter) of \(node): \(error)")
         }
         let (value, size) = Self.integer(current.content)
-        guard let value else { throw RequestFailure("parameter \(parameter) of \(node) is not a number: \(current.content)") }
+        guard let value else {
+            throw RequestFailure("parameter \(parameter) of \(node) is not a number: \(current.content)")
+        }
         return .object([
             ("node", .int(Int(node.rawValue))), ("parameter", .int(Int(parameter))), ("value", .int(value)),
             ("size", .int(Int(size))),
@@ -295,7 +305,8 @@ extension ZWaveBackend: BridgeRequestHandler {
         let number = try request.integer("node", in: 1...232)
         let node = NodeID(UInt8(number))
         let info = try? await driver.nodeInfo(node)
-        let known = !(await driver.valueIDs(node: node)).isEmpty
+        let known =
+            !(await driver.valueIDs(node: node)).isEmpty
             || (info.map { !$0.queryStage.isEmpty && $0.queryStage != "Unknown" && !$0.type.isEmpty } ?? false)
         guard known else {
             throw RequestFailure("node \(number) is not in the Z-Wave network")

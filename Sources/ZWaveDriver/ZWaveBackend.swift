@@ -229,8 +229,9 @@ public actor ZWaveBackend: DeviceBackend {
                     // Not the answer to the sweep's read (another value, or a second report of it): an unsolicited
                     // report of some socket, arriving in the window. Indistinguishable from the answer when it
                     // comes first, so whatever was attributed is checked by reading every socket again.
-                    logger.debug("unattributable PowerNode report during a sweep",
-                                 metadata: ["node": "\(id.node.rawValue)", "value": "\(id.commandClass)/\(id.index)"])
+                    logger.debug(
+                        "unattributable PowerNode report during a sweep",
+                        metadata: ["node": "\(id.node.rawValue)", "value": "\(id.commandClass)/\(id.index)"])
                     requestSweep(id.node)
                     bump(id.key)
                     return
@@ -298,7 +299,8 @@ public actor ZWaveBackend: DeviceBackend {
                 if identified.insert(source).inserted {
                     let instanceConfigured = configured.contains { $0.node == node && $0.instance != nil }
                     continuation.yield(
-                        .identified(source, kind: instanceConfigured && kind == .binarySwitch ? .socket : kind, metered: false))
+                        .identified(
+                            source, kind: instanceConfigured && kind == .binarySwitch ? .socket : kind, metered: false))
                 }
             } else if id.commandClass == Self.switchBinary || id.instance == 1 {
                 let instance: Int? = id.instance > 1 || multiChannel ? Int(id.instance) : nil
@@ -339,7 +341,8 @@ public actor ZWaveBackend: DeviceBackend {
 
     // MARK: - Bridge → hardware
 
-    public nonisolated func execute(_ command: DeviceCommand, on device: DeviceDescriptor) async throws(CommandFailure) {
+    public nonisolated func execute(_ command: DeviceCommand, on device: DeviceDescriptor) async throws(CommandFailure)
+    {
         guard case .zwave(let node, let instance) = device.source, let nodeID = UInt8(exactly: node) else {
             throw CommandFailure("\(device.address) is not a Z-Wave device")
         }
@@ -358,7 +361,7 @@ public actor ZWaveBackend: DeviceBackend {
         guard case .zwave(let node, let instance) = device.source, let nodeID = UInt8(exactly: node) else { return nil }
         let id = NodeID(nodeID)
         guard !controllerHoldsCommands, !basicOnly.contains(id), !quirkyNodes.contains(id),
-              let sent = try set(command, node: id, instance: UInt8(instance ?? 1))
+            let sent = try set(command, node: id, instance: UInt8(instance ?? 1))
         else { return nil }
         return CommandConfirmation { await self.confirm(sent.key, after: sent.before) }
     }
@@ -389,12 +392,16 @@ public actor ZWaveBackend: DeviceBackend {
         return (key, before)
     }
 
-    func perform(_ command: DeviceCommand, node: NodeID, instance: UInt8, device: DeviceDescriptor) async throws(CommandFailure) {
+    func perform(_ command: DeviceCommand, node: NodeID, instance: UInt8, device: DeviceDescriptor)
+        async throws(CommandFailure)
+    {
         if basicOnly.contains(node), try await performBasic(command, node: node, instance: instance) { return }
         let quirky = quirkyNodes.contains(node)
         switch command {
         case .level:
-            if let sent = try set(command, node: node, instance: instance) { await confirm(sent.key, after: sent.before) }
+            if let sent = try set(command, node: node, instance: instance) {
+                await confirm(sent.key, after: sent.before)
+            }
         case .on, .off:
             if quirky {
                 await lock(node)
@@ -417,7 +424,8 @@ public actor ZWaveBackend: DeviceBackend {
             if quirky {
                 await sweep(node, sockets: [instance])
             } else {
-                for id in await driver.valueIDs(node: node) where id.instance == instance
+                for id in await driver.valueIDs(node: node)
+                where id.instance == instance
                     && [Self.switchMultilevel, Self.switchBinary, Self.meter].contains(id.commandClass)
                 {
                     try? await driver.refresh(id)
@@ -532,8 +540,10 @@ public actor ZWaveBackend: DeviceBackend {
     /// being read: first every socket's switch (the state users see), then every socket's meters.
     /// `requested`: when the full sweep was asked for; it is skipped if another started since (a sweep of
     /// the switches whose meters are deferred counts as full).
-    func sweep(_ node: NodeID, requested: ContinuousClock.Instant? = nil, sockets: [UInt8]? = nil,
-               reads: SweepReads = .all) async {
+    func sweep(
+        _ node: NodeID, requested: ContinuousClock.Instant? = nil, sockets: [UInt8]? = nil,
+        reads: SweepReads = .all
+    ) async {
         func superseded() -> Bool {
             guard sockets == nil, reads != .deferredMeters, let requested, let last = lastFullSweep[node] else {
                 return false
@@ -553,11 +563,14 @@ public actor ZWaveBackend: DeviceBackend {
             sweepRequested.remove(node)  // a pending request is older: moot; a report from now on asks again
         }
         let ids = await driver.valueIDs(node: node)
-        let instances = sockets ?? Array(Set(ids.filter { $0.commandClass == Self.switchBinary }.map(\.instance))).sorted()
+        let instances =
+            sockets ?? Array(Set(ids.filter { $0.commandClass == Self.switchBinary }.map(\.instance))).sorted()
         for socket in instances where reads != .deferredMeters {
-            guard let switchID = ids.first(where: {
-                $0.commandClass == Self.switchBinary && $0.instance == socket && $0.index == 0
-            }) else { continue }
+            guard
+                let switchID = ids.first(where: {
+                    $0.commandClass == Self.switchBinary && $0.instance == socket && $0.index == 0
+                })
+            else { continue }
             expectedSocket[node] = socket
             sweepRead[node] = (Self.switchBinary, 0, false)
             let key = ZWaveValueKey(node: node, commandClass: Self.switchBinary, instance: socket, index: 0)
@@ -626,7 +639,9 @@ public actor ZWaveBackend: DeviceBackend {
             let (value, size) = Self.integer(current.content)
             logger.debug(
                 "configuration parameter read",
-                metadata: ["node": "\(node.rawValue)", "parameter": "\(parameter.parameter)", "value": "\(current.content)"])
+                metadata: [
+                    "node": "\(node.rawValue)", "parameter": "\(parameter.parameter)", "value": "\(current.content)",
+                ])
             guard value != Int(parameter.value) else { continue }
             do {
                 let after = generations[key, default: 0]
@@ -640,7 +655,10 @@ public actor ZWaveBackend: DeviceBackend {
                     ]))
                 logger.info(
                     "configuration parameter set",
-                    metadata: ["node": "\(node.rawValue)", "parameter": "\(parameter.parameter)", "value": "\(parameter.value)"])
+                    metadata: [
+                        "node": "\(node.rawValue)", "parameter": "\(parameter.parameter)",
+                        "value": "\(parameter.value)",
+                    ])
             } catch {
                 failures.append(.object([("parameter", .int(parameter.parameter)), ("reason", .string("\(error)"))]))
             }
@@ -649,7 +667,9 @@ public actor ZWaveBackend: DeviceBackend {
             .event(
                 BridgeEvent(
                     type: "configuration_applied",
-                    fields: [("node", .int(Int(node.rawValue))), ("changed", .array(changes)), ("failed", .array(failures))])))
+                    fields: [
+                        ("node", .int(Int(node.rawValue))), ("changed", .array(changes)), ("failed", .array(failures)),
+                    ])))
     }
 
     static func integer(_ content: ZWaveValue.Content) -> (Int?, UInt8) {

@@ -17,12 +17,12 @@ public struct ZWaveControllerUpdate: Sendable, Hashable {
     /// `Driver::ControllerState`.
     public enum State: UInt8, Sendable, Hashable {
         case normal = 0, starting, cancel, error, waiting, sleeping, inProgress, completed, failed, nodeOK,
-             nodeFailed, unknown = 255
+            nodeFailed, unknown = 255
     }
 
     /// `Driver::ControllerError`.
     public enum ControllerError: UInt8, Sendable, Hashable {
         case none = 0, buttonNotFound, nodeNotFound, notBridge, notSUC, notSecondary, notPrimary, isPrimary,
-             notFound, busy, failed, disabled, overflow, unknown = 255
+            notFound, busy, failed, disabled, overflow, unknown = 255
     }
 }

@@ -24,8 +24,9 @@ extension ZWaveDriver {
     public func heal(node: NodeID? = nil, returnRoutes: Bool = false) throws(ZWaveError) {
         if let node {
             let (manager, home) = try requireReady("zw_heal_network_node", node: node)
-            try ZWaveError.check(zw_heal_network_node(manager, home.rawValue, node.rawValue, returnRoutes),
-                                 call: "zw_heal_network_node", node: node)
+            try ZWaveError.check(
+                zw_heal_network_node(manager, home.rawValue, node.rawValue, returnRoutes),
+                call: "zw_heal_network_node", node: node)
         } else {
             let (manager, home) = try requireReady("zw_heal_network", node: nil)
             try ZWaveError.check(zw_heal_network(manager, home.rawValue, returnRoutes), call: "zw_heal_network")
@@ -35,15 +36,17 @@ extension ZWaveDriver {
     /// Removes a node the controller considers failed (`zw_remove_failed_node`).
     public func removeFailed(node: NodeID) throws(ZWaveError) {
         let (manager, home) = try requireReady("zw_remove_failed_node", node: node)
-        try ZWaveError.check(zw_remove_failed_node(manager, home.rawValue, node.rawValue),
-                             call: "zw_remove_failed_node", node: node)
+        try ZWaveError.check(
+            zw_remove_failed_node(manager, home.rawValue, node.rawValue),
+            call: "zw_remove_failed_node", node: node)
     }
 
     /// Re-interviews a node from scratch (`zw_refresh_node_info`).
     public func refreshNodeInfo(node: NodeID) throws(ZWaveError) {
         let (manager, home) = try requireReady("zw_refresh_node_info", node: node)
-        try ZWaveError.check(zw_refresh_node_info(manager, home.rawValue, node.rawValue),
-                             call: "zw_refresh_node_info", node: node)
+        try ZWaveError.check(
+            zw_refresh_node_info(manager, home.rawValue, node.rawValue),
+            call: "zw_refresh_node_info", node: node)
     }
 
     /// Sends raw command-class bytes to a node (`zw_send_raw`, OpenZWave's `SendRawData`), e.g. a Meter Get
@@ -53,7 +56,9 @@ extension ZWaveDriver {
         // SendRawData sends its content as the SEND_DATA payload as is: node id, length, command bytes.
         let framed = [node.rawValue, UInt8(clamping: command.count)] + command
         try ZWaveError.check(
-            framed.withUnsafeBufferPointer { zw_send_raw(manager, home.rawValue, node.rawValue, $0.baseAddress, UInt8(clamping: $0.count)) },
+            framed.withUnsafeBufferPointer {
+                zw_send_raw(manager, home.rawValue, node.rawValue, $0.baseAddress, UInt8(clamping: $0.count))
+            },
             call: "zw_send_raw", node: node)
     }
 
@@ -81,8 +86,9 @@ extension ZWaveDriver {
             return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         }
         var flags = zw_node_flags()
-        try ZWaveError.check(zw_node_get_flags(manager, home.rawValue, node.rawValue, &flags),
-                             call: "zw_node_get_flags", node: node)
+        try ZWaveError.check(
+            zw_node_get_flags(manager, home.rawValue, node.rawValue, &flags),
+            call: "zw_node_get_flags", node: node)
         return ZWaveNodeInfo(
             node: node, manufacturerName: try text(ZW_NODE_MANUFACTURER_NAME),
             productName: try text(ZW_NODE_PRODUCT_NAME), manufacturerID: try text(ZW_NODE_MANUFACTURER_ID),

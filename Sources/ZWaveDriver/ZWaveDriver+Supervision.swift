@@ -178,9 +178,11 @@ extension ZWaveDriver {
         var written: UInt64 = 0
         var skipped: UInt64 = 0
         zw_cache_write_counts(&written, &skipped)
-        logger.info("network cache written", metadata: [
-            "reason": "\(reason)", "took": "\(ContinuousClock.now - started)", "skipped_so_far": "\(skipped)",
-        ])
+        logger.info(
+            "network cache written",
+            metadata: [
+                "reason": "\(reason)", "took": "\(ContinuousClock.now - started)", "skipped_so_far": "\(skipped)",
+            ])
     }
 
     /// Lets OpenZWave's own cache writes through again, without writing. Called before a driver is removed, so

@@ -10,8 +10,9 @@ extension ZWaveDriver {
     /// Runs on the caller's thread (see `CommandPath`).
     public nonisolated func setLevel(node: NodeID, instance: UInt8 = 1, level: UInt8) throws(ZWaveError) {
         guard level <= 99 || level == 255 else {
-            throw ZWaveError(.invalidArgument, call: "ZWaveDriver.setLevel", node: node,
-                             message: "level \(level) is not 0...99 or 255")
+            throw ZWaveError(
+                .invalidArgument, call: "ZWaveDriver.setLevel", node: node,
+                message: "level \(level) is not 0...99 or 255")
         }
         let key = ZWaveValueKey(node: node, commandClass: Self.switchMultilevel, instance: instance, index: 0)
         try commandPath.withReadyManager(key, call: "ZWaveDriver.setLevel") { (manager, id) throws(ZWaveError) in
@@ -35,18 +36,24 @@ extension ZWaveDriver {
         let manager = try requireManager("zw_value_set", node: id.node)
         var c = id.cValue
         switch input {
-        case .bool(let v): try ZWaveError.check(zw_value_set_bool(manager, &c, v), call: "zw_value_set_bool", node: id.node)
-        case .byte(let v): try ZWaveError.check(zw_value_set_byte(manager, &c, v), call: "zw_value_set_byte", node: id.node)
-        case .short(let v): try ZWaveError.check(zw_value_set_short(manager, &c, v), call: "zw_value_set_short", node: id.node)
-        case .int(let v): try ZWaveError.check(zw_value_set_int(manager, &c, v), call: "zw_value_set_int", node: id.node)
+        case .bool(let v):
+            try ZWaveError.check(zw_value_set_bool(manager, &c, v), call: "zw_value_set_bool", node: id.node)
+        case .byte(let v):
+            try ZWaveError.check(zw_value_set_byte(manager, &c, v), call: "zw_value_set_byte", node: id.node)
+        case .short(let v):
+            try ZWaveError.check(zw_value_set_short(manager, &c, v), call: "zw_value_set_short", node: id.node)
+        case .int(let v):
+            try ZWaveError.check(zw_value_set_int(manager, &c, v), call: "zw_value_set_int", node: id.node)
         case .decimal(let v):
             try ZWaveError.check(zw_value_set_decimal(manager, &c, v), call: "zw_value_set_decimal", node: id.node)
         case .string(let v):
             try ZWaveError.check(zw_value_set_string(manager, &c, v), call: "zw_value_set_string", node: id.node)
         case .listValue(let v):
-            try ZWaveError.check(zw_value_set_list_value(manager, &c, v), call: "zw_value_set_list_value", node: id.node)
+            try ZWaveError.check(
+                zw_value_set_list_value(manager, &c, v), call: "zw_value_set_list_value", node: id.node)
         case .listLabel(let v):
-            try ZWaveError.check(zw_value_set_list_label(manager, &c, v), call: "zw_value_set_list_label", node: id.node)
+            try ZWaveError.check(
+                zw_value_set_list_label(manager, &c, v), call: "zw_value_set_list_label", node: id.node)
         }
     }
 
@@ -81,16 +88,18 @@ extension ZWaveDriver {
     /// Sets configuration parameter `param` (`zw_set_config_param`, Manager::SetConfigParam); size 1, 2 or 4.
     public func setConfigParameter(node: NodeID, parameter: UInt8, value: Int32, size: UInt8) throws(ZWaveError) {
         let (manager, home) = try requireReady("zw_set_config_param", node: node)
-        try ZWaveError.check(zw_set_config_param(manager, home.rawValue, node.rawValue, parameter, value, size),
-                             call: "zw_set_config_param", node: node)
+        try ZWaveError.check(
+            zw_set_config_param(manager, home.rawValue, node.rawValue, parameter, value, size),
+            call: "zw_set_config_param", node: node)
     }
 
     /// Asks the node for parameter `param` (`zw_request_config_param`); the answer arrives as a value
     /// event (genre config, command class 0x70, index = parameter).
     public func requestConfigParameter(node: NodeID, parameter: UInt8) throws(ZWaveError) {
         let (manager, home) = try requireReady("zw_request_config_param", node: node)
-        try ZWaveError.check(zw_request_config_param(manager, home.rawValue, node.rawValue, parameter),
-                             call: "zw_request_config_param", node: node)
+        try ZWaveError.check(
+            zw_request_config_param(manager, home.rawValue, node.rawValue, parameter),
+            call: "zw_request_config_param", node: node)
     }
 
     func knownValue(_ key: ZWaveValueKey, call: String) throws(ZWaveError) -> ZWaveValueID {

@@ -1,8 +1,8 @@
-internal import CZWaveShim
 internal import BridgeCore
+internal import CZWaveShim
 internal import FoundationEssentials
-internal import SystemSupport
 public import Logging
+internal import SystemSupport
 
 /// Owns OpenZWave (through the C shim): the process-wide Manager, one driver on one serial port, the
 /// notification watcher and a watchdog that restarts the driver when the stick goes silent.
@@ -58,8 +58,9 @@ public actor ZWaveDriver {
         self.logger = logger
         let capacity = max(16, configuration.eventBufferSize)
         (events, published) = AsyncStream.makeStream(of: ZWaveEvent.self, bufferingPolicy: .bufferingNewest(capacity))
-        (supervisedStream, supervised) = AsyncStream.makeStream(of: ZWaveEvent.self,
-                                                               bufferingPolicy: .bufferingNewest(capacity))
+        (supervisedStream, supervised) = AsyncStream.makeStream(
+            of: ZWaveEvent.self,
+            bufferingPolicy: .bufferingNewest(capacity))
         sink = NotificationSink(supervised: supervised, published: published, logger: logger)
     }
 
@@ -95,7 +96,8 @@ public actor ZWaveDriver {
         do {
             try FileManager.default.createDirectory(atPath: configuration.userPath, withIntermediateDirectories: true)
         } catch {
-            throw ZWaveError(.userPath, call: "FileManager.createDirectory", message: "\(configuration.userPath): \(error)")
+            throw ZWaveError(
+                .userPath, call: "FileManager.createDirectory", message: "\(configuration.userPath): \(error)")
         }
         var options = zw_options()
         zw_options_init(&options)
@@ -107,8 +109,9 @@ public actor ZWaveDriver {
         // Unmanaged: the sink is retained here and released in stop() after zw_manager_destroy returned,
         // after which OpenZWave calls nothing back.
         let context = Unmanaged.passRetained(sink)
-        let (status, handle) = Self.createManager(options: options, configPath: configuration.configPath,
-                                                  userPath: configuration.userPath, context: context.toOpaque())
+        let (status, handle) = Self.createManager(
+            options: options, configPath: configuration.configPath,
+            userPath: configuration.userPath, context: context.toOpaque())
         guard status == ZW_OK, let handle else {
             context.release()
             try ZWaveError.check(status, call: "zw_manager_create")
@@ -117,30 +120,39 @@ public actor ZWaveDriver {
         manager = handle
         commandPath.setManager(handle)
         sinkContext = context
-        logger.info("OpenZWave started", metadata: ["config": "\(configuration.configPath)",
-                                                   "user": "\(configuration.userPath)",
-                                                   "logLevel": "\(level)"])
+        logger.info(
+            "OpenZWave started",
+            metadata: [
+                "config": "\(configuration.configPath)",
+                "user": "\(configuration.userPath)",
+                "logLevel": "\(level)",
+            ])
         try addDriver()
     }
 
     /// `zw_manager_create` with the notification and log trampolines into the sink behind `context`.
-    private nonisolated static func createManager(options: zw_options, configPath: String, userPath: String,
-                                                  context: UnsafeMutableRawPointer) -> (zw_status, OpaquePointer?) {
+    private nonisolated static func createManager(
+        options: zw_options, configPath: String, userPath: String,
+        context: UnsafeMutableRawPointer
+    ) -> (zw_status, OpaquePointer?) {
         var options = options
         var handle: OpaquePointer?
         let status = configPath.withCString { config in
             userPath.withCString { user in
                 options.config_path = config
                 options.user_path = user
-                return zw_manager_create(&options, { note, context in
-                    guard let note, let context else { return }
-                    let sink = Unmanaged<NotificationSink>.fromOpaque(context).takeUnretainedValue()
-                    if let event = ZWaveEvent(note.pointee) { sink.deliver(event) }
-                }, { level, node, line, context in
-                    guard let line, let context else { return }
-                    let sink = Unmanaged<NotificationSink>.fromOpaque(context).takeUnretainedValue()
-                    sink.log(level: level, node: node, line: String(cString: line))
-                }, context, &handle)
+                return zw_manager_create(
+                    &options,
+                    { note, context in
+                        guard let note, let context else { return }
+                        let sink = Unmanaged<NotificationSink>.fromOpaque(context).takeUnretainedValue()
+                        if let event = ZWaveEvent(note.pointee) { sink.deliver(event) }
+                    },
+                    { level, node, line, context in
+                        guard let line, let context else { return }
+                        let sink = Unmanaged<NotificationSink>.fromOpaque(context).takeUnretainedValue()
+                        sink.log(level: level, node: node, line: String(cString: line))
+                    }, context, &handle)
             }
         }
         return (status, handle)

@@ -32,11 +32,13 @@ public struct ZWaveDriverConfiguration: Sendable {
     /// set, the copies are freed as nodes get ready (`zw_release_node_cache_copies`).
     public var releaseNodeCacheCopies = true
 
-    public init(port: String, userPath: String, configPath: String = "/etc/openzwave",
-                openZWaveLogLevel: ZWaveLogLevel? = nil, retryTimeout: Duration = .seconds(10),
-                pollInterval: Duration = .seconds(30), saveConfiguration: Bool = true,
-                readyTimeout: Duration = .seconds(10), restartBackoff: Duration = .seconds(1),
-                maxRestartBackoff: Duration = .seconds(30), eventBufferSize: Int = 4096) {
+    public init(
+        port: String, userPath: String, configPath: String = "/etc/openzwave",
+        openZWaveLogLevel: ZWaveLogLevel? = nil, retryTimeout: Duration = .seconds(10),
+        pollInterval: Duration = .seconds(30), saveConfiguration: Bool = true,
+        readyTimeout: Duration = .seconds(10), restartBackoff: Duration = .seconds(1),
+        maxRestartBackoff: Duration = .seconds(30), eventBufferSize: Int = 4096
+    ) {
         self.port = port
         self.userPath = userPath
         self.configPath = configPath

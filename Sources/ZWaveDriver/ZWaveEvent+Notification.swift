@@ -2,15 +2,17 @@ internal import CZWaveShim
 
 extension ZWaveValueID {
     init(_ c: zw_value_id) {
-        self.init(home: HomeID(c.home_id), node: NodeID(c.node_id), genre: Genre(rawValue: c.genre) ?? .unknown,
-                  commandClass: c.command_class, instance: c.instance, index: c.index,
-                  type: ValueType(rawValue: c.type) ?? .unknown, id: c.id)
+        self.init(
+            home: HomeID(c.home_id), node: NodeID(c.node_id), genre: Genre(rawValue: c.genre) ?? .unknown,
+            commandClass: c.command_class, instance: c.instance, index: c.index,
+            type: ValueType(rawValue: c.type) ?? .unknown, id: c.id)
     }
 
     /// The shim's C form (only `home_id` and `id` matter to OpenZWave).
     var cValue: zw_value_id {
-        zw_value_id(home_id: home.rawValue, id: id, node_id: node.rawValue, genre: genre.rawValue,
-                    command_class: commandClass, instance: instance, index: index, type: type.rawValue)
+        zw_value_id(
+            home_id: home.rawValue, id: id, node_id: node.rawValue, genre: genre.rawValue,
+            command_class: commandClass, instance: instance, index: index, type: type.rawValue)
     }
 }
 
@@ -32,8 +34,9 @@ extension ZWaveValue {
             case .schedule, .button, .raw, .bitSet, .unknown: content = .other(text)
             }
         }
-        self.init(id: id, label: String(cTuple: s.label), units: String(cTuple: s.units), readOnly: s.read_only,
-                  content: content)
+        self.init(
+            id: id, label: String(cTuple: s.label), units: String(cTuple: s.units), readOnly: s.read_only,
+            content: content)
     }
 }
 
@@ -70,11 +73,12 @@ extension ZWaveEvent {
         case ZW_NOTE_ALL_NODES_QUERIED_SOME_DEAD: self = .allNodesQueried(someDead: true)
         case ZW_NOTE_USER_ALERTS: self = .userAlert(node, code: Int(n.user_alert))
         case ZW_NOTE_CONTROLLER_COMMAND:
-            self = .controllerCommand(ZWaveControllerUpdate(
-                command: n.command,
-                state: ZWaveControllerUpdate.State(rawValue: n.event) ?? .unknown,
-                error: ZWaveControllerUpdate.ControllerError(rawValue: n.notification_code) ?? .unknown,
-                node: node))
+            self = .controllerCommand(
+                ZWaveControllerUpdate(
+                    command: n.command,
+                    state: ZWaveControllerUpdate.State(rawValue: n.event) ?? .unknown,
+                    error: ZWaveControllerUpdate.ControllerError(rawValue: n.notification_code) ?? .unknown,
+                    node: node))
         case ZW_NOTE_NOTIFICATION:
             switch zw_notification_code(rawValue: UInt32(n.notification_code)) {
             case ZW_CODE_DEAD: self = .nodeDead(node)

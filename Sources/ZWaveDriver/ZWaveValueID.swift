@@ -11,8 +11,10 @@ public struct ZWaveValueID: Sendable, Hashable, CustomStringConvertible {
     /// `ValueID::GetId()`.
     public let id: UInt64
 
-    public init(home: HomeID, node: NodeID, genre: Genre, commandClass: UInt8, instance: UInt8, index: UInt16,
-                type: ValueType, id: UInt64) {
+    public init(
+        home: HomeID, node: NodeID, genre: Genre, commandClass: UInt8, instance: UInt8, index: UInt16,
+        type: ValueType, id: UInt64
+    ) {
         self.home = home
         self.node = node
         self.genre = genre

@@ -15,9 +15,11 @@ final class BenchBroker: Sendable {
 
     init(directory: BenchDirectory) async throws {
         port = try FreePort.next()
-        var lines = ["listener \(port) 127.0.0.1", "allow_anonymous true", "persistence false",
-                     "log_dest stderr", "log_type error", "log_type warning",
-                     "max_queued_messages 100000"]
+        var lines = [
+            "listener \(port) 127.0.0.1", "allow_anonymous true", "persistence false",
+            "log_dest stderr", "log_type error", "log_type warning",
+            "max_queued_messages 100000",
+        ]
         if let account = getpwuid(geteuid()), let name = account.pointee.pw_name {
             lines.append("user \(String(cString: name))")
         }

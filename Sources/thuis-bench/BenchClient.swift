@@ -30,7 +30,9 @@ final class BenchClient: Sendable {
         }
         let deadline = ContinuousClock.now + .seconds(10)
         while !(await client.isConnected) {
-            guard ContinuousClock.now < deadline else { throw BenchError("MQTT client \(name) could not connect to port \(port)") }
+            guard ContinuousClock.now < deadline else {
+                throw BenchError("MQTT client \(name) could not connect to port \(port)")
+            }
             try await Task.sleep(for: .milliseconds(10))
         }
     }

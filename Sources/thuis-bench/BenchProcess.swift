@@ -9,10 +9,14 @@ final class BenchProcess: @unchecked Sendable {
     let started: ContinuousClock.Instant
 
     /// Starts `executable` with `arguments` in `directory`, stdout and stderr into `logPath`.
-    init(_ executable: String, _ arguments: [String], directory: String? = nil, logPath: String,
-         environment: [String: String]? = nil) throws {
+    init(
+        _ executable: String, _ arguments: [String], directory: String? = nil, logPath: String,
+        environment: [String: String]? = nil
+    ) throws {
         self.logPath = logPath
-        guard FileManager.default.createFile(atPath: logPath, contents: nil) else { throw BenchError("cannot create \(logPath)") }
+        guard FileManager.default.createFile(atPath: logPath, contents: nil) else {
+            throw BenchError("cannot create \(logPath)")
+        }
         let log = try FileHandle(forWritingTo: URL(fileURLWithPath: logPath))
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
@@ -59,7 +63,8 @@ final class BenchProcess: @unchecked Sendable {
     /// CPU time (user + system) in seconds from /proc/<pid>/stat.
     var cpuSeconds: Double? {
         guard let text = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-              let close = text.lastIndex(of: ")") else { return nil }
+            let close = text.lastIndex(of: ")")
+        else { return nil }
         let fields = text[text.index(after: close)...].split(separator: " ")
         guard fields.count > 13, let user = Double(fields[11]), let system = Double(fields[12]) else { return nil }
         return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
@@ -78,7 +83,9 @@ final class BenchProcess: @unchecked Sendable {
     }
 
     /// Waits until the output contains `text`; returns the time it was first seen, nil on timeout or exit.
-    func waitForOutput(_ text: String, timeout: Duration, poll: Duration = .milliseconds(5)) async -> ContinuousClock.Instant? {
+    func waitForOutput(_ text: String, timeout: Duration, poll: Duration = .milliseconds(5)) async -> ContinuousClock
+        .Instant?
+    {
         let deadline = ContinuousClock.now + timeout
         while ContinuousClock.now < deadline {
             if output.contains(text) { return .now }

@@ -15,8 +15,9 @@ struct BridgeRun: Sendable {
             own.deletingLastPathComponent().appendingPathComponent("thuis-bridge").path,
         ].compactMap { $0 }
         for candidate in candidates where FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
-        throw BenchError("thuis-bridge not found next to thuis-bench (\(candidates)): build it with "
-            + "`swift build -c release --product thuis-bridge` first")
+        throw BenchError(
+            "thuis-bridge not found next to thuis-bench (\(candidates)): build it with "
+                + "`swift build -c release --product thuis-bridge` first")
     }
 
     /// Writes `devices.toml` (bridge name, the broker, then `body`) and starts the bridge.
@@ -35,7 +36,8 @@ struct BridgeRun: Sendable {
         try text.write(toFile: config, atomically: true, encoding: .utf8)
         let process = try BenchProcess(
             try binary(), ["run", "--config", config], directory: directory,
-            logPath: (directory as NSString).appendingPathComponent("bridge-\(Int(Date().timeIntervalSince1970 * 1000)).log"))
+            logPath: (directory as NSString).appendingPathComponent(
+                "bridge-\(Int(Date().timeIntervalSince1970 * 1000)).log"))
         return BridgeRun(process: process, directory: directory, name: name)
     }
 

@@ -30,7 +30,8 @@ enum CECScenario {
         let watcher = try await BenchClient(port: broker.port, name: "cec-watcher")
         try await watcher.subscribe("Thuis/#")
         let commander = try await BenchClient(port: broker.port, name: "cec-commander")
-        let bridge = try BridgeRun.start(name: "cecbench", brokerPort: broker.port, body: fixture.cecSection, directory: directory)
+        let bridge = try BridgeRun.start(
+            name: "cecbench", brokerPort: broker.port, body: fixture.cecSection, directory: directory)
         defer { fixture.stop() }
         guard await watcher.wait(topic: "Thuis/device/bench/tv", from: 0, timeout: .seconds(30)) != nil else {
             await bridge.process.stop()
@@ -42,8 +43,9 @@ enum CECScenario {
         defer { directFixture.stop() }
         var logger = Logger(label: "bench.cec")
         logger.logLevel = .error
-        let driver = CECDriver(configuration: CECDriverConfiguration(port: directFixture.link, osdName: "Direct", deviceType: .recording),
-                               logger: logger)
+        let driver = CECDriver(
+            configuration: CECDriverConfiguration(port: directFixture.link, osdName: "Direct", deviceType: .recording),
+            logger: logger)
         _ = try await driver.open()
 
         var result = Samples()
@@ -65,7 +67,8 @@ enum CECScenario {
             var published = watcher.inbox.mark
             let start = ContinuousClock.now
             try await commander.publish("\(tv)/set", "on")
-            if let frame = await fixture.emulator.waitForTransmitted(since: mark, timeout: .seconds(5), where: onFrame) {
+            if let frame = await fixture.emulator.waitForTransmitted(since: mark, timeout: .seconds(5), where: onFrame)
+            {
                 let milliseconds = (frame.time - start).milliseconds
                 if record { result.bridge.append(milliseconds) }
                 if milliseconds > 100 { log("    a sample through the bridge took \(Int(milliseconds)) ms") }
@@ -90,7 +93,9 @@ enum CECScenario {
             let mark = directFixture.emulator.transmittedCount
             let start = ContinuousClock.now
             try await driver.powerOn(.tv)
-            if let frame = await directFixture.emulator.waitForTransmitted(since: mark, timeout: .seconds(5), where: onFrame) {
+            if let frame = await directFixture.emulator.waitForTransmitted(
+                since: mark, timeout: .seconds(5), where: onFrame)
+            {
                 if record { result.direct.append((frame.time - start).milliseconds) }
             } else {
                 result.lost += 1

@@ -20,8 +20,9 @@ struct DimmerSession: Sendable {
     static func start(run: BenchDirectory, refreshAfterSet: Bool, log: (String) -> Void) async throws -> DimmerSession {
         let directory = try run.subdirectory("dimmer-refresh-\(refreshAfterSet)")
         let broker = try await BenchBroker(directory: run)
-        let fixture = try ZWaveFixture(network: .defaultNetwork, radioLatency: .zero,
-                                       link: (directory as NSString).appendingPathComponent("zwave"))
+        let fixture = try ZWaveFixture(
+            network: .defaultNetwork, radioLatency: .zero,
+            link: (directory as NSString).appendingPathComponent("zwave"))
         let watcher = try await BenchClient(port: broker.port, name: "watcher")
         try await watcher.subscribe("Thuis/#")
         let commander = try await BenchClient(port: broker.port, name: "commander")
@@ -40,9 +41,12 @@ struct DimmerSession: Sendable {
         }
         _ = await fixture.waitForQuiet(.seconds(1), timeout: .seconds(60))
         let startup = ContinuousClock.now - started
-        log("  bridge ready (refresh_after_set = \(refreshAfterSet)) after \(seconds(startup.milliseconds / 1000)) incl. 1 s quiet")
-        return DimmerSession(broker: broker, fixture: fixture, bridge: bridge, commander: commander, watcher: watcher,
-                             refreshAfterSet: refreshAfterSet, startup: startup)
+        log(
+            "  bridge ready (refresh_after_set = \(refreshAfterSet)) after \(seconds(startup.milliseconds / 1000)) incl. 1 s quiet"
+        )
+        return DimmerSession(
+            broker: broker, fixture: fixture, bridge: bridge, commander: commander, watcher: watcher,
+            refreshAfterSet: refreshAfterSet, startup: startup)
     }
 
     func stop() async {
@@ -59,7 +63,9 @@ struct DimmerSession: Sendable {
         let from = watcher.inbox.mark
         let start = ContinuousClock.now
         try await commander.publish(Self.echoTopic, text)
-        guard let got = await watcher.wait(topic: Self.echoTopic, text: text, from: from, timeout: .seconds(5)) else { return nil }
+        guard let got = await watcher.wait(topic: Self.echoTopic, text: text, from: from, timeout: .seconds(5)) else {
+            return nil
+        }
         return (got.time - start).milliseconds
     }
 

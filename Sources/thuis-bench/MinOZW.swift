@@ -11,8 +11,10 @@ enum MinOZW {
     /// Seconds from MinOZW's start to the library's AllNodesQueried notification (the timestamp OpenZWave
     /// logged, so polling the log adds no error); nil on timeout. Reuses the cache (`ozwcache_*.xml`) a
     /// previous call left in the working directory.
-    static func timeToAllNodesQueried(link: String, directory: String, timeout: Duration = .seconds(240),
-                                      log: (String) -> Void) async throws -> Double? {
+    static func timeToAllNodesQueried(
+        link: String, directory: String, timeout: Duration = .seconds(240),
+        log: (String) -> Void
+    ) async throws -> Double? {
         guard FileManager.default.isExecutableFile(atPath: binary) else {
             throw BenchError("\(binary) not found: install it with `apt-get install openzwave`")
         }
@@ -20,8 +22,11 @@ enum MinOZW {
         let work = (directory as NSString).appendingPathComponent("a/b/c")
         try files.createDirectory(atPath: work, withIntermediateDirectories: true)
         let config = (directory as NSString).appendingPathComponent("config")
-        if !files.fileExists(atPath: config) { try files.createSymbolicLink(atPath: config, withDestinationPath: "/etc/openzwave") }
-        let logPath = (directory as NSString).appendingPathComponent("minozw-\(Int(Date().timeIntervalSince1970 * 1000)).log")
+        if !files.fileExists(atPath: config) {
+            try files.createSymbolicLink(atPath: config, withDestinationPath: "/etc/openzwave")
+        }
+        let logPath = (directory as NSString).appendingPathComponent(
+            "minozw-\(Int(Date().timeIntervalSince1970 * 1000)).log")
         let spawned = Date()
         let process = try BenchProcess(binary, [link], directory: work, logPath: logPath)
         let seen = await process.waitForOutput(allNodesQueriedMarker, timeout: timeout, poll: .milliseconds(50))
@@ -39,7 +44,8 @@ enum MinOZW {
     /// The local-time timestamp (`2026-11-22 04:27:39.978`) of the first log line containing `marker`.
     static func loggedTime(of marker: String, in output: String) -> Date? {
         guard let line = output.split(separator: "\n").first(where: { $0.contains(marker) }),
-              let match = line.firstMatch(of: /\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}\.\d{3}/) else { return nil }
+            let match = line.firstMatch(of: /\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}\.\d{3}/)
+        else { return nil }
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.timeZone = TimeZone.current

@@ -4,21 +4,28 @@ internal import ZWaveEmulator
 /// Scenario 2: the FGD212 sends a Switch Multilevel Report (`26 03 <level>`) on the pty → the watcher has
 /// the new state; interleaved with broker round trips (baseline).
 enum ReportToMQTTScenario {
-    static func run(_ session: DimmerSession, samples: Int, log: (String) -> Void) async throws -> (bridge: [Double], baseline: [Double], lost: Int) {
+    static func run(_ session: DimmerSession, samples: Int, log: (String) -> Void) async throws -> (
+        bridge: [Double], baseline: [Double], lost: Int
+    ) {
         var bridge: [Double] = []
         var baseline: [Double] = []
         var lost = 0
         var previous: UInt8 = 0
         for index in 0..<(samples + 20) {
-            if let roundTrip = try await session.brokerRoundTrip(100_000 + index), index >= 20 { baseline.append(roundTrip) }
+            if let roundTrip = try await session.brokerRoundTrip(100_000 + index), index >= 20 {
+                baseline.append(roundTrip)
+            }
             var level = DimmerSession.level(index * 7)
             if level == previous { level = level % 99 + 1 }
             previous = level
             let mark = session.watcher.inbox.mark
             let start = ContinuousClock.now
             session.fixture.stick.injectReport(from: DimmerSession.node, [0x26, 0x03, level])
-            guard let got = await session.watcher.wait(topic: DimmerSession.stateTopic, text: String(level), from: mark,
-                                                       timeout: .seconds(5)) else {
+            guard
+                let got = await session.watcher.wait(
+                    topic: DimmerSession.stateTopic, text: String(level), from: mark,
+                    timeout: .seconds(5))
+            else {
                 lost += 1
                 continue
             }

@@ -1,6 +1,6 @@
 import Foundation
-import ZWaveEmulator
 internal import MQTTDriver
+import ZWaveEmulator
 
 /// Scenario 4 (and 5): from the bridge's start to every mapped device's state published, cold (no network
 /// cache) and with the cache; baseline: MinOZW's time to "all nodes queried" on the same emulated network.
@@ -27,14 +27,17 @@ enum ScaleScenario {
     /// When, after the bridge's start, its RSS counts as at rest.
     static let restAfter: Duration = .seconds(15)
 
-    static func run(run: BenchDirectory, network: NetworkDescription, label: String, withCEC: Bool,
-                    radioLatency: Duration, log: (String) -> Void) async throws -> Outcome {
+    static func run(
+        run: BenchDirectory, network: NetworkDescription, label: String, withCEC: Bool,
+        radioLatency: Duration, log: (String) -> Void
+    ) async throws -> Outcome {
         let directory = try run.subdirectory("scale-\(label)")
         let broker = try await BenchBroker(directory: run)
         let watcher = try await BenchClient(port: broker.port, name: "scale-\(label)")
         try await watcher.subscribe("Thuis/#")
-        let fixture = try ZWaveFixture(network: network, radioLatency: radioLatency,
-                                       link: (directory as NSString).appendingPathComponent("zwave"))
+        let fixture = try ZWaveFixture(
+            network: network, radioLatency: radioLatency,
+            link: (directory as NSString).appendingPathComponent("zwave"))
         let topics = fixture.stateTopics()
         let meterTopics = fixture.meterTopics()
         var outcome = Outcome(nodes: network.nodes.filter { $0.kind != .joining }.count, devices: topics.count)
@@ -46,13 +49,21 @@ enum ScaleScenario {
             let frameMark = fixture.frames.mark
             let body = fixture.zwaveSection(stateDirectory: state, refreshAfterSet: false) + "\n" + cec
             let bridge = try BridgeRun.start(name: "scale", brokerPort: broker.port, body: body, directory: directory)
-            let elapsed = await allStates(watcher, topics: topics, from: mark, since: bridge.process.started, timeout: timeout)
-            let first = fixture.frames.items(from: frameMark).first.map { ($0.time - bridge.process.started).milliseconds / 1000 }
+            let elapsed = await allStates(
+                watcher, topics: topics, from: mark, since: bridge.process.started, timeout: timeout)
+            let first = fixture.frames.items(from: frameMark).first.map {
+                ($0.time - bridge.process.started).milliseconds / 1000
+            }
             outcome.firstFrame["bridge \(what)"] = first
-            log("  \(label) bridge \(what): \(elapsed.map { seconds($0) } ?? "timeout") for \(topics.count) states, first frame after \(first.map { seconds($0) } ?? "n/a")")
+            log(
+                "  \(label) bridge \(what): \(elapsed.map { seconds($0) } ?? "timeout") for \(topics.count) states, first frame after \(first.map { seconds($0) } ?? "n/a")"
+            )
             if elapsed == nil { outcome.notes.append("bridge \(what): not every state within \(timeout)") }
-            let meters = await allStates(watcher, topics: meterTopics, from: mark, since: bridge.process.started, timeout: timeout)
-            log("  \(label) bridge \(what): \(meters.map { seconds($0) } ?? "timeout") for \(meterTopics.count) power and energy values")
+            let meters = await allStates(
+                watcher, topics: meterTopics, from: mark, since: bridge.process.started, timeout: timeout)
+            log(
+                "  \(label) bridge \(what): \(meters.map { seconds($0) } ?? "timeout") for \(meterTopics.count) power and energy values"
+            )
             return (elapsed, meters, bridge)
         }
 
@@ -89,24 +100,30 @@ enum ScaleScenario {
 
         // MinOZW on a fresh emulator with the same network, cold then with its own cache.
         let minDirectory = try run.subdirectory("minozw-\(label)")
-        let minFixture = try ZWaveFixture(network: network, radioLatency: radioLatency,
-                                          link: (minDirectory as NSString).appendingPathComponent("zwave"))
+        let minFixture = try ZWaveFixture(
+            network: network, radioLatency: radioLatency,
+            link: (minDirectory as NSString).appendingPathComponent("zwave"))
         for what in ["cold", "cached"] {
             let frameMark = minFixture.frames.mark
             let spawned = ContinuousClock.now
-            let elapsed = try await MinOZW.timeToAllNodesQueried(link: minFixture.link, directory: minDirectory, log: log)
+            let elapsed = try await MinOZW.timeToAllNodesQueried(
+                link: minFixture.link, directory: minDirectory, log: log)
             if what == "cold" { outcome.minOZWCold = elapsed } else { outcome.minOZWCached = elapsed }
             let first = minFixture.frames.items(from: frameMark).first.map { ($0.time - spawned).milliseconds / 1000 }
             outcome.firstFrame["MinOZW \(what)"] = first
-            log("  \(label) MinOZW \(what): \(elapsed.map { seconds($0) } ?? "n/a"), first frame after \(first.map { seconds($0) } ?? "n/a")")
+            log(
+                "  \(label) MinOZW \(what): \(elapsed.map { seconds($0) } ?? "n/a"), first frame after \(first.map { seconds($0) } ?? "n/a")"
+            )
         }
         await minFixture.stop()
         return outcome
     }
 
     /// Seconds from `since` until every topic had a message at index ≥ `from`; nil on timeout.
-    static func allStates(_ watcher: BenchClient, topics: [String], from: Int, since: ContinuousClock.Instant,
-                          timeout: Duration) async -> Double? {
+    static func allStates(
+        _ watcher: BenchClient, topics: [String], from: Int, since: ContinuousClock.Instant,
+        timeout: Duration
+    ) async -> Double? {
         var missing = Set(topics)
         var last = since
         var scanned = from

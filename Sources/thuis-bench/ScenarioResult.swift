@@ -27,9 +27,12 @@ struct ScenarioResult: Codable, Sendable {
         return result
     }
 
-    mutating func row(_ metric: String, _ measured: String, baseline: String = "", comparison: String = "",
-                      goal: String = "", met: Bool? = nil) {
-        rows.append(Row(metric: metric, measured: measured, baseline: baseline, comparison: comparison, goal: goal, met: met))
+    mutating func row(
+        _ metric: String, _ measured: String, baseline: String = "", comparison: String = "",
+        goal: String = "", met: Bool? = nil
+    ) {
+        rows.append(
+            Row(metric: metric, measured: measured, baseline: baseline, comparison: comparison, goal: goal, met: met))
     }
 }
 

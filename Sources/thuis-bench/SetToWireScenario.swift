@@ -3,7 +3,9 @@ import Foundation
 /// Scenario 1: `/set` → the Switch Multilevel Set's SEND_DATA frame at the emulated stick (radio latency 0),
 /// interleaved with broker round trips (baseline).
 enum SetToWireScenario {
-    static func run(_ session: DimmerSession, samples: Int, log: (String) -> Void) async throws -> (bridge: [Double], baseline: [Double], lost: Int) {
+    static func run(_ session: DimmerSession, samples: Int, log: (String) -> Void) async throws -> (
+        bridge: [Double], baseline: [Double], lost: Int
+    ) {
         var bridge: [Double] = []
         var baseline: [Double] = []
         var lost = 0
@@ -24,7 +26,8 @@ enum SetToWireScenario {
             }
             if index >= 20 { bridge.append((frame.time - start).milliseconds) }
             // Let the transaction finish (the state comes back, and the verifying Get if any) before the next.
-            _ = await session.watcher.wait(topic: DimmerSession.stateTopic, text: String(level), from: stateMark, timeout: .seconds(5))
+            _ = await session.watcher.wait(
+                topic: DimmerSession.stateTopic, text: String(level), from: stateMark, timeout: .seconds(5))
             _ = await session.fixture.waitForQuiet(.milliseconds(3), timeout: .seconds(2))
             if index > 0, index % 250 == 0 { log("    \(index) samples") }
         }

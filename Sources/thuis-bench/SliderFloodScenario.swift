@@ -1,6 +1,6 @@
 import Foundation
-import ZWaveEmulator
 internal import MQTTDriver
+import ZWaveEmulator
 
 /// Scenario 3: 10,000 levels in one second on `/set` for one dimmer at a 30 ms radio transaction.
 enum SliderFloodScenario {
@@ -21,8 +21,10 @@ enum SliderFloodScenario {
         var ideal: Double { publishSeconds / transaction }
     }
 
-    static func run(_ session: DimmerSession, messages: Int = 10_000, over duration: Duration = .seconds(1),
-                    log: (String) -> Void) async throws -> Outcome {
+    static func run(
+        _ session: DimmerSession, messages: Int = 10_000, over duration: Duration = .seconds(1),
+        log: (String) -> Void
+    ) async throws -> Outcome {
         let transaction = ZWaveStickEmulator.realisticRadioLatency
         session.fixture.stick.setRadioLatency(transaction)
         defer { session.fixture.stick.setRadioLatency(.zero) }
@@ -37,7 +39,9 @@ enum SliderFloodScenario {
         let interval = duration / messages
         for (index, level) in levels.enumerated() {
             let due = start + interval * index
-            if due > ContinuousClock.now.advanced(by: .milliseconds(1)) { try await Task.sleep(until: due, clock: .continuous) }
+            if due > ContinuousClock.now.advanced(by: .milliseconds(1)) {
+                try await Task.sleep(until: due, clock: .continuous)
+            }
             try await session.commander.publish(DimmerSession.setTopic, String(level), qos: .atMostOnce)
         }
         let published = ContinuousClock.now - start
@@ -53,7 +57,8 @@ enum SliderFloodScenario {
                 break
             }
         }
-        _ = await session.watcher.wait(topic: DimmerSession.stateTopic, text: String(expected), from: stateMark, timeout: .seconds(5))
+        _ = await session.watcher.wait(
+            topic: DimmerSession.stateTopic, text: String(expected), from: stateMark, timeout: .seconds(5))
         try await Task.sleep(for: .milliseconds(500))
         let frames = session.fixture.frames.items(from: frameMark).filter { $0.item.isSendData(to: DimmerSession.node) }
         let sets = frames.filter { $0.item.multilevelSetLevel(node: DimmerSession.node) != nil }
@@ -63,7 +68,8 @@ enum SliderFloodScenario {
             sendDataFrames: frames.count,
             drainSeconds: ((frames.last?.time ?? start) - start).milliseconds / 1000, quiet: quiet,
             expectedLevel: expected, stickLevel: session.fixture.stick.level(node: DimmerSession.node),
-            lastPublishedState: states.last?.item.text, rssBeforeKB: rssBefore, rssAfterKB: session.bridge.process.rssKB,
+            lastPublishedState: states.last?.item.text, rssBeforeKB: rssBefore,
+            rssAfterKB: session.bridge.process.rssKB,
             transaction: transaction.milliseconds / 1000)
     }
 }

@@ -1,9 +1,9 @@
 import BridgeCore
 import CECEmulator
 import Foundation
+internal import MQTTDriver
 import SystemSupport
 import ZWaveEmulator
-internal import MQTTDriver
 
 /// Scenario 7 (not in the default set): a soak of the emulated house. For `duration`, a seeded random mix of
 /// MQTT commands (dimmer levels, PowerNode sockets, TV power) and device events (S2 scene clicks, load changes,
@@ -28,17 +28,22 @@ enum SoakScenario {
     static let dimmer: UInt8 = 2
     static let powerNode: UInt8 = 3
 
-    static func run(run: BenchDirectory, duration: Duration, seed: UInt64, log: (String) -> Void) async throws -> Outcome {
+    static func run(run: BenchDirectory, duration: Duration, seed: UInt64, log: (String) -> Void) async throws
+        -> Outcome
+    {
         let directory = try run.subdirectory("soak")
         let broker = try await BenchBroker(directory: run)
-        let zwave = try ZWaveFixture(network: .defaultNetwork, radioLatency: ZWaveStickEmulator.realisticRadioLatency,
-                                     link: (directory as NSString).appendingPathComponent("zwave"))
+        let zwave = try ZWaveFixture(
+            network: .defaultNetwork, radioLatency: ZWaveStickEmulator.realisticRadioLatency,
+            link: (directory as NSString).appendingPathComponent("zwave"))
         let cec = try CECFixture(link: (directory as NSString).appendingPathComponent("cec"))
         let watcher = try await BenchClient(port: broker.port, name: "soak-watcher")
         try await watcher.subscribe("Thuis/#")
         let commander = try await BenchClient(port: broker.port, name: "soak-commander")
-        let body = zwave.zwaveSection(stateDirectory: (directory as NSString).appendingPathComponent("state"),
-                                      refreshAfterSet: false) + "\n" + cec.cecSection
+        let body =
+            zwave.zwaveSection(
+                stateDirectory: (directory as NSString).appendingPathComponent("state"),
+                refreshAfterSet: false) + "\n" + cec.cecSection
         let bridge = try BridgeRun.start(name: "soak", brokerPort: broker.port, body: body, directory: directory)
         func stopAll() async {
             await bridge.process.stop()
@@ -77,8 +82,9 @@ enum SoakScenario {
                 nextSample = nextSample + .seconds(10)
             }
             if ContinuousClock.now >= nextReport {
-                log("    \(Int((ContinuousClock.now - started).milliseconds / 60_000)) min: \(outcome.commands) commands, "
-                    + "\(outcome.deviceEvents) device events, RSS \(megabytes(outcome.rss.last?.1))")
+                log(
+                    "    \(Int((ContinuousClock.now - started).milliseconds / 60_000)) min: \(outcome.commands) commands, "
+                        + "\(outcome.deviceEvents) device events, RSS \(megabytes(outcome.rss.last?.1))")
                 nextReport = nextReport + .seconds(60)
             }
             switch random.below(100) {
@@ -115,30 +121,45 @@ enum SoakScenario {
         // Let the queues drain: the radio quiet for 3 s, then compare.
         _ = await zwave.waitForQuiet(.seconds(3), timeout: .seconds(120))
         try await Task.sleep(for: .seconds(3))
-        if let kB = BenchProcess.rssKB(pid: pid) { outcome.rss.append(((ContinuousClock.now - started).milliseconds / 1000, kB)) }
-        outcome.scenesSeen = watcher.inbox.items(from: sceneMark).filter {
-            $0.item.topic == "Thuis/device/bench/d\(dimmer)/scene" && $0.item.text == "26"
-        }.count
+        if let kB = BenchProcess.rssKB(pid: pid) {
+            outcome.rss.append(((ContinuousClock.now - started).milliseconds / 1000, kB))
+        }
+        outcome.scenesSeen =
+            watcher.inbox.items(from: sceneMark).filter {
+                $0.item.topic == "Thuis/device/bench/d\(dimmer)/scene" && $0.item.text == "26"
+            }.count
         func lastState(_ topic: String) -> String? {
             watcher.inbox.items(from: 0).last { $0.item.topic == topic }?.item.text
         }
         if let expectedLevel {
             let device = zwave.stick.level(node: dimmer).map(Int.init)
-            if device != expectedLevel { outcome.mismatches.append("d\(dimmer): device \(device.map(String.init) ?? "nil"), commanded \(expectedLevel)") }
+            if device != expectedLevel {
+                outcome.mismatches.append(
+                    "d\(dimmer): device \(device.map(String.init) ?? "nil"), commanded \(expectedLevel)")
+            }
             let state = lastState("Thuis/device/bench/d\(dimmer)")
-            if state != String(expectedLevel) { outcome.mismatches.append("d\(dimmer): MQTT \(state ?? "nil"), commanded \(expectedLevel)") }
+            if state != String(expectedLevel) {
+                outcome.mismatches.append("d\(dimmer): MQTT \(state ?? "nil"), commanded \(expectedLevel)")
+            }
         }
         for (socket, on) in expectedSockets.sorted(by: { $0.key < $1.key }) {
             let device = zwave.stick.switchState(node: powerNode, endpoint: UInt8(socket))
-            if device != on { outcome.mismatches.append("p\(powerNode)_\(socket): device \(String(describing: device)), commanded \(on)") }
+            if device != on {
+                outcome.mismatches.append(
+                    "p\(powerNode)_\(socket): device \(String(describing: device)), commanded \(on)")
+            }
             let state = lastState("Thuis/device/bench/p\(powerNode)_\(socket)")
-            if state != (on ? "on" : "off") { outcome.mismatches.append("p\(powerNode)_\(socket): MQTT \(state ?? "nil"), commanded \(on)") }
+            if state != (on ? "on" : "off") {
+                outcome.mismatches.append("p\(powerNode)_\(socket): MQTT \(state ?? "nil"), commanded \(on)")
+            }
         }
         if let expectedTV {
             let device = cec.emulator.state.tvPoweredOn
             if device != expectedTV { outcome.mismatches.append("tv: device on=\(device), commanded on=\(expectedTV)") }
             let state = lastState("Thuis/device/bench/tv")
-            if state != (expectedTV ? "on" : "standby") { outcome.mismatches.append("tv: MQTT \(state ?? "nil"), commanded on=\(expectedTV)") }
+            if state != (expectedTV ? "on" : "standby") {
+                outcome.mismatches.append("tv: MQTT \(state ?? "nil"), commanded on=\(expectedTV)")
+            }
         }
         if bridge.process.rssKB == nil { outcome.bridgeRestarted = true }
         await stopAll()

@@ -8,12 +8,15 @@ extension ThuisBench {
         var result = ScenarioResult(name: "1. set → wire (refresh_after_set = \(refresh))")
         result.latencies = ["bridge": bridge, "broker_round_trip": broker]
         result.numbers = ["lost": Double(r.lost)]
-        result.row("p50", ms(bridge.p50), baseline: ms(broker.p50), comparison: "overhead \(ms(bridge.p50 - broker.p50))",
-                   goal: "≤ 0.5 ms", met: bridge.p50 <= 0.5)
-        result.row("p99", ms(bridge.p99), baseline: ms(broker.p99), comparison: "overhead \(ms(bridge.p99 - broker.p99))",
-                   goal: "≤ 1.5 ms", met: bridge.p99 <= 1.5)
-        result.row("p90 / max", "\(ms(bridge.p90)) / \(ms(bridge.max))", baseline: "\(ms(broker.p90)) / \(ms(broker.max))",
-                   comparison: "peer p50 1.53 ms, p90 1.96 ms")
+        result.row(
+            "p50", ms(bridge.p50), baseline: ms(broker.p50), comparison: "overhead \(ms(bridge.p50 - broker.p50))",
+            goal: "≤ 0.5 ms", met: bridge.p50 <= 0.5)
+        result.row(
+            "p99", ms(bridge.p99), baseline: ms(broker.p99), comparison: "overhead \(ms(bridge.p99 - broker.p99))",
+            goal: "≤ 1.5 ms", met: bridge.p99 <= 1.5)
+        result.row(
+            "p90 / max", "\(ms(bridge.p90)) / \(ms(bridge.max))", baseline: "\(ms(broker.p90)) / \(ms(broker.max))",
+            comparison: "peer p50 1.53 ms, p90 1.96 ms")
         result.row("samples", "\(bridge.count) (lost \(r.lost))")
         return result
     }
@@ -24,9 +27,11 @@ extension ThuisBench {
         var result = ScenarioResult(name: "2. report → MQTT")
         result.latencies = ["bridge": bridge, "broker_round_trip": broker]
         result.numbers = ["lost": Double(r.lost)]
-        result.row("p50", ms(bridge.p50), baseline: ms(broker.p50), comparison: "overhead \(ms(bridge.p50 - broker.p50))")
-        result.row("p99", ms(bridge.p99), baseline: ms(broker.p99), comparison: "overhead \(ms(bridge.p99 - broker.p99))",
-                   goal: "overhead ≤ 1 ms", met: bridge.p99 - broker.p99 <= 1)
+        result.row(
+            "p50", ms(bridge.p50), baseline: ms(broker.p50), comparison: "overhead \(ms(bridge.p50 - broker.p50))")
+        result.row(
+            "p99", ms(bridge.p99), baseline: ms(broker.p99), comparison: "overhead \(ms(bridge.p99 - broker.p99))",
+            goal: "overhead ≤ 1 ms", met: bridge.p99 - broker.p99 <= 1)
         result.row("samples", "\(bridge.count) (lost \(r.lost))")
         return result
     }
@@ -41,16 +46,22 @@ extension ThuisBench {
             "send_data_frames": Double(r.sendDataFrames), "ideal": ideal, "drain_seconds": r.drainSeconds,
             "rss_before_kb": Double(r.rssBeforeKB ?? -1), "rss_after_kb": Double(r.rssAfterKB ?? -1),
         ]
-        result.row("radio commands (all SEND_DATA)", "\(r.sendDataFrames)", baseline: String(format: "ideal %.1f", ideal),
-                   comparison: String(format: "%.2f × ideal", Double(r.sendDataFrames) / ideal),
-                   goal: String(format: "≤ %.1f", limit), met: Double(r.sendDataFrames) <= limit)
-        result.row("Switch Multilevel Sets", "\(r.setFrames)", baseline: "\(r.published) published in \(seconds(r.publishSeconds))")
-        result.row("radio busy until", seconds(r.drainSeconds), comparison: r.quiet ? "quiet" : "still sending after 90 s")
+        result.row(
+            "radio commands (all SEND_DATA)", "\(r.sendDataFrames)", baseline: String(format: "ideal %.1f", ideal),
+            comparison: String(format: "%.2f × ideal", Double(r.sendDataFrames) / ideal),
+            goal: String(format: "≤ %.1f", limit), met: Double(r.sendDataFrames) <= limit)
+        result.row(
+            "Switch Multilevel Sets", "\(r.setFrames)",
+            baseline: "\(r.published) published in \(seconds(r.publishSeconds))")
+        result.row(
+            "radio busy until", seconds(r.drainSeconds), comparison: r.quiet ? "quiet" : "still sending after 90 s")
         let finalOK = r.stickLevel == r.expectedLevel && r.lastPublishedState == String(r.expectedLevel)
-        result.row("final level", "device \(r.stickLevel.map(String.init) ?? "?"), state \(r.lastPublishedState ?? "?")",
-                   baseline: "last sent \(r.expectedLevel)", goal: "the last one", met: finalOK)
-        result.row("RSS growth", growth.map { String(format: "%+.2f MB", Double($0) / 1024) } ?? "n/a",
-                   baseline: megabytes(r.rssBeforeKB), goal: "< 2 MB", met: growth.map { $0 < 2048 })
+        result.row(
+            "final level", "device \(r.stickLevel.map(String.init) ?? "?"), state \(r.lastPublishedState ?? "?")",
+            baseline: "last sent \(r.expectedLevel)", goal: "the last one", met: finalOK)
+        result.row(
+            "RSS growth", growth.map { String(format: "%+.2f MB", Double($0) / 1024) } ?? "n/a",
+            baseline: megabytes(r.rssBeforeKB), goal: "< 2 MB", met: growth.map { $0 < 2048 })
         return result
     }
 
@@ -63,22 +74,30 @@ extension ThuisBench {
             }
             for (label, bridge, baseline) in [("cold", o.cold, o.minOZWCold), ("cached", o.cached, o.minOZWCached)] {
                 let r = ratio(bridge, baseline)
-                result.row("\(o.nodes) nodes / \(o.devices) devices, \(label)", bridge.map(seconds) ?? "timeout",
-                           baseline: "MinOZW \(baseline.map(seconds) ?? "n/a")",
-                           comparison: r.map { String(format: "%.2f ×", $0) } ?? "n/a", goal: "≤ 1.05 ×", met: r.map { $0 <= 1.05 })
+                result.row(
+                    "\(o.nodes) nodes / \(o.devices) devices, \(label)", bridge.map(seconds) ?? "timeout",
+                    baseline: "MinOZW \(baseline.map(seconds) ?? "n/a")",
+                    comparison: r.map { String(format: "%.2f ×", $0) } ?? "n/a", goal: "≤ 1.05 ×",
+                    met: r.map { $0 <= 1.05 })
                 result.numbers["\(o.nodes)_\(label)_bridge_s"] = bridge ?? -1
                 result.numbers["\(o.nodes)_\(label)_minozw_s"] = baseline ?? -1
             }
             result.notes += o.notes
-            let meters = [("cold", o.metersCold), ("cached", o.metersCached)].map { "\($0.0) \($0.1.map(seconds) ?? "timeout")" }
-            result.notes.append("\(o.nodes) nodes, start → every power and energy value published: \(meters.joined(separator: ", "))")
+            let meters = [("cold", o.metersCold), ("cached", o.metersCached)].map {
+                "\($0.0) \($0.1.map(seconds) ?? "timeout")"
+            }
+            result.notes.append(
+                "\(o.nodes) nodes, start → every power and energy value published: \(meters.joined(separator: ", "))")
             result.numbers["\(o.nodes)_cold_meters_s"] = o.metersCold ?? -1
             result.numbers["\(o.nodes)_cached_meters_s"] = o.metersCached ?? -1
             for (what, first) in o.firstFrame.sorted(by: { $0.key < $1.key }) {
                 result.numbers["\(o.nodes)_first_frame_\(what.replacingOccurrences(of: " ", with: "_"))_s"] = first
             }
             let firsts = o.firstFrame.sorted(by: { $0.key < $1.key }).map { "\($0.key) \(seconds($0.value))" }
-            if !firsts.isEmpty { result.notes.append("\(o.nodes) nodes, spawn → first frame at the stick: \(firsts.joined(separator: ", "))") }
+            if !firsts.isEmpty {
+                result.notes.append(
+                    "\(o.nodes) nodes, spawn → first frame at the stick: \(firsts.joined(separator: ", "))")
+            }
         }
         return result
     }
@@ -86,12 +105,14 @@ extension ThuisBench {
     static func memory(_ o: ScaleScenario.Outcome) -> ScenarioResult {
         var result = ScenarioResult(name: "5. RSS at rest")
         result.row("\(o.nodes) Z-Wave nodes", megabytes(o.restRSSKB))
-        result.row("\(o.nodes) Z-Wave nodes + CEC", megabytes(o.restWithCECRSSKB), baseline: "peers 40.7 + 28.6 MB",
-                   goal: "≤ 30 MB", met: o.restWithCECRSSKB.map { $0 <= 30 * 1024 })
+        result.row(
+            "\(o.nodes) Z-Wave nodes + CEC", megabytes(o.restWithCECRSSKB), baseline: "peers 40.7 + 28.6 MB",
+            goal: "≤ 30 MB", met: o.restWithCECRSSKB.map { $0 <= 30 * 1024 })
         result.numbers = ["zwave_kb": Double(o.restRSSKB ?? -1), "zwave_cec_kb": Double(o.restWithCECRSSKB ?? -1)]
         if let split = o.restWithCECBreakdownKB {
-            result.row("  of which anonymous / file-backed", "\(megabytes(split.anonymous)) / \(megabytes(split.fileBacked))",
-                       comparison: "file-backed pages are library text, shared with other processes")
+            result.row(
+                "  of which anonymous / file-backed", "\(megabytes(split.anonymous)) / \(megabytes(split.fileBacked))",
+                comparison: "file-backed pages are library text, shared with other processes")
             result.numbers["zwave_cec_anonymous_kb"] = Double(split.anonymous)
             result.numbers["zwave_cec_file_backed_kb"] = Double(split.fileBacked)
         }
@@ -103,33 +124,47 @@ extension ThuisBench {
         let direct = LatencySummary(milliseconds: r.direct)
         var result = ScenarioResult(name: "6. CEC /set on → Image View On")
         result.latencies = ["bridge": bridge, "direct_libcec": direct]
-        result.row("p1 (floor)", ms(bridge.p1), baseline: "direct \(ms(direct.p1))", comparison: "overhead \(ms(bridge.p1 - direct.p1))",
-                   goal: "overhead ≤ 1 ms", met: bridge.p1 - direct.p1 <= 1)
-        result.row("p50", ms(bridge.p50), baseline: "direct \(ms(direct.p50))", comparison: "overhead \(ms(bridge.p50 - direct.p50))")
-        result.row("p90", ms(bridge.p90), baseline: "direct \(ms(direct.p90))", comparison: "overhead \(ms(bridge.p90 - direct.p90))")
-        result.row("max", ms(bridge.max), baseline: "direct \(ms(direct.max))", comparison: "overhead \(ms(bridge.max - direct.max))")
+        result.row(
+            "p1 (floor)", ms(bridge.p1), baseline: "direct \(ms(direct.p1))",
+            comparison: "overhead \(ms(bridge.p1 - direct.p1))",
+            goal: "overhead ≤ 1 ms", met: bridge.p1 - direct.p1 <= 1)
+        result.row(
+            "p50", ms(bridge.p50), baseline: "direct \(ms(direct.p50))",
+            comparison: "overhead \(ms(bridge.p50 - direct.p50))")
+        result.row(
+            "p90", ms(bridge.p90), baseline: "direct \(ms(direct.p90))",
+            comparison: "overhead \(ms(bridge.p90 - direct.p90))")
+        result.row(
+            "max", ms(bridge.max), baseline: "direct \(ms(direct.max))",
+            comparison: "overhead \(ms(bridge.max - direct.max))")
         // The standard error of the difference of the two means: the scatter over libcec's 50 ms window makes it
         // about a millisecond at 300 samples a side, so a mean overhead is read together with it.
         func variance(_ samples: [Double], mean: Double) -> Double {
             samples.count > 1 ? samples.reduce(0) { $0 + ($1 - mean) * ($1 - mean) } / Double(samples.count - 1) : .nan
         }
-        let meanError = (variance(r.bridge, mean: bridge.mean) / Double(r.bridge.count)
+        let meanError =
+            (variance(r.bridge, mean: bridge.mean) / Double(r.bridge.count)
             + variance(r.direct, mean: direct.mean) / Double(r.direct.count)).squareRoot()
         result.numbers["mean_overhead_standard_error_ms"] = meanError
-        result.row("mean", ms(bridge.mean), baseline: "direct \(ms(direct.mean))",
-                   comparison: "overhead \(ms(bridge.mean - direct.mean)) ± \(ms(meanError)) (standard error)")
-        result.notes.append("libcec's adapter thread reads the port 5 bytes at a time with a 50 ms timeout, so single samples "
-            + "scatter over ~0-50 ms on both sides; the bridge's overhead shifts the whole distribution and is read at "
-            + "the floor (p1), where the scatter is smallest; each command follows a random pause spread over two such "
-            + "windows, so the medians and means compare too, within their run-to-run scatter")
+        result.row(
+            "mean", ms(bridge.mean), baseline: "direct \(ms(direct.mean))",
+            comparison: "overhead \(ms(bridge.mean - direct.mean)) ± \(ms(meanError)) (standard error)")
+        result.notes.append(
+            "libcec's adapter thread reads the port 5 bytes at a time with a 50 ms timeout, so single samples "
+                + "scatter over ~0-50 ms on both sides; the bridge's overhead shifts the whole distribution and is read at "
+                + "the floor (p1), where the scatter is smallest; each command follows a random pause spread over two such "
+                + "windows, so the medians and means compare too, within their run-to-run scatter")
         let state = LatencySummary(milliseconds: r.state)
         result.latencies["bridge_set_to_state"] = state
         let retried = r.state.filter { $0 > 400 }.count
         result.numbers["state_over_400ms"] = Double(retried)
         result.numbers["state_timeouts"] = Double(r.stateTimeouts)
-        result.row("/set on → state on", "p50 \(ms(state.p50)), p99 \(ms(state.p99)), max \(ms(state.max))", baseline: "",
-                   comparison: "\(retried) over 0.4 s (a power answer asked again), \(r.stateTimeouts) never within 5 s")
-        result.row("samples", "\(bridge.count) + \(direct.count) (lost \(r.lost))", baseline: "", comparison: "CEC-only bridge RSS \(megabytes(r.rssKB))")
+        result.row(
+            "/set on → state on", "p50 \(ms(state.p50)), p99 \(ms(state.p99)), max \(ms(state.max))", baseline: "",
+            comparison: "\(retried) over 0.4 s (a power answer asked again), \(r.stateTimeouts) never within 5 s")
+        result.row(
+            "samples", "\(bridge.count) + \(direct.count) (lost \(r.lost))", baseline: "",
+            comparison: "CEC-only bridge RSS \(megabytes(r.rssKB))")
         return result
     }
 }
@@ -138,10 +173,12 @@ extension ThuisBench {
     static func soak(_ o: SoakScenario.Outcome) -> ScenarioResult {
         var result = ScenarioResult(name: "7. soak (\(Int(o.seconds / 60)) min, seed \(o.seed))")
         result.row("commands / device events", "\(o.commands) / \(o.deviceEvents)")
-        result.row("commands lost (device or MQTT not in the last commanded state)", "\(o.mismatches.count)",
-                   goal: "0", met: o.mismatches.isEmpty && !o.bridgeRestarted)
-        result.row("S2 scene clicks pressed / published", "\(o.scenesPressed) / \(o.scenesSeen)", goal: "equal",
-                   met: o.scenesPressed == o.scenesSeen)
+        result.row(
+            "commands lost (device or MQTT not in the last commanded state)", "\(o.mismatches.count)",
+            goal: "0", met: o.mismatches.isEmpty && !o.bridgeRestarted)
+        result.row(
+            "S2 scene clicks pressed / published", "\(o.scenesPressed) / \(o.scenesSeen)", goal: "equal",
+            met: o.scenesPressed == o.scenesSeen)
         // Growth: the median of the last tenth of the samples against the median of minutes 1-3 (after warm-up).
         let warm: [Int] = o.rss.filter { $0.0 >= 60 && $0.0 <= 180 }.map { $0.1 }.sorted()
         let tail: [Int] = o.rss.suffix(max(1, o.rss.count / 10)).map { $0.1 }.sorted()
@@ -150,9 +187,10 @@ extension ThuisBench {
         let tailMedian: Int? = tail.isEmpty ? nil : tail[tail.count / 2]
         if let warmKB = warmMedian, let endKB = tailMedian {
             let growth = endKB - warmKB
-            result.row("RSS after warm-up → end (peak)", "\(megabytes(warmKB)) → \(megabytes(endKB)) (\(megabytes(peak)))",
-                       comparison: String(format: "%+.2f MB", Double(growth) / 1024), goal: "no growth (< 1 MB)",
-                       met: growth < 1024)
+            result.row(
+                "RSS after warm-up → end (peak)", "\(megabytes(warmKB)) → \(megabytes(endKB)) (\(megabytes(peak)))",
+                comparison: String(format: "%+.2f MB", Double(growth) / 1024), goal: "no growth (< 1 MB)",
+                met: growth < 1024)
             result.numbers["rss_growth_kb"] = Double(growth)
         } else {
             result.row("RSS", "too few samples (run at least 4 minutes)")
@@ -161,8 +199,10 @@ extension ThuisBench {
         result.numbers["lost"] = Double(o.mismatches.count)
         result.notes.append(contentsOf: o.mismatches)
         if o.bridgeRestarted { result.notes.append("the bridge process ended during the soak") }
-        result.notes.append("RSS samples (s, MB): " + o.rss.enumerated().filter { $0.offset % 6 == 0 }
-            .map { String(format: "%.0f:%.1f", $0.element.0, Double($0.element.1) / 1024) }.joined(separator: " "))
+        result.notes.append(
+            "RSS samples (s, MB): "
+                + o.rss.enumerated().filter { $0.offset % 6 == 0 }
+                .map { String(format: "%.0f:%.1f", $0.element.0, Double($0.element.1) / 1024) }.joined(separator: " "))
         return result
     }
 }

@@ -86,12 +86,14 @@ struct ThuisBench: AsyncParsableCommand {
             let latency = Duration.milliseconds(scaleLatency)
             log("scenario 4: scale, 2 nodes (default network), radio \(scaleLatency) ms")
             do {
-                let small = try await ScaleScenario.run(run: run, network: .defaultNetwork, label: "2", withCEC: false,
-                                                        radioLatency: latency, log: log)
+                let small = try await ScaleScenario.run(
+                    run: run, network: .defaultNetwork, label: "2", withCEC: false,
+                    radioLatency: latency, log: log)
                 log("scenario 4/5: scale, \(nodes) nodes, radio \(scaleLatency) ms")
-                let large = try await ScaleScenario.run(run: run, network: ZWaveFixture.scaleNetwork(count: nodes),
-                                                        label: "\(nodes)", withCEC: selected.contains(5), radioLatency: latency,
-                                                        log: log)
+                let large = try await ScaleScenario.run(
+                    run: run, network: ZWaveFixture.scaleNetwork(count: nodes),
+                    label: "\(nodes)", withCEC: selected.contains(5), radioLatency: latency,
+                    log: log)
                 if selected.contains(4) { results.append(Self.scale([small, large], latency: scaleLatency)) }
                 if selected.contains(5) { results.append(Self.memory(large)) }
             } catch {
@@ -113,8 +115,9 @@ struct ThuisBench: AsyncParsableCommand {
         if selected.contains(7) {
             log("scenario 7: soak, \(soakMinutes) min, seed \(seed)")
             do {
-                let r = try await SoakScenario.run(run: run, duration: .milliseconds(Int64(soakMinutes * 60_000)),
-                                                   seed: seed, log: log)
+                let r = try await SoakScenario.run(
+                    run: run, duration: .milliseconds(Int64(soakMinutes * 60_000)),
+                    seed: seed, log: log)
                 results.append(Self.soak(r))
             } catch {
                 log("  failed: \(error)")

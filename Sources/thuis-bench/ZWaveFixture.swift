@@ -62,7 +62,8 @@ final class ZWaveFixture: Sendable {
                 text += "[[zwave.device]]\nnode = \(node.id)\nroom = \"\(room)\"\nname = \"d\(node.id)\"\n"
             case .powernode6:
                 for socket in 1...6 {
-                    text += "[[zwave.device]]\nnode = \(node.id)\ninstance = \(socket)\nroom = \"\(room)\"\nname = \"p\(node.id)_\(socket)\"\n"
+                    text +=
+                        "[[zwave.device]]\nnode = \(node.id)\ninstance = \(socket)\nroom = \"\(room)\"\nname = \"p\(node.id)_\(socket)\"\n"
                 }
             case .binarySwitch, .joining:
                 continue
@@ -89,13 +90,15 @@ final class ZWaveFixture: Sendable {
 
     /// A network of `count` nodes (ids 2…), alternating FGD212 and PowerNode 6.
     static func scaleNetwork(count: Int) -> NetworkDescription {
-        NetworkDescription(nodes: (0..<count).map { index in
-            let id = UInt8(2 + index)
-            return index % 2 == 0
-                ? NodeDescription(id: id, kind: .fgd212, name: "dimmer \(id)", level: 0, loads: [40])
-                : NodeDescription(id: id, kind: .powernode6, name: "powernode \(id)",
-                                  switches: [true, false, true, false, true, false], loads: [10, 0, 20, 0, 5, 0])
-        })
+        NetworkDescription(
+            nodes: (0..<count).map { index in
+                let id = UInt8(2 + index)
+                return index % 2 == 0
+                    ? NodeDescription(id: id, kind: .fgd212, name: "dimmer \(id)", level: 0, loads: [40])
+                    : NodeDescription(
+                        id: id, kind: .powernode6, name: "powernode \(id)",
+                        switches: [true, false, true, false, true, false], loads: [10, 0, 20, 0, 5, 0])
+            })
     }
 }
 

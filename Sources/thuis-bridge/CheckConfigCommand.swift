@@ -1,8 +1,8 @@
 import ArgumentParser
 import BridgeCore
 import FoundationEssentials
-internal import SystemSupport
 internal import Glibc
+internal import SystemSupport
 
 /// `thuis-bridge check-config [file]`: validates devices.toml without touching any hardware or the broker.
 /// Exit 0 and the topics the bridge would serve on stdout; exit 2 and every problem (one per line, with its key

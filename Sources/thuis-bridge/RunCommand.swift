@@ -1,14 +1,14 @@
-import BridgeDaemon
 import ArgumentParser
 import BridgeCore
+import BridgeDaemon
 import FoundationEssentials
-internal import SystemSupport
 internal import Glibc
 import Logging
 import MQTTDriver
 import ServiceLifecycle
-import ZWaveDriver
+internal import SystemSupport
 internal import UnixSignals
+import ZWaveDriver
 
 /// `thuis-bridge run [--config devices.toml]`: the daemon. Refuses an invalid devices.toml (exit 2)
 /// before it touches any hardware or the broker.

@@ -1,7 +1,7 @@
 import ArgumentParser
 import FoundationEssentials
-internal import SystemSupport
 internal import Glibc
+internal import SystemSupport
 
 /// The `thuis-bridge` command: the daemon and its maintenance CLI (the demo and emulators are `thuis-lab`).
 @main

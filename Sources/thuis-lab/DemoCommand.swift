@@ -1,11 +1,11 @@
-import BridgeDaemon
 import ArgumentParser
 import BridgeCore
+import BridgeDaemon
 import FoundationEssentials
 internal import Glibc
-internal import SystemSupport
 import Logging
 import ServiceLifecycle
+internal import SystemSupport
 
 /// `thuis-lab demo [--exit-after <seconds>] [--broker host:port] [--config devices.toml]`: the whole
 /// product without hardware. One process runs the Z-Wave and CEC emulators on private ptys, a private
@@ -35,7 +35,9 @@ struct DemoCommand: AsyncParsableCommand {
 
     func validate() throws {
         if let exitAfter, exitAfter <= 0 { throw ValidationError("--exit-after must be at least 1 second") }
-        if let broker, Self.endpoint(broker) == nil { throw ValidationError(DemoError.badBrokerAddress(broker).description) }
+        if let broker, Self.endpoint(broker) == nil {
+            throw ValidationError(DemoError.badBrokerAddress(broker).description)
+        }
         if let logLevel, Logger.Level(rawValue: logLevel.lowercased()) == nil {
             throw ValidationError("unknown log level \"\(logLevel)\"")
         }
@@ -49,7 +51,9 @@ struct DemoCommand: AsyncParsableCommand {
         do {
             loaded = try ConfigurationLoader.load(path: config)
         } catch {
-            console.complain("\(config): cannot run the demo with it (run it in the repository's directory, or pass --config)\n\(error.description)")
+            console.complain(
+                "\(config): cannot run the demo with it (run it in the repository's directory, or pass --config)\n\(error.description)"
+            )
             throw ExitCode(2)
         }
         let directory: String
@@ -83,10 +87,12 @@ struct DemoCommand: AsyncParsableCommand {
                 started.broker = privateBroker
                 endpoint = ("127.0.0.1", privateBroker.port)
             }
-            configuration = Self.rewrite(loaded, host: endpoint.host, port: endpoint.port, emulators: emulators,
-                                         stateDirectory: Path.join(directory, "state"))
+            configuration = Self.rewrite(
+                loaded, host: endpoint.host, port: endpoint.port, emulators: emulators,
+                stateDirectory: Path.join(directory, "state"))
             composition = try Composition(configuration: configuration, logger: logger)
-            let hint = Array(Self.driveCommands(configuration: configuration, emulators: emulators).prefix(2))
+            let hint =
+                Array(Self.driveCommands(configuration: configuration, emulators: emulators).prefix(2))
                 + [Self.watchCommand(configuration: configuration) + "   # in another terminal"]
             feed = try DemoFeedService(configuration: configuration, readyHint: hint, console: console, logger: logger)
         } catch {
@@ -95,8 +101,10 @@ struct DemoCommand: AsyncParsableCommand {
         }
         guard let emulators = started.emulators else { throw ExitCode(1) }
 
-        console.say(Self.banner(configuration: configuration, emulators: emulators, privateBroker: started.broker != nil,
-                                logPath: logFile.path, exitAfter: exitAfter))
+        console.say(
+            Self.banner(
+                configuration: configuration, emulators: emulators, privateBroker: started.broker != nil,
+                logPath: logFile.path, exitAfter: exitAfter))
         let broker = started.broker
         var services: [ServiceGroupConfiguration.ServiceConfiguration] = [
             .init(service: DemoCleanupService { emulators.stop() }),
@@ -104,12 +112,15 @@ struct DemoCommand: AsyncParsableCommand {
             .init(service: feed),
         ]
         services += composition.services.map { ServiceGroupConfiguration.ServiceConfiguration(service: $0) }
-        services.append(.init(service: DemoHouseService(
-            house: DemoHouse(emulators: emulators, configuration: configuration), seed: seed,
-            firstDelay: .seconds(12), console: console)))
-        services.append(.init(
-            service: DemoStopService(signals: signals, exitAfter: exitAfter.map { .seconds($0) }, console: console),
-            successTerminationBehavior: .gracefullyShutdownGroup))
+        services.append(
+            .init(
+                service: DemoHouseService(
+                    house: DemoHouse(emulators: emulators, configuration: configuration), seed: seed,
+                    firstDelay: .seconds(12), console: console)))
+        services.append(
+            .init(
+                service: DemoStopService(signals: signals, exitAfter: exitAfter.map { .seconds($0) }, console: console),
+                successTerminationBehavior: .gracefullyShutdownGroup))
         var groupConfiguration = ServiceGroupConfiguration(services: services, logger: logger)
         groupConfiguration.maximumGracefulShutdownDuration = .seconds(30)
         let group = ServiceGroup(configuration: groupConfiguration)
@@ -138,9 +149,11 @@ struct DemoCommand: AsyncParsableCommand {
 
     /// A private directory for the ptys, the broker's config, the bridge's state and log.
     static func makeDirectory() throws -> String {
-        let path = Path.join(FileManager.default.temporaryDirectory.path, "thuis-demo-\(getpid())-\(UUID().uuidString.prefix(8))")
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true,
-                                                attributes: [.posixPermissions: 0o700])
+        let path = Path.join(
+            FileManager.default.temporaryDirectory.path, "thuis-demo-\(getpid())-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(
+            atPath: path, withIntermediateDirectories: true,
+            attributes: [.posixPermissions: 0o700])
         return path
     }
 }

@@ -1,16 +1,18 @@
 import ArgumentParser
 import CECEmulator
-import FoundationEssentials
-internal import SystemSupport
-internal import Glibc
 internal import Dispatch
+import FoundationEssentials
+internal import Glibc
+internal import SystemSupport
 
 /// `thuis-lab emulate cec --link <path> [--tv-vendor sony|philips|samsung|lg|0xNNNNNN] [--trace]`:
 /// serves an emulated Pulse-Eight adapter until SIGINT/SIGTERM, then removes the link and exits 0.
 struct EmulateCECCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "cec", abstract: "An emulated Pulse-Eight USB-CEC adapter.")
+    static let configuration = CommandConfiguration(
+        commandName: "cec", abstract: "An emulated Pulse-Eight USB-CEC adapter.")
     @Option(help: "Path at which to symlink the emulated adapter's device.") var link: String
-    @Option(help: "The TV's vendor: sony (default, generic handling), philips, samsung, lg, or a hex OUI like 0x080046.")
+    @Option(
+        help: "The TV's vendor: sony (default, generic handling), philips, samsung, lg, or a hex OUI like 0x080046.")
     var tvVendor: String = "sony"
     @Flag(help: "Print every adapter message and bus frame.") var trace = false
 

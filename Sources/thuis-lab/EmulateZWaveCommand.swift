@@ -2,11 +2,11 @@ import ArgumentParser
 import Dispatch
 import FoundationEssentials
 internal import Glibc
+import Logging
+internal import SerialPTY
 internal import Synchronization
 internal import SystemSupport
-import Logging
 import ZWaveEmulator
-internal import SerialPTY
 
 #if canImport(Glibc)
     import Glibc
@@ -44,8 +44,9 @@ struct EmulateZWaveCommand: AsyncParsableCommand {
         let traceSink: (@Sendable (EmulatorTrace) -> Void)? = { entry in
             log.trace("\(entry.description)")
         }
-        let emulator = ZWaveStickEmulator(network: description, radioLatency: .milliseconds(latency),
-                                          trace: trace ? traceSink : nil)
+        let emulator = ZWaveStickEmulator(
+            network: description, radioLatency: .milliseconds(latency),
+            trace: trace ? traceSink : nil)
         do {
             try emulator.start(link: link)
         } catch {
@@ -63,7 +64,8 @@ struct EmulateZWaveCommand: AsyncParsableCommand {
         }
         let nodes = description.nodes.map { "\($0.id):\($0.kind.rawValue)" }.joined(separator: " ")
         let homeID = String(description.homeID, radix: 16, uppercase: true)
-        let banner = "emulated Z-Wave stick on \(emulator.devicePath ?? "?") linked at \(link); home id "
+        let banner =
+            "emulated Z-Wave stick on \(emulator.devicePath ?? "?") linked at \(link); home id "
             + "0x" + String(repeating: "0", count: max(0, 8 - homeID.count)) + homeID + "; nodes \(nodes)\n"
         writeStandardOutput(banner)
 

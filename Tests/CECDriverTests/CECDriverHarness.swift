@@ -13,8 +13,10 @@ struct CECDriverHarness {
     let driver: CECDriver
     let recorder: EventRecorder
 
-    static func make(configure: (inout CECEmulatorConfiguration) -> Void = { _ in },
-                     driverConfiguration: (inout CECDriverConfiguration) -> Void = { _ in }) throws -> CECDriverHarness {
+    static func make(
+        configure: (inout CECEmulatorConfiguration) -> Void = { _ in },
+        driverConfiguration: (inout CECDriverConfiguration) -> Void = { _ in }
+    ) throws -> CECDriverHarness {
         let directory = try TemporaryDirectory(prefix: "cec-driver")
         let link = directory.file("cec")
         var configuration = CECEmulatorConfiguration()
@@ -30,7 +32,8 @@ struct CECDriverHarness {
         var logger = Logger(label: "cec-test")
         logger.logLevel = .warning
         let driver = CECDriver(configuration: driverConfig, logger: logger)
-        return CECDriverHarness(directory: directory, link: link, emulator: emulator, driver: driver, recorder: EventRecorder())
+        return CECDriverHarness(
+            directory: directory, link: link, emulator: emulator, driver: driver, recorder: EventRecorder())
     }
 
     /// Runs `body` while a child task records the driver's events; closes everything afterwards.

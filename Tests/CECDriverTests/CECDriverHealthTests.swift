@@ -2,8 +2,8 @@ import BridgeCore
 import CECDriver
 import CECEmulator
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// Two guards against libcec's habit of taking a received frame start whose header byte equals a pending
 /// adapter command's code (0x01: the TV talking to Recorder 1, while a ping is pending) for that command's
@@ -38,7 +38,9 @@ extension CECDriverTests {
         try await h.run {
             try await withThrowingTaskGroup(of: Void.self) { group in
                 group.addTask { await h.driver.run() }
-                let connected = await h.recorder.wait(timeout: .seconds(10)) { if case .connected = $0 { true } else { nil } }
+                let connected = await h.recorder.wait(timeout: .seconds(10)) {
+                    if case .connected = $0 { true } else { nil }
+                }
                 try #require(connected == true)
 
                 // Busy: a transmission the adapter acknowledges every 100 ms, for six ping intervals.

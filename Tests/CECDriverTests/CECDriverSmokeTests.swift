@@ -3,8 +3,8 @@ import CECDriver
 import CECEmulator
 import Foundation
 import Logging
-import Testing
 import TestSupport
+import Testing
 
 /// Every test that starts libcec lives in this one serialized suite: libcec instances share process-wide
 /// state (adapter detection, the log), so they never run side by side.
@@ -35,7 +35,9 @@ struct CECDriverTests {
             #expect(h.emulator.state.controlled)
             #expect(h.emulator.state.ackMask == 0x0002)
             #expect(await h.driver.ping())
-            let connected = await h.recorder.wait(timeout: .seconds(2)) { if case .connected(let i) = $0 { i } else { nil } }
+            let connected = await h.recorder.wait(timeout: .seconds(2)) {
+                if case .connected(let i) = $0 { i } else { nil }
+            }
             #expect(connected?.port == h.link)
         }
     }
@@ -48,7 +50,9 @@ struct CECDriverTests {
             #expect(try await h.driver.powerStatus(.tv) == .standby)
             let mark = h.emulator.transmittedCount
             try await h.driver.powerOn(.tv)
-            let ivo = await h.emulator.waitForTransmitted(since: mark, timeout: .seconds(3)) { $0.description == "10:04" }
+            let ivo = await h.emulator.waitForTransmitted(since: mark, timeout: .seconds(3)) {
+                $0.description == "10:04"
+            }
             #expect(ivo != nil)
             #expect(h.emulator.state.tvPoweredOn)
             // libcec caches "in transition standby→on" and asks again: the answer must become on.
@@ -150,19 +154,27 @@ struct CECDriverTests {
         try await h.run {
             try await withThrowingTaskGroup(of: Void.self) { group in
                 group.addTask { await h.driver.run() }
-                let first = await h.recorder.wait(timeout: .seconds(10)) { if case .connected = $0 { true } else { nil } }
+                let first = await h.recorder.wait(timeout: .seconds(10)) {
+                    if case .connected = $0 { true } else { nil }
+                }
                 try #require(first == true)
                 let mark = h.recorder.count
                 let unplugged = ContinuousClock.now
                 h.emulator.unplug()
-                let lost = await h.recorder.wait(since: mark, timeout: .seconds(10)) { if case .connectionLost = $0 { true } else { nil } }
+                let lost = await h.recorder.wait(since: mark, timeout: .seconds(10)) {
+                    if case .connectionLost = $0 { true } else { nil }
+                }
                 let detection = ContinuousClock.now - unplugged
                 #expect(lost == true)
                 print("connection loss detected after \(detection)")
-                _ = await h.recorder.wait(since: mark, timeout: .seconds(5)) { if case .disconnected = $0 { true } else { nil } }
+                _ = await h.recorder.wait(since: mark, timeout: .seconds(5)) {
+                    if case .disconnected = $0 { true } else { nil }
+                }
                 let mark2 = h.recorder.count
                 try h.emulator.replug()
-                let again = await h.recorder.wait(since: mark2, timeout: .seconds(15)) { if case .connected = $0 { true } else { nil } }
+                let again = await h.recorder.wait(since: mark2, timeout: .seconds(15)) {
+                    if case .connected = $0 { true } else { nil }
+                }
                 #expect(again == true)
                 #expect(await h.driver.isConnected)
                 try await h.driver.powerOn(.tv)
@@ -172,7 +184,9 @@ struct CECDriverTests {
         }
     }
 
-    @Test("run(): no adapter at start → disconnected with backoff, libcec never asked to open the missing port; plugged in later → connected")
+    @Test(
+        "run(): no adapter at start → disconnected with backoff, libcec never asked to open the missing port; plugged in later → connected"
+    )
     func runStartsWithoutAdapter() async throws {
         let h = try CECDriverHarness.make()
         h.emulator.unplug()
@@ -185,7 +199,9 @@ struct CECDriverTests {
                 // libcec_open on a missing device spins a core for its whole timeout: the driver does not call it.
                 #expect(reason?.contains("\(h.link) does not exist") == true, "\(reason ?? "no disconnected event")")
                 try h.emulator.replug()
-                let connected = await h.recorder.wait(timeout: .seconds(20)) { if case .connected = $0 { true } else { nil } }
+                let connected = await h.recorder.wait(timeout: .seconds(20)) {
+                    if case .connected = $0 { true } else { nil }
+                }
                 #expect(connected == true)
                 group.cancelAll()
             }
@@ -198,20 +214,26 @@ struct CECDriverTests {
         try await h.run {
             try await h.driver.open()
             let e = h.emulator
-            e.injectBusFrame(bytes: [0x0F, 0x36, 0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07, 0x08, 0x09, 0x0A, 0x0B, 0x0C,
-                                     0x0D, 0x0E, 0x0F, 0x10, 0x11, 0x12])  // over-long
-            e.injectBusFrame(bytes: [0x01, 0x90])            // power status without operand
-            e.injectBusFrame(bytes: [0x0F, 0x82, 0x10])     // active source with half an address
-            e.injectBusFrame(bytes: [0x01, 0x7A])            // audio status without operand
-            e.injectBusFrame(bytes: [0x5F, 0x87])           // vendor id without id
-            e.injectBusFrame(bytes: [0xFF, 0xFF, 0xFF])      // from broadcast to broadcast
-            e.injectSerialBytes([0xFF, 0x86, 0x01, 0xFE])   // FRAME_DATA+EOM without FRAME_START
-            e.injectSerialBytes([0xFF, 0x05, 0xFE])         // FRAME_START without data
+            e.injectBusFrame(bytes: [
+                0x0F, 0x36, 0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07, 0x08, 0x09, 0x0A, 0x0B, 0x0C,
+                0x0D, 0x0E, 0x0F, 0x10, 0x11, 0x12,
+            ])  // over-long
+            e.injectBusFrame(bytes: [0x01, 0x90])  // power status without operand
+            e.injectBusFrame(bytes: [0x0F, 0x82, 0x10])  // active source with half an address
+            e.injectBusFrame(bytes: [0x01, 0x7A])  // audio status without operand
+            e.injectBusFrame(bytes: [0x5F, 0x87])  // vendor id without id
+            e.injectBusFrame(bytes: [0xFF, 0xFF, 0xFF])  // from broadcast to broadcast
+            e.injectSerialBytes([0xFF, 0x86, 0x01, 0xFE])  // FRAME_DATA+EOM without FRAME_START
+            e.injectSerialBytes([0xFF, 0x05, 0xFE])  // FRAME_START without data
             e.injectSerialBytes([0xFF, 0x3F, 0x01, 0xFE, 0xFE, 0xFD, 0xFF, 0xFF, 0xFE])  // unknown code, junk
-            e.injectSerialBytes([0xFF, 0x07, 0xFE, 0xFF, 0x03, 0x01, 0x02, 0xFE, 0xFF, 0x04, 0xFE])  // receive/line errors
+            // receive/line errors
+            e.injectSerialBytes([0xFF, 0x07, 0xFE, 0xFF, 0x03, 0x01, 0x02, 0xFE, 0xFF, 0x04, 0xFE])
             var generator = SystemRandomNumberGenerator()
             for _ in 0..<50 {
-                e.injectSerialBytes((0..<Int.random(in: 1...40, using: &generator)).map { _ in UInt8.random(in: 0...255, using: &generator) })
+                e.injectSerialBytes(
+                    (0..<Int.random(in: 1...40, using: &generator)).map { _ in
+                        UInt8.random(in: 0...255, using: &generator)
+                    })
             }
             e.injectSerialBytes([0xFE, 0xFE])
             try await Task.sleep(for: .milliseconds(500))
@@ -234,15 +256,18 @@ struct CECDriverTests {
                 let started = ContinuousClock.now
                 try await h.driver.powerOn(.tv)
                 calls.append(ContinuousClock.now - started)
-                let ivo = await h.emulator.waitForTransmitted(since: mark, timeout: .seconds(3)) { $0.description == "10:04" }
+                let ivo = await h.emulator.waitForTransmitted(since: mark, timeout: .seconds(3)) {
+                    $0.description == "10:04"
+                }
                 guard let ivo else { Issue.record("no Image View On"); return }
                 samples.append(ivo.time - started)
             }
             samples.sort()
             calls.sort()
             let median = samples[samples.count / 2]
-            print("powerOn → Image View On at the emulator: median \(median), min \(samples[0]), max \(samples[samples.count - 1]); "
-                + "powerOn() call: median \(calls[calls.count / 2]), max \(calls[calls.count - 1])")
+            print(
+                "powerOn → Image View On at the emulator: median \(median), min \(samples[0]), max \(samples[samples.count - 1]); "
+                    + "powerOn() call: median \(calls[calls.count / 2]), max \(calls[calls.count - 1])")
             #expect(median < .milliseconds(500))
         }
     }
@@ -263,7 +288,8 @@ struct CECDriverTests {
         defer { emulator.kill() }
         let ready = await emulator.waitForLine(timeout: .seconds(10)) { $0.text.contains("emulated Pulse-Eight") }
         try #require(ready != nil, "emulator did not start: \(emulator.outputText)")
-        let scan = try ChildProcess(executable: "/bin/sh", arguments: ["-c", "echo scan | \(cecClient) -s -d 1 \(link)"])
+        let scan = try ChildProcess(
+            executable: "/bin/sh", arguments: ["-c", "echo scan | \(cecClient) -s -d 1 \(link)"])
         let result = await scan.waitForExit(timeout: .seconds(60))
         await scan.waitForOutputEnd(timeout: .seconds(2))
         if result == nil { _ = await scan.stop() }

@@ -7,9 +7,12 @@ import Testing
 extension CECDriverTests {
     /// libcec picks vendor handlers from the TV's vendor id (Philips PH, Samsung AN, LG SL); cec-client was
     /// seen crashing on exit with Philips. The driver must work and close cleanly with each.
-    @Test("vendor-specific TVs: open, power on, switch input, close",
-          arguments: [CECEmulatorConfiguration.philipsVendorID, CECEmulatorConfiguration.samsungVendorID,
-                      CECEmulatorConfiguration.lgVendorID])
+    @Test(
+        "vendor-specific TVs: open, power on, switch input, close",
+        arguments: [
+            CECEmulatorConfiguration.philipsVendorID, CECEmulatorConfiguration.samsungVendorID,
+            CECEmulatorConfiguration.lgVendorID,
+        ])
     func vendor(_ vendor: UInt32) async throws {
         let h = try CECDriverHarness.make { $0.tvVendorID = vendor }
         try await h.run {

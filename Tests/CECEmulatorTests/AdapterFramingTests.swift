@@ -1,5 +1,6 @@
-@testable import CECEmulator
 import Testing
+
+@testable import CECEmulator
 
 @Suite("Pulse-Eight framing")
 struct AdapterFramingTests {
@@ -27,8 +28,10 @@ struct AdapterFramingTests {
     func unescapedTransmitQuirk() {
         var decoder = AdapterFrameDecoder()
         // `tx 10:ff` as libcec writes it, then an escaped parameter 0xFF, then an unescaped 0xFD header.
-        let messages = decoder.feed([0xFF, 0x0B, 0x10, 0xFE, 0xFF, 0x0C, 0xFF, 0xFE,
-                                     0xFF, 0x0C, 0xFD, 0xFC, 0xFE, 0xFF, 0x0B, 0xFD, 0xFE, 0xFF, 0x0C, 0xFE, 0xFE])
+        let messages = decoder.feed([
+            0xFF, 0x0B, 0x10, 0xFE, 0xFF, 0x0C, 0xFF, 0xFE,
+            0xFF, 0x0C, 0xFD, 0xFC, 0xFE, 0xFF, 0x0B, 0xFD, 0xFE, 0xFF, 0x0C, 0xFE, 0xFE,
+        ])
         #expect(messages.map(\.payload) == [[0x10], [0xFF], [0xFF], [0xFD], [0xFE]])
         #expect(messages.map(\.code) == [.transmit, .transmitEOM, .transmitEOM, .transmit, .transmitEOM])
     }
@@ -46,7 +49,9 @@ struct AdapterFramingTests {
         var generator = SystemRandomNumberGenerator()
         var produced = 0
         for _ in 0..<200 {
-            let junk = (0..<Int.random(in: 0...80, using: &generator)).map { _ in UInt8.random(in: 0...255, using: &generator) }
+            let junk = (0..<Int.random(in: 0...80, using: &generator)).map { _ in
+                UInt8.random(in: 0...255, using: &generator)
+            }
             produced += decoder.feed(junk).count
         }
         // End whatever was open, then a good message must come through intact.

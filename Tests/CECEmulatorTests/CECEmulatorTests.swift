@@ -1,13 +1,15 @@
 import CECEmulator
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 @Suite("CEC emulator on a pty", .endToEnd)
 struct CECEmulatorTests {
     /// Starts an emulator on a temporary link and opens the host side.
-    func withEmulator(_ configure: (inout CECEmulatorConfiguration) -> Void = { _ in },
-                      _ body: (CECEmulator, HostPort, String) async throws -> Void) async throws {
+    func withEmulator(
+        _ configure: (inout CECEmulatorConfiguration) -> Void = { _ in },
+        _ body: (CECEmulator, HostPort, String) async throws -> Void
+    ) async throws {
         let directory = try TemporaryDirectory(prefix: "cec-emu")
         let link = directory.file("cec")
         var configuration = CECEmulatorConfiguration()
@@ -22,8 +24,10 @@ struct CECEmulatorTests {
     @Test("handshake: PING, FIRMWARE_VERSION, SET_CONTROLLED, GET_BUILDDATE, GET_ADAPTER_TYPE")
     func handshake() async throws {
         try await withEmulator { emulator, host, _ in
-            host.send([AdapterMessage(.ping), AdapterMessage(.firmwareVersion), AdapterMessage(.setControlled, [1]),
-                       AdapterMessage(.getBuildDate), AdapterMessage(.getAdapterType)])
+            host.send([
+                AdapterMessage(.ping), AdapterMessage(.firmwareVersion), AdapterMessage(.setControlled, [1]),
+                AdapterMessage(.getBuildDate), AdapterMessage(.getAdapterType),
+            ])
             let replies = host.receive(5)
             try #require(replies.count == 5)
             #expect(replies[0] == AdapterMessage(.commandAccepted, [AdapterCode.ping.rawValue]))
@@ -38,9 +42,11 @@ struct CECEmulatorTests {
     @Test("settings: SET_* + WRITE_EEPROM are stored and GET_* return them; SET_ACK_MASK is accepted")
     func settings() async throws {
         try await withEmulator { emulator, host, _ in
-            host.send([AdapterMessage(.setOSDName, Array("Thuis".utf8)), AdapterMessage(.setPhysicalAddress, [0x30, 0x00]),
-                       AdapterMessage(.writeEEPROM), AdapterMessage(.getOSDName), AdapterMessage(.getPhysicalAddress),
-                       AdapterMessage(.setAckMask, [0x00, 0x02]), AdapterMessage(.getAutoPowerOn)])
+            host.send([
+                AdapterMessage(.setOSDName, Array("Thuis".utf8)), AdapterMessage(.setPhysicalAddress, [0x30, 0x00]),
+                AdapterMessage(.writeEEPROM), AdapterMessage(.getOSDName), AdapterMessage(.getPhysicalAddress),
+                AdapterMessage(.setAckMask, [0x00, 0x02]), AdapterMessage(.getAutoPowerOn),
+            ])
             let replies = host.receive(7)
             try #require(replies.count == 7)
             #expect(replies[0] == AdapterMessage(.commandAccepted, [AdapterCode.setOSDName.rawValue]))
@@ -57,11 +63,16 @@ struct CECEmulatorTests {
     func transmitResults() async throws {
         try await withEmulator { _, host, _ in
             // Poll TV (present), poll LA 3 (absent), poll LA 1 from 1 (address allocation).
-            for (header, result) in [(UInt8(0x10), AdapterCode.transmitSucceeded), (0x13, .transmitFailedAck), (0x11, .transmitFailedAck)] {
+            for (header, result) in [
+                (UInt8(0x10), AdapterCode.transmitSucceeded), (0x13, .transmitFailedAck), (0x11, .transmitFailedAck),
+            ] {
                 host.send([AdapterMessage(.transmitAckPolarity, [0]), AdapterMessage(.transmitEOM, [header])])
                 let replies = host.receive(3)
-                #expect(replies == [AdapterMessage(.commandAccepted, [0x0E]), AdapterMessage(.commandAccepted, [0x0C]),
-                                    AdapterMessage(result)])
+                #expect(
+                    replies == [
+                        AdapterMessage(.commandAccepted, [0x0E]), AdapterMessage(.commandAccepted, [0x0C]),
+                        AdapterMessage(result),
+                    ])
             }
         }
     }
@@ -69,15 +80,18 @@ struct CECEmulatorTests {
     @Test("Give Device Power Status is answered with FRAME_START/FRAME_DATA and EOM")
     func powerStatusReply() async throws {
         try await withEmulator { _, host, _ in
-            host.send([AdapterMessage(.transmitAckPolarity, [0]), AdapterMessage(.transmit, [0x10]),
-                       AdapterMessage(.transmitEOM, [0x8F])])
-            let replies = host.receive(7)
-            #expect(replies == [
-                AdapterMessage(.commandAccepted, [0x0E]), AdapterMessage(.commandAccepted, [0x0B]),
-                AdapterMessage(.commandAccepted, [0x0C]), AdapterMessage(.transmitSucceeded),
-                AdapterMessage(.frameStart, [0x01]), AdapterMessage(.frameData, [0x90]),
-                AdapterMessage(.frameData, [0x01], flags: AdapterCode.eomFlag),
+            host.send([
+                AdapterMessage(.transmitAckPolarity, [0]), AdapterMessage(.transmit, [0x10]),
+                AdapterMessage(.transmitEOM, [0x8F]),
             ])
+            let replies = host.receive(7)
+            #expect(
+                replies == [
+                    AdapterMessage(.commandAccepted, [0x0E]), AdapterMessage(.commandAccepted, [0x0B]),
+                    AdapterMessage(.commandAccepted, [0x0C]), AdapterMessage(.transmitSucceeded),
+                    AdapterMessage(.frameStart, [0x01]), AdapterMessage(.frameData, [0x90]),
+                    AdapterMessage(.frameData, [0x01], flags: AdapterCode.eomFlag),
+                ])
         }
     }
 
@@ -86,30 +100,42 @@ struct CECEmulatorTests {
         try await withEmulator { emulator, host, _ in
             #expect(!emulator.state.tvPoweredOn)
             let mark = emulator.transmittedCount
-            host.send([AdapterMessage(.transmitAckPolarity, [0]), AdapterMessage(.transmit, [0x10]),
-                       AdapterMessage(.transmitEOM, [0x04])])
+            host.send([
+                AdapterMessage(.transmitAckPolarity, [0]), AdapterMessage(.transmit, [0x10]),
+                AdapterMessage(.transmitEOM, [0x04]),
+            ])
             let seen = await emulator.waitForTransmitted(since: mark, timeout: .seconds(3)) { $0.opcode == 0x04 }
             #expect(seen?.frame.description == "10:04")
             #expect(emulator.state.tvPoweredOn)
-            host.send([AdapterMessage(.transmitAckPolarity, [0]), AdapterMessage(.transmit, [0x10]),
-                       AdapterMessage(.transmitEOM, [0x36])])
+            host.send([
+                AdapterMessage(.transmitAckPolarity, [0]), AdapterMessage(.transmit, [0x10]),
+                AdapterMessage(.transmitEOM, [0x36]),
+            ])
             _ = host.receive(7)
             #expect(!emulator.state.tvPoweredOn)
-            let none = await emulator.waitForTransmitted(since: emulator.transmittedCount, timeout: .milliseconds(100)) { _ in true }
+            let none = await emulator.waitForTransmitted(since: emulator.transmittedCount, timeout: .milliseconds(100))
+            { _ in true }
             #expect(none == nil)
         }
     }
 
-    @Test("TV remote off broadcasts Standby; input switch broadcasts Routing Change and the device answers Active Source")
+    @Test(
+        "TV remote off broadcasts Standby; input switch broadcasts Routing Change and the device answers Active Source")
     func tvRemote() async throws {
         try await withEmulator({ $0.tvPoweredOn = true }) { emulator, host, _ in
             emulator.tvRemotePower(on: false)
-            #expect(host.receive(2) == [AdapterMessage(.frameStart, [0x0F]),
-                                        AdapterMessage(.frameData, [0x36], flags: AdapterCode.eomFlag)])
+            #expect(
+                host.receive(2) == [
+                    AdapterMessage(.frameStart, [0x0F]),
+                    AdapterMessage(.frameData, [0x36], flags: AdapterCode.eomFlag),
+                ])
             #expect(!emulator.state.tvPoweredOn)
             emulator.tvRemoteSelectInput(0x1000)
             let frames = host.receive(10)
-            #expect(frames.map(\.payload) == [[0x0F], [0x80], [0x00], [0x00], [0x10], [0x00], [0x4F], [0x82], [0x10], [0x00]])
+            #expect(
+                frames.map(\.payload) == [
+                    [0x0F], [0x80], [0x00], [0x00], [0x10], [0x00], [0x4F], [0x82], [0x10], [0x00],
+                ])
             #expect(emulator.state.tvInput == 0x1000)
         }
     }
@@ -142,8 +168,10 @@ struct CECEmulatorTests {
     @Test("unknown directed opcodes get Feature Abort")
     func featureAbort() async throws {
         try await withEmulator { _, host, _ in
-            host.send([AdapterMessage(.transmitAckPolarity, [0]), AdapterMessage(.transmit, [0x14]),
-                       AdapterMessage(.transmitEOM, [0x99])])
+            host.send([
+                AdapterMessage(.transmitAckPolarity, [0]), AdapterMessage(.transmit, [0x14]),
+                AdapterMessage(.transmitEOM, [0x99]),
+            ])
             let replies = host.receive(8)
             #expect(replies.suffix(4).map(\.payload) == [[0x41], [0x00], [0x99], [0x00]])
         }
@@ -154,7 +182,10 @@ struct CECEmulatorTests {
         try await withEmulator { emulator, host, _ in
             var generator = SystemRandomNumberGenerator()
             for _ in 0..<100 {
-                host.sendRaw((0..<Int.random(in: 1...64, using: &generator)).map { _ in UInt8.random(in: 0...255, using: &generator) })
+                host.sendRaw(
+                    (0..<Int.random(in: 1...64, using: &generator)).map { _ in
+                        UInt8.random(in: 0...255, using: &generator)
+                    })
             }
             host.sendRaw([0xFE, 0xFE, 0xFF, 0xFE])
             _ = host.receive(1000, timeout: .milliseconds(500))

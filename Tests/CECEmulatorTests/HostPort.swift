@@ -1,5 +1,6 @@
 import CECEmulator
 import Foundation
+
 #if canImport(Glibc)
     import Glibc
 #endif
@@ -53,12 +54,19 @@ struct HostDecoder {
             guard inFrame else { continue }
             if b == 0xFE {
                 inFrame = false
-                if let code = bytes.first { out.append(AdapterMessage(codeByte: code, payload: Array(bytes.dropFirst()))) }
+                if let code = bytes.first {
+                    out.append(AdapterMessage(codeByte: code, payload: Array(bytes.dropFirst())))
+                }
                 continue
             }
-            if escaped { bytes.append(b &+ 3); escaped = false } else if b == 0xFD { escaped = true } else { bytes.append(b) }
+            if escaped {
+                bytes.append(b &+ 3); escaped = false
+            } else if b == 0xFD {
+                escaped = true
+            } else {
+                bytes.append(b)
+            }
         }
         return out
     }
 }
-

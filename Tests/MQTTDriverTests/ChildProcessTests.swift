@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 @Suite("ChildProcess test helper")
 struct ChildProcessTests {
@@ -16,8 +16,9 @@ struct ChildProcessTests {
 
     @Test("a child writing megabytes never blocks, and signals end it")
     func drainsLargeOutputAndSignals() async throws {
-        let child = try ChildProcess(executable: "/bin/sh",
-                                     arguments: ["-c", "head -c 4000000 /dev/zero | tr '\\0' 'x' | fold -w 100; echo; echo done; exec sleep 60"])
+        let child = try ChildProcess(
+            executable: "/bin/sh",
+            arguments: ["-c", "head -c 4000000 /dev/zero | tr '\\0' 'x' | fold -w 100; echo; echo done; exec sleep 60"])
         let done = await child.waitForLine(timeout: .seconds(20)) { $0.text == "done" }
         #expect(done != nil)
         #expect(child.isRunning)
@@ -27,7 +28,8 @@ struct ChildProcessTests {
 
     @Test("the child starts with no blocked signals, so SIGTERM ends it promptly")
     func sigtermIsNotBlocked() async throws {
-        let child = try ChildProcess(executable: "/bin/sh", arguments: ["-c", "grep SigBlk /proc/self/status; exec sleep 60"])
+        let child = try ChildProcess(
+            executable: "/bin/sh", arguments: ["-c", "grep SigBlk /proc/self/status; exec sleep 60"])
         let line = await child.waitForLine(timeout: .seconds(10)) { $0.text.hasPrefix("SigBlk") }
         #expect(line?.text.hasSuffix("0000000000000000") == true, "\(String(describing: line))")
         let started = ContinuousClock.now
@@ -41,8 +43,9 @@ struct ChildProcessTests {
     func workingDirectoryAndEnvironment() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
-        let child = try ChildProcess(executable: "/bin/sh", arguments: ["-c", "pwd; echo $THUIS_TEST_VALUE"],
-                                     environment: ["THUIS_TEST_VALUE": "forty two"], workingDirectory: directory.path)
+        let child = try ChildProcess(
+            executable: "/bin/sh", arguments: ["-c", "pwd; echo $THUIS_TEST_VALUE"],
+            environment: ["THUIS_TEST_VALUE": "forty two"], workingDirectory: directory.path)
         #expect(await child.waitForExit(timeout: .seconds(10)) == .exited(0))
         await child.waitForOutputEnd(timeout: .seconds(5))
         let resolved = URL(fileURLWithPath: directory.path).resolvingSymlinksInPath().path

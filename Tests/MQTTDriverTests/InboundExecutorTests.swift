@@ -1,9 +1,10 @@
 import Foundation
 import Logging
-@testable import MQTTDriver
 import Synchronization
-import Testing
 import TestSupport
+import Testing
+
+@testable import MQTTDriver
 
 /// What a consumer saw: the value and whether it ran inside a delivery on the delivering thread.
 private final class Handled: Sendable {
@@ -73,8 +74,9 @@ struct InboundExecutorTests {
         let broker = try await MosquittoBroker.start()
         let publisher = try await MQTTTestClient.connect(port: broker.port)
         do {
-            let options = MQTTClientOptions(clientID: "inline", port: broker.port,
-                                            reconnectDelayMin: .milliseconds(100), reconnectDelayMax: .seconds(1))
+            let options = MQTTClientOptions(
+                clientID: "inline", port: broker.port,
+                reconnectDelayMin: .milliseconds(100), reconnectDelayMax: .seconds(1))
             let client = try MQTTClient(options: options, logger: Logger(label: "t"))
             let running = Task { try await client.run() }
             let handled = Handled()

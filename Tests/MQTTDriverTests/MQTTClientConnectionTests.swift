@@ -1,8 +1,8 @@
 import Foundation
 import Logging
 import MQTTDriver
-import Testing
 import TestSupport
+import Testing
 
 @Suite("MQTTClient against a real mosquitto", .serialized)
 struct MQTTClientConnectionTests {
@@ -67,8 +67,9 @@ struct MQTTClientConnectionTests {
             let seenBefore = await observer.received.count
             try await broker.restart()
             // The observer (also re-subscribing) sees both states again: only the bridge can have resent them.
-            let healed = try await observer.waitForMessage(topic: "Thuis/device/living/lamp", text: "42", from: seenBefore,
-                                                           timeout: .seconds(15))
+            let healed = try await observer.waitForMessage(
+                topic: "Thuis/device/living/lamp", text: "42", from: seenBefore,
+                timeout: .seconds(15))
             _ = healed
             try await observer.waitForMessage(topic: "Thuis/bridge/pi/state", text: "online", from: seenBefore)
             // The bridge sent SUBSCRIBE before republishing on the same connection, so its subscription is live.
@@ -143,7 +144,9 @@ struct MQTTClientConnectionTests {
 
             // The broker log counts what the bridge actually sent after the restart: one PUBLISH per topic.
             try await bridge.waitUntilConnected()
-            let sent = broker.output.dropFirst(logLinesBefore).filter { $0.contains("Received PUBLISH from \(bridgeID)") }
+            let sent = broker.output.dropFirst(logLinesBefore).filter {
+                $0.contains("Received PUBLISH from \(bridgeID)")
+            }
             #expect(sent.filter { $0.contains("'s/a'") }.count == 1, "\(sent)")
             let clears = sent.filter { $0.contains("'s/b'") }
             #expect(clears.count == 1, "\(sent)")
@@ -167,7 +170,9 @@ struct MQTTClientConnectionTests {
     func offlineQueueIsBounded() async throws {
         let broker = try await MosquittoBroker.start(.init(logPackets: true))
         let bridgeID = "bridge-queue"
-        let bridge = try await MQTTTestClient.connect(port: broker.port, clientID: bridgeID) { $0.offlineQueueLimit = 5 }
+        let bridge = try await MQTTTestClient.connect(port: broker.port, clientID: bridgeID) {
+            $0.offlineQueueLimit = 5
+        }
         do {
             await broker.kill()
             try await MQTTTestClient.poll(timeout: .seconds(10), "the bridge to notice the outage") {
@@ -184,7 +189,8 @@ struct MQTTClientConnectionTests {
             try await broker.restart()
             try await bridge.waitUntilConnected(timeout: .seconds(15))
             try await MQTTTestClient.poll(timeout: .seconds(10), "the queued messages to reach the broker") {
-                broker.output.dropFirst(logLinesBefore).filter { $0.contains("Received PUBLISH from \(bridgeID)") }.count >= 5
+                broker.output.dropFirst(logLinesBefore).filter { $0.contains("Received PUBLISH from \(bridgeID)") }
+                    .count >= 5
             }
             let sent = broker.output.dropFirst(logLinesBefore)
                 .filter { $0.contains("Received PUBLISH from \(bridgeID)") }

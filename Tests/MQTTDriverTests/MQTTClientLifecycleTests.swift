@@ -1,15 +1,17 @@
 import Foundation
 import Logging
 import MQTTDriver
-import Testing
 import TestSupport
+import Testing
 
 @Suite("MQTTClient will, shutdown and inbound limits", .serialized)
 struct MQTTClientLifecycleTests {
     private func options(port: Int, clientID: String) -> MQTTClientOptions {
-        var options = MQTTClientOptions(clientID: clientID, port: port, reconnectDelayMin: .milliseconds(100),
-                                        reconnectDelayMax: .seconds(1))
-        options.will = MQTTWill(topic: "Thuis/bridge/\(clientID)/state", text: "offline", qos: .atLeastOnce, retain: true)
+        var options = MQTTClientOptions(
+            clientID: clientID, port: port, reconnectDelayMin: .milliseconds(100),
+            reconnectDelayMax: .seconds(1))
+        options.will = MQTTWill(
+            topic: "Thuis/bridge/\(clientID)/state", text: "offline", qos: .atLeastOnce, retain: true)
         return options
     }
 
@@ -23,11 +25,13 @@ struct MQTTClientLifecycleTests {
         let observer = try await MQTTTestClient.connect(port: broker.port)
         do {
             try await observer.subscribe("Thuis/bridge/#")
-            let client = try MQTTClient(options: options(port: broker.port, clientID: "willtest"), logger: Logger(label: "t"))
+            let client = try MQTTClient(
+                options: options(port: broker.port, clientID: "willtest"), logger: Logger(label: "t"))
             let running = Task { try await client.run() }
             try await waitConnected(client)
-            try await client.publish(topic: "Thuis/bridge/willtest/state", payload: Array("online".utf8), retain: true,
-                                     qos: .atLeastOnce)
+            try await client.publish(
+                topic: "Thuis/bridge/willtest/state", payload: Array("online".utf8), retain: true,
+                qos: .atLeastOnce)
             try await observer.waitForMessage(topic: "Thuis/bridge/willtest/state", text: "online")
             running.cancel()
             try await running.value
@@ -44,14 +48,17 @@ struct MQTTClientLifecycleTests {
     func gracefulShutdown() async throws {
         let broker = try await MosquittoBroker.start()
         do {
-            let client = try MQTTClient(options: options(port: broker.port, clientID: "graceful"), logger: Logger(label: "t"))
+            let client = try MQTTClient(
+                options: options(port: broker.port, clientID: "graceful"), logger: Logger(label: "t"))
             let running = Task { try await client.run() }
             try await waitConnected(client)
-            try await client.publish(topic: "Thuis/bridge/graceful/state", payload: Array("online".utf8), retain: true,
-                                     qos: .atLeastOnce)
+            try await client.publish(
+                topic: "Thuis/bridge/graceful/state", payload: Array("online".utf8), retain: true,
+                qos: .atLeastOnce)
             let started = ContinuousClock.now
-            await client.shutdown(final: [MQTTPublication(topic: "Thuis/bridge/graceful/state", text: "stopped", retain: true)],
-                                  timeout: .seconds(2))
+            await client.shutdown(
+                final: [MQTTPublication(topic: "Thuis/bridge/graceful/state", text: "stopped", retain: true)],
+                timeout: .seconds(2))
             #expect(ContinuousClock.now - started < .seconds(2))
             try await running.value
             #expect(await client.isConnected == false)

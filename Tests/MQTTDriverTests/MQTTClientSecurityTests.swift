@@ -1,8 +1,8 @@
 import Foundation
 import Logging
 import MQTTDriver
-import Testing
 import TestSupport
+import Testing
 
 @Suite("MQTTClient credentials and TLS", .serialized)
 struct MQTTClientSecurityTests {

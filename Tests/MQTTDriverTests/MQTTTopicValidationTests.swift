@@ -12,8 +12,9 @@ struct MQTTTopicValidationTests {
         if case .invalidTopic = error { true } else { false }
     }
 
-    @Test("publish rejects empty, wildcard, NUL and over-long topics with .invalidTopic",
-          arguments: ["", "a/+/b", "a/#", "+", "#", "a\u{0}b", String(repeating: "x", count: 65536)])
+    @Test(
+        "publish rejects empty, wildcard, NUL and over-long topics with .invalidTopic",
+        arguments: ["", "a/+/b", "a/#", "+", "#", "a\u{0}b", String(repeating: "x", count: 65536)])
     func publishRejectsInvalidTopics(topic: String) async throws {
         let client = try makeClient()
         let error = await #expect(throws: MQTTError.self) {
@@ -27,14 +28,16 @@ struct MQTTTopicValidationTests {
     @Test("publish accepts a 65535-byte topic and UTF-8 levels")
     func publishAcceptsValidTopics() async throws {
         let client = try makeClient()
-        try await client.publish(topic: String(repeating: "x", count: 65535), payload: [1], retain: true, qos: .atMostOnce)
+        try await client.publish(
+            topic: String(repeating: "x", count: 65535), payload: [1], retain: true, qos: .atMostOnce)
         try await client.publish(topic: "Thuis/device/wohnzimmer/lámpara", payload: [1], retain: true, qos: .atMostOnce)
         #expect(await client.retainedTopics.count == 2)
         await client.shutdown()
     }
 
-    @Test("subscribe accepts well-placed wildcards and rejects misplaced ones",
-          arguments: [("Thuis/device/+/+/set", true), ("Thuis/#", true), ("a/#/b", false), ("a/b+", false), ("", false)])
+    @Test(
+        "subscribe accepts well-placed wildcards and rejects misplaced ones",
+        arguments: [("Thuis/device/+/+/set", true), ("Thuis/#", true), ("a/#/b", false), ("a/b+", false), ("", false)])
     func subscribeValidatesFilters(filter: String, valid: Bool) async throws {
         let client = try makeClient()
         if valid {
@@ -74,8 +77,13 @@ struct MQTTTopicValidationTests {
         var certWithoutKey = MQTTClientOptions(clientID: "c")
         certWithoutKey.certFile = "/tmp/client.crt"
         for options in [badPort, badDelays, certWithoutKey] {
-            let error = #expect(throws: MQTTError.self) { _ = try MQTTClient(options: options, logger: Logger(label: "t")) }
-            if case .invalidOption = error {} else { Issue.record("expected invalidOption, got \(String(describing: error))") }
+            let error = #expect(throws: MQTTError.self) {
+                _ = try MQTTClient(options: options, logger: Logger(label: "t"))
+            }
+            if case .invalidOption = error {
+            } else {
+                Issue.record("expected invalidOption, got \(String(describing: error))")
+            }
         }
     }
 

@@ -48,8 +48,10 @@ public final class ChildProcess: @unchecked Sendable {  // `pid` is set once in 
     /// inherited environment. The child starts with an empty signal mask and default signal handlers:
     /// Swift's worker threads block most signals, and a child spawned from one (e.g. by Foundation's
     /// `Process`) would inherit that and ignore SIGTERM.
-    public init(executable: String, arguments: [String] = [], environment: [String: String] = [:],
-                workingDirectory: String? = nil) throws {
+    public init(
+        executable: String, arguments: [String] = [], environment: [String: String] = [:],
+        workingDirectory: String? = nil
+    ) throws {
         self.executable = executable
         self.arguments = arguments
         (lines, continuation) = AsyncStream.makeStream(of: Line.self, bufferingPolicy: .bufferingNewest(10_000))
@@ -92,7 +94,8 @@ public final class ChildProcess: @unchecked Sendable {  // `pid` is set once in 
         let environmentLines = ProcessInfo.processInfo.environment.merging(environment) { $1 }
             .map { "\($0.key)=\($0.value)" }
         // posix_spawn has no portable chdir action: a working directory goes through `sh -c 'cd ... && exec'`.
-        let commandLine = workingDirectory.map { ["/bin/sh", "-c", "cd \"$0\" && exec \"$@\"", $0, executable] + arguments }
+        let commandLine =
+            workingDirectory.map { ["/bin/sh", "-c", "cd \"$0\" && exec \"$@\"", $0, executable] + arguments }
             ?? [executable] + arguments
         let argv: [UnsafeMutablePointer<CChar>?] = commandLine.map { strdup($0) } + [nil]
         let envp: [UnsafeMutablePointer<CChar>?] = environmentLines.map { strdup($0) } + [nil]
@@ -101,7 +104,8 @@ public final class ChildProcess: @unchecked Sendable {  // `pid` is set once in 
             for pointer in envp { free(pointer) }
         }
         var childPID: pid_t = 0
-        let spawned = posix_spawn(&childPID, workingDirectory == nil ? executable : "/bin/sh", &actions, &attributes, argv, envp)
+        let spawned = posix_spawn(
+            &childPID, workingDirectory == nil ? executable : "/bin/sh", &actions, &attributes, argv, envp)
         close(stdoutPipe[1])
         close(stderrPipe[1])
         guard spawned == 0 else {
@@ -117,7 +121,9 @@ public final class ChildProcess: @unchecked Sendable {  // `pid` is set once in 
     }
 
     /// Finds `name` in `PATH`, then in `extraDirectories` (e.g. `/usr/sbin`).
-    public static func locate(_ name: String, extraDirectories: [String] = ["/usr/sbin", "/usr/local/sbin", "/sbin"]) -> String? {
+    public static func locate(_ name: String, extraDirectories: [String] = ["/usr/sbin", "/usr/local/sbin", "/sbin"])
+        -> String?
+    {
         if name.contains("/") { return FileManager.default.isExecutableFile(atPath: name) ? name : nil }
         let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
         for directory in path.split(separator: ":").map(String.init) + extraDirectories {
@@ -129,7 +135,9 @@ public final class ChildProcess: @unchecked Sendable {  // `pid` is set once in 
 
     /// Runs a tool to completion and returns its output; throws when it fails or exceeds `timeout`.
     @discardableResult
-    public static func run(_ executable: String, _ arguments: [String], timeout: Duration = .seconds(30)) async throws -> String {
+    public static func run(_ executable: String, _ arguments: [String], timeout: Duration = .seconds(30)) async throws
+        -> String
+    {
         let child = try ChildProcess(executable: executable, arguments: arguments)
         guard let result = await child.waitForExit(timeout: timeout) else {
             _ = await child.stop()
@@ -137,7 +145,8 @@ public final class ChildProcess: @unchecked Sendable {  // `pid` is set once in 
         }
         await child.waitForOutputEnd(timeout: .seconds(2))
         guard result == .exited(0) else {
-            throw TestSupportError("\(executable) \(arguments.joined(separator: " ")) failed (\(result)):\n\(child.outputText)")
+            throw TestSupportError(
+                "\(executable) \(arguments.joined(separator: " ")) failed (\(result)):\n\(child.outputText)")
         }
         return child.outputText
     }

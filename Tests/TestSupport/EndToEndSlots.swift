@@ -49,7 +49,9 @@ public actor EndToEndSlots {
     }
 
     /// Runs `body` holding a slot (all slots when `exclusive`).
-    public func withSlot<T: Sendable>(exclusive: Bool = false, _ body: @Sendable () async throws -> T) async rethrows -> T {
+    public func withSlot<T: Sendable>(exclusive: Bool = false, _ body: @Sendable () async throws -> T) async rethrows
+        -> T
+    {
         await acquire(exclusive: exclusive)
         do {
             let result = try await body()
@@ -75,8 +77,10 @@ public struct EndToEndTrait: TestTrait, SuiteTrait, TestScoping {
         testCase == nil ? nil : self
     }
 
-    public func provideScope(for test: Test, testCase: Test.Case?,
-                             performing function: @Sendable () async throws -> Void) async throws {
+    public func provideScope(
+        for test: Test, testCase: Test.Case?,
+        performing function: @Sendable () async throws -> Void
+    ) async throws {
         let trace = ProcessInfo.processInfo.environment["THUIS_TEST_SLOTS_TRACE"] != nil
         if trace { print("slot wait \(test.name)") }
         try await EndToEndSlots.shared.withSlot(exclusive: exclusive) {

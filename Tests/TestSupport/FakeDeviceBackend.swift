@@ -15,7 +15,8 @@ public actor FakeDeviceBackend: DeviceBackend {
 
     public init(adapter: String) { self.adapter = adapter }
 
-    public nonisolated func execute(_ command: DeviceCommand, on device: DeviceDescriptor) async throws(CommandFailure) {
+    public nonisolated func execute(_ command: DeviceCommand, on device: DeviceDescriptor) async throws(CommandFailure)
+    {
         if let reason = await record(command, device) { throw CommandFailure(reason) }
     }
 

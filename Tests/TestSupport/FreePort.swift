@@ -5,9 +5,9 @@ public enum FreePort {
     /// Returns a currently unused loopback TCP port.
     public static func next() throws -> Int {
         #if canImport(Glibc)
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         #else
-        let fd = socket(AF_INET, SOCK_STREAM, 0)
+            let fd = socket(AF_INET, SOCK_STREAM, 0)
         #endif
         guard fd >= 0 else { throw TestSupportError("socket() failed: errno \(errno)") }
         defer { close(fd) }
@@ -32,9 +32,9 @@ public enum FreePort {
     /// True when something accepts TCP connections on 127.0.0.1:`port`.
     public static func isAccepting(_ port: Int) -> Bool {
         #if canImport(Glibc)
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         #else
-        let fd = socket(AF_INET, SOCK_STREAM, 0)
+            let fd = socket(AF_INET, SOCK_STREAM, 0)
         #endif
         guard fd >= 0 else { return false }
         defer { close(fd) }

@@ -13,12 +13,15 @@ public final class MQTTTestClient: Sendable {
 
     /// Creates the client and starts it (it keeps reconnecting in the background).
     /// `configure` may adjust the options (TLS, credentials, will...).
-    public init(port: Int, host: String = "127.0.0.1", clientID: String? = nil,
-                logger: Logger = Logger(label: "test.mqtt"),
-                configure: (inout MQTTClientOptions) -> Void = { _ in }) throws {
+    public init(
+        port: Int, host: String = "127.0.0.1", clientID: String? = nil,
+        logger: Logger = Logger(label: "test.mqtt"),
+        configure: (inout MQTTClientOptions) -> Void = { _ in }
+    ) throws {
         let clientID = clientID ?? "test-\(UUID().uuidString.prefix(8))"
-        var options = MQTTClientOptions(clientID: clientID, host: host, port: port,
-                                        reconnectDelayMin: .milliseconds(100), reconnectDelayMax: .seconds(1))
+        var options = MQTTClientOptions(
+            clientID: clientID, host: host, port: port,
+            reconnectDelayMin: .milliseconds(100), reconnectDelayMax: .seconds(1))
         configure(&options)
         let client = try MQTTClient(options: options, logger: logger)
         self.client = client
@@ -34,9 +37,11 @@ public final class MQTTTestClient: Sendable {
     }
 
     /// Creates a client and waits until it is connected.
-    public static func connect(port: Int, clientID: String? = nil,
-                               timeout: Duration = .seconds(10),
-                               configure: (inout MQTTClientOptions) -> Void = { _ in }) async throws -> MQTTTestClient {
+    public static func connect(
+        port: Int, clientID: String? = nil,
+        timeout: Duration = .seconds(10),
+        configure: (inout MQTTClientOptions) -> Void = { _ in }
+    ) async throws -> MQTTTestClient {
         let client = try MQTTTestClient(port: port, clientID: clientID, configure: configure)
         do {
             try await client.waitUntilConnected(timeout: timeout)
@@ -53,7 +58,8 @@ public final class MQTTTestClient: Sendable {
     }
 
     /// Subscribes and waits for the SUBACK.
-    public func subscribe(_ filter: String, qos: MQTTQoS = .atLeastOnce, timeout: Duration = .seconds(10)) async throws {
+    public func subscribe(_ filter: String, qos: MQTTQoS = .atLeastOnce, timeout: Duration = .seconds(10)) async throws
+    {
         try await client.subscribe(filter, qos: qos)
         try await Self.poll(timeout: timeout, "SUBACK for \(filter)") { await self.client.subscriptionsAcknowledged }
     }
@@ -64,7 +70,8 @@ public final class MQTTTestClient: Sendable {
     }
 
     /// Publishes raw bytes.
-    public func publish(topic: String, payload: [UInt8], retain: Bool = false, qos: MQTTQoS = .atLeastOnce) async throws {
+    public func publish(topic: String, payload: [UInt8], retain: Bool = false, qos: MQTTQoS = .atLeastOnce) async throws
+    {
         try await client.publish(topic: topic, payload: payload, retain: retain, qos: qos)
     }
 
@@ -80,13 +87,16 @@ public final class MQTTTestClient: Sendable {
 
     /// The first message on `topic` (among all received, starting at index `from` of `received`) that
     /// satisfies `predicate`, waiting up to `timeout`. Retained messages delivered on subscribe count.
-    public func waitForMessage(topic: String, from index: Int = 0, timeout: Duration = .seconds(30),
-                               where predicate: @Sendable (MQTTMessage) -> Bool = { _ in true }) async throws -> MQTTMessage {
+    public func waitForMessage(
+        topic: String, from index: Int = 0, timeout: Duration = .seconds(30),
+        where predicate: @Sendable (MQTTMessage) -> Bool = { _ in true }
+    ) async throws -> MQTTMessage {
         let deadline = ContinuousClock.now.advanced(by: timeout)
         while true {
             let messages = await recorder.messages
             if index < messages.count,
-               let match = messages[index...].first(where: { $0.topic == topic && predicate($0) }) {
+                let match = messages[index...].first(where: { $0.topic == topic && predicate($0) })
+            {
                 return match
             }
             guard ContinuousClock.now < deadline else {
@@ -99,8 +109,10 @@ public final class MQTTTestClient: Sendable {
 
     /// Waits for a message on `topic` whose text payload is `text`.
     @discardableResult
-    public func waitForMessage(topic: String, text: String, from index: Int = 0,
-                               timeout: Duration = .seconds(30)) async throws -> MQTTMessage {
+    public func waitForMessage(
+        topic: String, text: String, from index: Int = 0,
+        timeout: Duration = .seconds(30)
+    ) async throws -> MQTTMessage {
         try await waitForMessage(topic: topic, from: index, timeout: timeout) { $0.text == text }
     }
 
@@ -117,7 +129,9 @@ public final class MQTTTestClient: Sendable {
     public static func poll(timeout: Duration, _ what: String, _ condition: () async -> Bool) async throws {
         let deadline = ContinuousClock.now.advanced(by: timeout)
         while !(await condition()) {
-            guard ContinuousClock.now < deadline else { throw TestSupportError("timed out after \(timeout) waiting for \(what)") }
+            guard ContinuousClock.now < deadline else {
+                throw TestSupportError("timed out after \(timeout) waiting for \(what)")
+            }
             try await Task.sleep(for: .milliseconds(10))
         }
     }

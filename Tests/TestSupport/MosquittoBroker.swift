@@ -39,9 +39,11 @@ public final class MosquittoBroker: Sendable {
         /// Extra lines appended to the config.
         public var extraConfig: [String]
 
-        public init(allowAnonymous: Bool = true, users: [String: String] = [:], tls: TLSFiles? = nil,
-                    port: Int? = nil, persistence: Bool = false, logPackets: Bool = false,
-                    extraConfig: [String] = []) {
+        public init(
+            allowAnonymous: Bool = true, users: [String: String] = [:], tls: TLSFiles? = nil,
+            port: Int? = nil, persistence: Bool = false, logPackets: Bool = false,
+            extraConfig: [String] = []
+        ) {
             self.allowAnonymous = allowAnonymous
             self.users = users
             self.tls = tls
@@ -69,7 +71,9 @@ public final class MosquittoBroker: Sendable {
     /// The `mosquitto` binary (PATH or /usr/sbin); throws with the install instruction when missing.
     public static func locateBinary() throws -> String {
         guard let binary = ChildProcess.locate("mosquitto") else {
-            throw TestSupportError("mosquitto not found in PATH or /usr/sbin: install it with `apt-get install mosquitto mosquitto-clients`")
+            throw TestSupportError(
+                "mosquitto not found in PATH or /usr/sbin: install it with `apt-get install mosquitto mosquitto-clients`"
+            )
         }
         return binary
     }
@@ -101,7 +105,8 @@ public final class MosquittoBroker: Sendable {
         } else {
             lines.append("persistence false")
         }
-        lines += options.logPackets
+        lines +=
+            options.logPackets
             ? ["log_type all"]
             : ["log_type error", "log_type warning", "log_type notice", "log_type information"]
         // Running as root, mosquitto would switch to the `mosquitto` user and lose access to our files.
@@ -154,7 +159,8 @@ public final class MosquittoBroker: Sendable {
             if FreePort.isAccepting(port) { return }
             try await Task.sleep(for: .milliseconds(20))
         }
-        throw TestSupportError("mosquitto did not accept connections on port \(port) within 10 s:\n\(process.outputText)")
+        throw TestSupportError(
+            "mosquitto did not accept connections on port \(port) within 10 s:\n\(process.outputText)")
     }
 
     /// SIGTERM and wait (SIGKILL after 5 s). Removes the temporary directory unless `keepingStore`

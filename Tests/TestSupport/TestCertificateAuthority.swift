@@ -10,7 +10,9 @@ public struct TestCertificateAuthority: Sendable {
     public let serverKeyFile: String
 
     /// Generates the files into `directory` under names starting with `name`.
-    public static func make(in directory: TemporaryDirectory, name: String = "test") async throws -> TestCertificateAuthority {
+    public static func make(in directory: TemporaryDirectory, name: String = "test") async throws
+        -> TestCertificateAuthority
+    {
         guard let openssl = ChildProcess.locate("openssl") else {
             throw TestSupportError("openssl not found: install it with `apt-get install openssl`")
         }
@@ -19,19 +21,26 @@ public struct TestCertificateAuthority: Sendable {
         let serverKey = directory.file("\(name)-server.key")
         let serverRequest = directory.file("\(name)-server.csr")
         let serverCert = directory.file("\(name)-server.crt")
-        let extensions = try directory.write("\(name)-server.ext",
-                                             "subjectAltName=IP:127.0.0.1,DNS:localhost\nbasicConstraints=CA:FALSE\n")
+        let extensions = try directory.write(
+            "\(name)-server.ext",
+            "subjectAltName=IP:127.0.0.1,DNS:localhost\nbasicConstraints=CA:FALSE\n")
         let curve = ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes"]
-        try await ChildProcess.run(openssl, ["req", "-x509"] + curve + [
-            "-keyout", caKey, "-out", caFile, "-days", "1", "-subj", "/CN=thuis test CA \(name)",
-        ])
-        try await ChildProcess.run(openssl, ["req"] + curve + [
-            "-keyout", serverKey, "-out", serverRequest, "-subj", "/CN=127.0.0.1",
-        ])
-        try await ChildProcess.run(openssl, [
-            "x509", "-req", "-in", serverRequest, "-CA", caFile, "-CAkey", caKey, "-CAcreateserial",
-            "-out", serverCert, "-days", "1", "-extfile", extensions,
-        ])
+        try await ChildProcess.run(
+            openssl,
+            ["req", "-x509"] + curve + [
+                "-keyout", caKey, "-out", caFile, "-days", "1", "-subj", "/CN=thuis test CA \(name)",
+            ])
+        try await ChildProcess.run(
+            openssl,
+            ["req"] + curve + [
+                "-keyout", serverKey, "-out", serverRequest, "-subj", "/CN=127.0.0.1",
+            ])
+        try await ChildProcess.run(
+            openssl,
+            [
+                "x509", "-req", "-in", serverRequest, "-CA", caFile, "-CAkey", caKey, "-CAcreateserial",
+                "-out", serverCert, "-days", "1", "-extfile", extensions,
+            ])
         return TestCertificateAuthority(caFile: caFile, serverCertFile: serverCert, serverKeyFile: serverKey)
     }
 

@@ -1,7 +1,7 @@
 import Foundation
-import Testing
-import TestSupport
 import MQTTDriver
+import TestSupport
+import Testing
 
 /// The real `thuis-bridge run` process against a real mosquitto: online/offline, the last will, broker
 /// restarts, retained commands, a clean stop.
@@ -46,7 +46,8 @@ import MQTTDriver
     @Test func publishesOnlineAndTheLastWillMarksItOfflineAfterKill9() async throws {
         let running = try await Running.start(name: "kill9")
         do {
-            try await running.watcher.waitForMessage(topic: "Thuis/bridge/kill9/state", text: "online", timeout: .seconds(20))
+            try await running.watcher.waitForMessage(
+                topic: "Thuis/bridge/kill9/state", text: "online", timeout: .seconds(20))
             let inventory = try await running.watcher.waitForMessage(topic: "Thuis/bridge/kill9/devices")
             #expect(inventory.retained || inventory.text == "[]")
             let before = await running.watcher.received.count
@@ -72,13 +73,15 @@ import MQTTDriver
     @Test func brokerRestartWithAnEmptyStoreIsHealed() async throws {
         let running = try await Running.start(name: "restart")
         do {
-            try await running.watcher.waitForMessage(topic: "Thuis/bridge/restart/state", text: "online", timeout: .seconds(20))
+            try await running.watcher.waitForMessage(
+                topic: "Thuis/bridge/restart/state", text: "online", timeout: .seconds(20))
             let before = await running.watcher.received.count
             try await running.broker.restart()
             // The bridge reconnects and republishes its retained state into the empty store.
             try await running.watcher.waitForMessage(
                 topic: "Thuis/bridge/restart/state", text: "online", from: before, timeout: .seconds(40))
-            _ = try await running.watcher.waitForMessage(topic: "Thuis/bridge/restart/devices", from: before, timeout: .seconds(10))
+            _ = try await running.watcher.waitForMessage(
+                topic: "Thuis/bridge/restart/devices", from: before, timeout: .seconds(10))
             let late = try await MQTTTestClient.connect(port: running.broker.port)
             try await late.subscribe("Thuis/bridge/restart/state")
             #expect(try await late.waitForMessage(topic: "Thuis/bridge/restart/state").text == "online")
@@ -106,7 +109,8 @@ import MQTTDriver
             try await client.publish(topic: "Thuis/device/attic/lamp/set", text: "on", retain: true)
         }
         do {
-            try await running.watcher.waitForMessage(topic: "Thuis/bridge/retained/state", text: "online", timeout: .seconds(20))
+            try await running.watcher.waitForMessage(
+                topic: "Thuis/bridge/retained/state", text: "online", timeout: .seconds(20))
             let event = try await running.watcher.waitForMessage(topic: "Thuis/bridge/retained/event") {
                 $0.text.contains("command_rejected") && $0.text.contains("retained")
             }
@@ -124,7 +128,8 @@ import MQTTDriver
     @Test func sigtermMarksTheBridgeOfflineAndExitsZero() async throws {
         let running = try await Running.start(name: "term")
         do {
-            try await running.watcher.waitForMessage(topic: "Thuis/bridge/term/state", text: "online", timeout: .seconds(20))
+            try await running.watcher.waitForMessage(
+                topic: "Thuis/bridge/term/state", text: "online", timeout: .seconds(20))
             let before = await running.watcher.received.count
             let start = ContinuousClock.now
             running.bridge.signal(SIGTERM)
@@ -144,7 +149,8 @@ import MQTTDriver
 
     @Test func refusesAnInvalidConfigurationWithExitCode2() async throws {
         let directory = try TemporaryDirectory()
-        let config = try directory.write("devices.toml", "[bridge]\nname = \"bad name\"\n[zwave]\nport = \"/dev/nonexistent\"\n")
+        let config = try directory.write(
+            "devices.toml", "[bridge]\nname = \"bad name\"\n[zwave]\nport = \"/dev/nonexistent\"\n")
         let bridge = try ChildProcess(
             executable: try BuiltProduct.executable(named: "thuis-bridge").path, arguments: ["run", "--config", config])
         #expect(await bridge.waitForExit(timeout: .seconds(20)) == .exited(2))

@@ -1,7 +1,7 @@
 import CECEmulator
 import Foundation
-import TestSupport
 import MQTTDriver
+import TestSupport
 
 /// A real mosquitto, the emulated Pulse-Eight adapter with its bus (TV, audio system, Apple TV at 1.0.0.0)
 /// in the test process, and the real `thuis-bridge run` process (real libcec) mapping the TV as
@@ -17,7 +17,9 @@ final class CECHouse: Sendable {
 
     static let tv = "living/tv"
 
-    init(name: String, rxEvents: Bool = false, configure: (inout CECEmulatorConfiguration) -> Void = { _ in }) async throws {
+    init(name: String, rxEvents: Bool = false, configure: (inout CECEmulatorConfiguration) -> Void = { _ in })
+        async throws
+    {
         bridgeName = name
         broker = try await MosquittoBroker.start()
         directory = try TemporaryDirectory(prefix: "thuis-cec")
@@ -91,8 +93,10 @@ final class CECHouse: Sendable {
     }
 
     /// Waits until the emulator's state satisfies `condition`.
-    func waitForEmulator(_ what: String, timeout: Duration = .seconds(20),
-                         _ condition: @escaping @Sendable (CECEmulatorState) -> Bool) async throws {
+    func waitForEmulator(
+        _ what: String, timeout: Duration = .seconds(20),
+        _ condition: @escaping @Sendable (CECEmulatorState) -> Bool
+    ) async throws {
         try await MQTTTestClient.poll(timeout: timeout, what) { condition(emulator.state) }
     }
 
@@ -105,8 +109,10 @@ final class CECHouse: Sendable {
     }
 
     /// Runs `body` with a started house, printing the bridge's output when it fails, stopping everything after.
-    static func with(name: String, rxEvents: Bool = false, configure: (inout CECEmulatorConfiguration) -> Void = { _ in },
-                     _ body: (CECHouse) async throws -> Void) async throws {
+    static func with(
+        name: String, rxEvents: Bool = false, configure: (inout CECEmulatorConfiguration) -> Void = { _ in },
+        _ body: (CECHouse) async throws -> Void
+    ) async throws {
         let house = try await CECHouse(name: name, rxEvents: rxEvents, configure: configure)
         do {
             try await body(house)

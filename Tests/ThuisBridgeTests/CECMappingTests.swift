@@ -1,8 +1,8 @@
 import CECEmulator
 import Foundation
-import Testing
-import TestSupport
 import MQTTDriver
+import TestSupport
+import Testing
 
 /// Issue 6: HDMI-CEC on MQTT, end to end: real mosquitto, real libcec in the real bridge process, the
 /// project's Pulse-Eight emulator (TV, audio system, Apple TV at 1.0.0.0) in the test process.
@@ -61,7 +61,9 @@ import MQTTDriver
                 try await house.waitFor("", "standby", from: mark)
             }
             let sorted = latencies.sorted()
-            print("CEC /set on → Image View On: median \(sorted[sorted.count / 2]), min \(sorted[0]), max \(sorted[sorted.count - 1])")
+            print(
+                "CEC /set on → Image View On: median \(sorted[sorted.count / 2]), min \(sorted[0]), max \(sorted[sorted.count - 1])"
+            )
         }
     }
 
@@ -121,7 +123,9 @@ import MQTTDriver
             try await house.waitFor("/mute", "on", from: mark, timeout: .seconds(40))
             // The audio status is asked for again periodically (the AVR reports its remote's changes only to
             // whoever asked last), not just at start.
-            let requests = house.emulator.transmittedFrames.filter { $0.frame.destination == 5 && $0.frame.opcode == 0x71 }
+            let requests = house.emulator.transmittedFrames.filter {
+                $0.frame.destination == 5 && $0.frame.opcode == 0x71
+            }
             #expect(requests.count >= 2, "Give Audio Status sent \(requests.count) times")
         }
     }
@@ -203,7 +207,10 @@ import MQTTDriver
             #expect(reasons.contains { $0.contains("unknown volume command") && $0.contains("abc") })
             #expect(reasons.contains { $0.contains("volume 200 is out of range") })
             #expect(reasons.contains { $0.contains("unknown mute command") && $0.contains("maybe") })
-            #expect(reasons.contains { $0.contains("unknown input") && $0.contains("netflix") && $0.contains("appletv, receiver") })
+            #expect(
+                reasons.contains {
+                    $0.contains("unknown input") && $0.contains("netflix") && $0.contains("appletv, receiver")
+                })
             #expect(reasons.contains { $0.contains("dim") && $0.contains("a TV takes") })
             #expect(house.emulator.state.volume == 20)
             #expect(house.emulator.state.tvInput == 0x0000)
@@ -266,7 +273,8 @@ import MQTTDriver
     @Test func sigtermWhileLibcecOpensIsPrompt() async throws {
         try await CECHouse.with(name: "cecstopopen") { house in
             // The bridge says `online` on MQTT at once; libcec's open takes over a second more.
-            try await house.watcher.waitForMessage(topic: "Thuis/bridge/cecstopopen/state", text: "online", timeout: .seconds(20))
+            try await house.watcher.waitForMessage(
+                topic: "Thuis/bridge/cecstopopen/state", text: "online", timeout: .seconds(20))
             await Self.expectPromptStop(house, "while libcec opens")
         }
     }
@@ -274,7 +282,9 @@ import MQTTDriver
     @Test func sigtermWhileTheAdapterIsMissingIsPrompt() async throws {
         try await CECHouse.with(name: "cecstopgone") { house in
             house.emulator.unplug()
-            let failed = await house.bridge.waitForLine(timeout: .seconds(30)) { $0.text.contains("CEC adapter open failed") }
+            let failed = await house.bridge.waitForLine(timeout: .seconds(30)) {
+                $0.text.contains("CEC adapter open failed")
+            }
             #expect(failed != nil, "the bridge never retried the open")
             await Self.expectPromptStop(house, "with the adapter missing")
         }
@@ -283,7 +293,9 @@ import MQTTDriver
     @Test func sigtermWhileLibcecOpenWaitsForASilentAdapterIsPrompt() async throws {
         try await CECHouse.with(name: "cecstopsilent") { house in
             house.emulator.unplug()
-            let failed = await house.bridge.waitForLine(timeout: .seconds(30)) { $0.text.contains("CEC adapter open failed") }
+            let failed = await house.bridge.waitForLine(timeout: .seconds(30)) {
+                $0.text.contains("CEC adapter open failed")
+            }
             #expect(failed != nil, "the bridge never retried the open")
             let silent = try SilentAdapter(link: house.link)
             defer { silent.remove() }

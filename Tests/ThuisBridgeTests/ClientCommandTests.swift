@@ -1,8 +1,8 @@
 import Foundation
-import Testing
-import TestSupport
-import ZWaveEmulator
 import MQTTDriver
+import TestSupport
+import Testing
+import ZWaveEmulator
 
 /// The client commands' failure modes and configuration parameters, as real processes.
 @Suite(.endToEnd) struct ClientCommandTests {
@@ -45,7 +45,8 @@ import MQTTDriver
         defer { directory.remove() }
         let missingArgument = try InclusionHouse.cli(["config", "get", "2"], directory: directory)
         #expect(await missingArgument.waitForExit(timeout: .seconds(10)) == .exited(2))
-        let missingFile = try InclusionHouse.cli(["devices", "--config", directory.file("absent.toml")], directory: directory)
+        let missingFile = try InclusionHouse.cli(
+            ["devices", "--config", directory.file("absent.toml")], directory: directory)
         #expect(await missingFile.waitForExit(timeout: .seconds(10)) == .exited(2), "\(missingFile.outputText)")
     }
 
@@ -63,16 +64,23 @@ import MQTTDriver
             let from = await house.mark
             let requests = "Thuis/bridge/\(house.bridgeName)/request/"
             let cases: [(command: String, payload: String, reason: String)] = [
-                ("set_config", #"{"transaction":"a","node":2,"parameter":28,"value":1,"size":3}"#, "size must be 1, 2 or 4"),
-                ("get_config", #"{"transaction":"b","node":"two","parameter":28}"#, "argument \\\"node\\\" must be an integer"),
+                (
+                    "set_config", #"{"transaction":"a","node":2,"parameter":28,"value":1,"size":3}"#,
+                    "size must be 1, 2 or 4"
+                ),
+                (
+                    "get_config", #"{"transaction":"b","node":"two","parameter":28}"#,
+                    "argument \\\"node\\\" must be an integer"
+                ),
                 ("get_config", #"{"transaction":"c","node":2}"#, "missing argument \\\"parameter\\\""),
                 ("include", #"{"transaction":"d","timeout_s":0}"#, "must be within 1...600"),
-                ("refresh", #"{"transaction":"e"#, "malformed JSON")  // malformed JSON
+                ("refresh", #"{"transaction":"e"#, "malformed JSON"),  // malformed JSON
             ]
             for item in cases {
                 try await house.watcher.publish(topic: requests + item.command, text: item.payload)
                 let response = try await house.watcher.waitForMessage(
-                    topic: "Thuis/bridge/\(house.bridgeName)/response/\(item.command)", from: from, timeout: .seconds(10)
+                    topic: "Thuis/bridge/\(house.bridgeName)/response/\(item.command)", from: from,
+                    timeout: .seconds(10)
                 ) { $0.text.contains(#""status":"error""#) && $0.text.contains(item.reason) }
                 #expect(response.text.contains("error"))
             }

@@ -1,8 +1,8 @@
 import Foundation
-import Testing
-import TestSupport
-import ZWaveEmulator
 import MQTTDriver
+import TestSupport
+import Testing
+import ZWaveEmulator
 
 /// Issue 7, bad input: the real bridge with the emulated Z-Wave house gets malformed commands, oversized and
 /// invalid payloads, garbage topics, unknown devices and unknown requests. Each one is answered with a reason
@@ -37,12 +37,24 @@ import MQTTDriver
                 Case(topic: light, payload: Array(repeating: 0x37, count: 16 << 10), reason: "too large"),
                 Case(topic: socket, payload: Array("50".utf8), reason: "takes on, off or toggle"),
                 Case(topic: socket, payload: Array("standby".utf8), reason: "unknown command"),
-                Case(topic: house.topic("bedroom/light", "/volume/set"), payload: Array("10".utf8), reason: "has no volume"),
-                Case(topic: house.topic("bedroom/light", "/input/set"), payload: Array("hdmi1".utf8), reason: "has no volume"),
-                Case(topic: house.topic("attic/lamp", "/set"), payload: Array("on".utf8), reason: "unknown device attic/lamp"),
-                Case(topic: "Thuis/device/bed room/light/set", payload: Array("on".utf8), reason: "is not [A-Za-z0-9_-]+"),
-                Case(topic: "Thuis/device/slaapkamer/lämp/set", payload: Array("on".utf8), reason: "is not [A-Za-z0-9_-]+"),
-                Case(topic: house.topic("bedroom/light", "/power/set"), payload: Array("5".utf8), reason: "unknown suffix"),
+                Case(
+                    topic: house.topic("bedroom/light", "/volume/set"), payload: Array("10".utf8),
+                    reason: "has no volume"),
+                Case(
+                    topic: house.topic("bedroom/light", "/input/set"), payload: Array("hdmi1".utf8),
+                    reason: "has no volume"),
+                Case(
+                    topic: house.topic("attic/lamp", "/set"), payload: Array("on".utf8),
+                    reason: "unknown device attic/lamp"),
+                Case(
+                    topic: "Thuis/device/bed room/light/set", payload: Array("on".utf8), reason: "is not [A-Za-z0-9_-]+"
+                ),
+                Case(
+                    topic: "Thuis/device/slaapkamer/lämp/set", payload: Array("on".utf8),
+                    reason: "is not [A-Za-z0-9_-]+"),
+                Case(
+                    topic: house.topic("bedroom/light", "/power/set"), payload: Array("5".utf8),
+                    reason: "unknown suffix"),
             ]
             let mark = await house.mark
             // 1 MB: over the bridge's MQTT 5 Maximum Packet Size (64 KiB); the broker never sends it to the
@@ -95,7 +107,8 @@ import MQTTDriver
             for (index, item) in cases.enumerated() {
                 let mark = await house.mark
                 try await house.watcher.publish(topic: "\(base)/request/\(item.command)", payload: item.payload)
-                let response = try await house.watcher.waitForMessage(topic: "\(base)/response/\(item.command)", from: mark)
+                let response = try await house.watcher.waitForMessage(
+                    topic: "\(base)/response/\(item.command)", from: mark)
                 #expect(response.text.contains(#""status":"error""#), "case \(index): \(response.text)")
                 #expect(response.text.contains(item.error), "case \(index): \(response.text)")
                 #expect(!response.retained)

@@ -80,7 +80,9 @@ final class FaultHouse: Sendable {
 
     /// Waits for `text` on `topic` among messages after `from`.
     @discardableResult
-    func waitFor(topic: String, _ text: String, from: Int = 0, timeout: Duration = .seconds(30)) async throws -> MQTTMessage {
+    func waitFor(topic: String, _ text: String, from: Int = 0, timeout: Duration = .seconds(30)) async throws
+        -> MQTTMessage
+    {
         try await watcher.waitForMessage(topic: topic, text: text, from: from, timeout: timeout)
     }
 
@@ -120,7 +122,8 @@ final class FaultHouse: Sendable {
     }
 
     /// Runs `body` with a started house, printing the bridge's output when it fails, stopping everything after.
-    static func with(name: String, options: Options = Options(), _ body: (FaultHouse) async throws -> Void) async throws {
+    static func with(name: String, options: Options = Options(), _ body: (FaultHouse) async throws -> Void) async throws
+    {
         let house = try await FaultHouse(name: name, options: options)
         do {
             try await body(house)

@@ -1,8 +1,8 @@
 import Foundation
-import Testing
-import TestSupport
-import ZWaveEmulator
 import MQTTDriver
+import TestSupport
+import Testing
+import ZWaveEmulator
 
 /// Issue 7, faults: the real bridge process with real mosquitto and real libopenzwave on the emulated
 /// stick survives a broker crash, an unplugged stick, a stick that hangs at init, NAK/CAN on the serial
@@ -19,14 +19,17 @@ import MQTTDriver
             // A local press on the FGD212 while the broker is down.
             let before = stick.level(node: 2)
             #expect(stick.pressButton(node: 2, button: .s1, .single))
-            try await MQTTTestClient.poll(timeout: .seconds(15), "the dimmer changes level") { stick.level(node: 2) != before }
+            try await MQTTTestClient.poll(timeout: .seconds(15), "the dimmer changes level") {
+                stick.level(node: 2) != before
+            }
             let latest = try #require(stick.level(node: 2))
             try await house.broker.restart()
 
             // A fresh subscriber on the empty store gets every retained topic again, from the bridge.
             let late = try await MQTTTestClient.connect(port: house.broker.port)
             try await late.subscribe("Thuis/#")
-            let retainedTopics = [house.stateTopic, house.devicesTopic]
+            let retainedTopics =
+                [house.stateTopic, house.devicesTopic]
                 + FaultHouse.zwaveDevices.flatMap { [house.topic($0), house.topic($0, "/availability")] }
             do {
                 try await MQTTTestClient.poll(timeout: .seconds(60), "every retained topic republished") {
@@ -42,7 +45,8 @@ import MQTTDriver
             let received = await late.received
             #expect(received.first { $0.topic == house.stateTopic }?.text == "online")
             for device in FaultHouse.zwaveDevices {
-                #expect(received.last { $0.topic == house.topic(device, "/availability") }?.text == "online", "\(device)")
+                #expect(
+                    received.last { $0.topic == house.topic(device, "/availability") }?.text == "online", "\(device)")
             }
             #expect(received.last { $0.topic == house.topic("bedroom/light") }?.text == "\(latest)")
             let inventory = try #require(received.last { $0.topic == house.devicesTopic })
@@ -82,14 +86,17 @@ import MQTTDriver
             #expect(rejection.contains("offline"), "\(rejection)")
             // The dimmer changes locally while unplugged; its report is lost with the link.
             #expect(stick.pressButton(node: 2, button: .s1, .single))
-            try await MQTTTestClient.poll(timeout: .seconds(15), "the dimmer changes level") { stick.level(node: 2) != 0 }
+            try await MQTTTestClient.poll(timeout: .seconds(15), "the dimmer changes level") {
+                stick.level(node: 2) != 0
+            }
             let latest = try #require(stick.level(node: 2))
 
             let back = await house.mark
             try stick.replug()
             try await house.waitForEvent("adapter_recovered", "zwave", from: back, timeout: .seconds(90))
             for device in FaultHouse.zwaveDevices {
-                try await house.waitFor(topic: house.topic(device, "/availability"), "online", from: back, timeout: .seconds(90))
+                try await house.waitFor(
+                    topic: house.topic(device, "/availability"), "online", from: back, timeout: .seconds(90))
             }
             // States are refreshed from the devices: the level set while unplugged is published.
             try await house.waitFor(topic: house.topic("bedroom/light"), "\(latest)", from: back, timeout: .seconds(60))
@@ -133,7 +140,8 @@ import MQTTDriver
                 if fault == "NAK" { stick.nakNextFrame() } else { stick.canNextFrame() }
                 let mark = await house.mark
                 try await house.publish(house.topic("bedroom/light", "/set"), "\(level)")
-                try await house.waitFor(topic: house.topic("bedroom/light"), "\(level)", from: mark, timeout: .seconds(30))
+                try await house.waitFor(
+                    topic: house.topic("bedroom/light"), "\(level)", from: mark, timeout: .seconds(30))
                 #expect(stick.level(node: 2) == UInt8(level), "after \(fault)")
                 // The refused frame (the first one after the injection) was sent again by the library.
                 let frames = stick.receivedHostFrames.filter { $0.index >= before }
@@ -164,7 +172,8 @@ import MQTTDriver
                 try await house.waitFor(topic: topic, "offline", from: mark)
             }
             try await house.waitFor(topic: house.stateTopic, "offline", from: mark)
-            let retained = try await Self.retainedMessages(port: house.broker.port, topics: availability + [house.stateTopic])
+            let retained = try await Self.retainedMessages(
+                port: house.broker.port, topics: availability + [house.stateTopic])
             for topic in availability + [house.stateTopic] {
                 #expect(retained[topic] == "offline", "retained \(topic)")
             }

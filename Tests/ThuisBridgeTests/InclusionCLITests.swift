@@ -1,8 +1,8 @@
 import Foundation
-import Testing
-import TestSupport
-import ZWaveEmulator
 import MQTTDriver
+import TestSupport
+import Testing
+import ZWaveEmulator
 
 /// Issue 5: `thuis-bridge include`/`exclude` as real processes against the real bridge process, the
 /// emulated stick and a real broker.
@@ -35,7 +35,10 @@ import MQTTDriver
                 topic: "Thuis/bridge/\(house.bridgeName)/devices", from: from, timeout: .seconds(10)
             ) { $0.retained || $0.text.contains("\"node\":10") }
             let events = await house.watcher.received(on: house.eventTopic).map(\.text)
-            for type in ["inclusion_node_found", "inclusion_protocol_done", "node_added", "interview_progress", "interview_completed"] {
+            for type in [
+                "inclusion_node_found", "inclusion_protocol_done", "node_added", "interview_progress",
+                "interview_completed",
+            ] {
                 #expect(events.contains { $0.contains("\"\(type)\"") }, "no \(type) event")
             }
             let devices = try house.cli(["devices"])
@@ -70,7 +73,8 @@ import MQTTDriver
             include.signal(SIGINT)
             let exit = await include.waitForExit(timeout: .seconds(15))
             #expect(exit != nil && exit != .exited(0), "\(include.outputText)")
-            _ = try await house.watcher.waitForMessage(topic: "Thuis/bridge/\(house.bridgeName)/request/cancel", from: from)
+            _ = try await house.watcher.waitForMessage(
+                topic: "Thuis/bridge/\(house.bridgeName)/request/cancel", from: from)
             try await MQTTTestClient.poll(timeout: .seconds(5), "the controller leaving inclusion mode") {
                 !house.stick.isInclusionActive
             }
@@ -153,7 +157,8 @@ import MQTTDriver
             #expect(exit == .exited(0), "\(output)")
             #expect(output.contains("PowerNode"), "\(output)")
             for socket in 1...6 {
-                #expect(output.contains("node = 10\ninstance = \(socket)\n"), "no stanza for endpoint \(socket): \(output)")
+                #expect(
+                    output.contains("node = 10\ninstance = \(socket)\n"), "no stanza for endpoint \(socket): \(output)")
             }
             #expect(output.components(separatedBy: "[[zwave.device]]").count - 1 == 6)
         }

@@ -1,7 +1,7 @@
 import Foundation
+import MQTTDriver
 import TestSupport
 import ZWaveEmulator
-import MQTTDriver
 
 /// A real mosquitto, the emulated Z-Wave stick (FGD212 node 2, optionally a node 10 that joins by itself),
 /// the real `thuis-bridge run` process and a subscriber on everything under `Thuis/`; runs the CLI as a
@@ -18,9 +18,12 @@ final class InclusionHouse: Sendable {
     /// Node 2 an FGD212 (parameter 28 off), node 10 a binary switch that joins (and leaves) `joinAfter`
     /// seconds after inclusion (exclusion) starts, or no joining node when nil.
     static func network(joinAfter: Double?, joinsAs: NodeKind = .binarySwitch) -> NetworkDescription {
-        var nodes = [NodeDescription(id: 2, kind: .fgd212, name: "dimmer", level: 0, loads: [60], sceneActivation: false)]
+        var nodes = [
+            NodeDescription(id: 2, kind: .fgd212, name: "dimmer", level: 0, loads: [60], sceneActivation: false)
+        ]
         if let joinAfter {
-            nodes.append(NodeDescription(id: 10, kind: .joining, name: "new device", joinsAs: joinsAs, joinAfter: joinAfter))
+            nodes.append(
+                NodeDescription(id: 10, kind: .joining, name: "new device", joinsAs: joinsAs, joinAfter: joinAfter))
         }
         return NetworkDescription(nodes: nodes)
     }
@@ -57,8 +60,10 @@ final class InclusionHouse: Sendable {
 
     /// Waits until the bridge is online and node 2's interview is complete (its level is retained).
     func waitUntilReady() async throws {
-        try await watcher.waitForMessage(topic: "Thuis/bridge/\(bridgeName)/state", text: "online", timeout: .seconds(20))
-        try await watcher.waitForMessage(topic: "Thuis/device/bedroom/light/availability", text: "online", timeout: .seconds(40))
+        try await watcher.waitForMessage(
+            topic: "Thuis/bridge/\(bridgeName)/state", text: "online", timeout: .seconds(20))
+        try await watcher.waitForMessage(
+            topic: "Thuis/device/bedroom/light/availability", text: "online", timeout: .seconds(40))
         _ = try await watcher.waitForMessage(topic: "Thuis/device/bedroom/light", timeout: .seconds(40))
     }
 
@@ -78,7 +83,8 @@ final class InclusionHouse: Sendable {
     /// Waits for a bridge event whose JSON contains `fragment`, among messages after `from`.
     @discardableResult
     func waitForEvent(_ fragment: String, from: Int = 0, timeout: Duration = .seconds(30)) async throws -> String {
-        try await watcher.waitForMessage(topic: eventTopic, from: from, timeout: timeout) { $0.text.contains(fragment) }.text
+        try await watcher.waitForMessage(topic: eventTopic, from: from, timeout: timeout) { $0.text.contains(fragment) }
+            .text
     }
 
     var mark: Int { get async { await watcher.received.count } }
@@ -94,7 +100,8 @@ final class InclusionHouse: Sendable {
     /// Runs `body` with a started, ready house, printing the bridge's output when it fails, stopping
     /// everything after.
     static func with(
-        name: String, joinAfter: Double?, joinsAs: NodeKind = .binarySwitch, _ body: (InclusionHouse) async throws -> Void
+        name: String, joinAfter: Double?, joinsAs: NodeKind = .binarySwitch,
+        _ body: (InclusionHouse) async throws -> Void
     ) async throws {
         let house = try await InclusionHouse(name: name, joinAfter: joinAfter, joinsAs: joinsAs)
         do {

@@ -1,7 +1,7 @@
 import Foundation
-import Testing
-import TestSupport
 import MQTTDriver
+import TestSupport
+import Testing
 
 /// Issue 7, security: credentials from `password_file` against a mosquitto that requires them (never shown
 /// anywhere), TLS with a CA made by the test (a wrong CA is refused with a clear error), and the systemd unit.
@@ -27,7 +27,8 @@ import MQTTDriver
         let secrets = try TemporaryDirectory(prefix: "thuis-secret")
         defer { secrets.remove() }
         let passwordFile = try secrets.write("mqtt-password", Self.password + "\n")
-        try await FaultHouse.with(name: "auth", options: Self.authenticatedOptions(passwordFile: passwordFile)) { house in
+        try await FaultHouse.with(name: "auth", options: Self.authenticatedOptions(passwordFile: passwordFile)) {
+            house in
             try await house.waitFor(topic: house.stateTopic, "online", timeout: .seconds(30))
             try await house.waitForZWaveOnline()
             // Exercise events and the inventory: a rejected command and a devices request.
@@ -85,7 +86,8 @@ import MQTTDriver
             #expect(house.bridge.outputText.contains("mqtts://"), "the bridge says it uses TLS")
             let mark = await house.mark
             try await house.publish("Thuis/bridge/tls/request/devices", "")
-            let response = try await house.watcher.waitForMessage(topic: "Thuis/bridge/tls/response/devices", from: mark)
+            let response = try await house.watcher.waitForMessage(
+                topic: "Thuis/bridge/tls/response/devices", from: mark)
             #expect(response.text.contains(#""status":"ok""#))
         }
     }
@@ -117,7 +119,8 @@ import MQTTDriver
         }
         let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent()
-        let unit = try String(contentsOf: repository.appendingPathComponent("udev/thuis-bridge.service"), encoding: .utf8)
+        let unit = try String(
+            contentsOf: repository.appendingPathComponent("udev/thuis-bridge.service"), encoding: .utf8)
         let directives = unit.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
         for required in [
             "User=thuis-bridge", "SupplementaryGroups=dialout", "NoNewPrivileges=yes", "ProtectSystem=strict",
@@ -135,18 +138,22 @@ import MQTTDriver
         #expect(verified.lines.isEmpty, "systemd-analyze verify complained:\n\(verified.lines.joined(separator: "\n"))")
 
         // The check can fail: an unknown directive in the same unit is reported.
-        let broken = local.replacingOccurrences(of: "NoNewPrivileges=yes", with: "NoNewPrivileges=yes\nNoNewPrivilegez=yes")
+        let broken = local.replacingOccurrences(
+            of: "NoNewPrivileges=yes", with: "NoNewPrivileges=yes\nNoNewPrivilegez=yes")
         let complaint = try await Self.verify(broken, analyze: analyze)
         #expect(complaint.lines.contains { $0.contains("NoNewPrivilegez") }, "\(complaint.lines)")
     }
 
     /// Runs `systemd-analyze verify` on `unit` in a temporary directory; returns its exit and the lines that
     /// mention the unit file.
-    static func verify(_ unit: String, analyze: String) async throws -> (status: ChildProcess.Termination?, lines: [String]) {
+    static func verify(_ unit: String, analyze: String) async throws -> (
+        status: ChildProcess.Termination?, lines: [String]
+    ) {
         let directory = try TemporaryDirectory(prefix: "thuis-unit")
         defer { directory.remove() }
         let path = try directory.write("thuis-bridge.service", unit)
-        let child = try ChildProcess(executable: analyze, arguments: ["verify", path], workingDirectory: directory.path)
+        let child = try ChildProcess(
+            executable: analyze, arguments: ["verify", path], workingDirectory: directory.path)
         let status = await child.waitForExit(timeout: .seconds(60))
         await child.waitForOutputEnd(timeout: .seconds(2))
         return (status, child.output.map(\.text).filter { $0.contains("thuis-bridge.service") })

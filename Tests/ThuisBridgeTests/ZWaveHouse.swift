@@ -1,8 +1,8 @@
 import Foundation
-import TestSupport
-import ZWaveEmulator
 import MQTTDriver
 import Synchronization
+import TestSupport
+import ZWaveEmulator
 
 /// A real mosquitto, the emulated Z-Wave stick (FGD212 node 2, PowerNode 6 node 3, a joining node 10) and
 /// the real `thuis-bridge run` process (real libopenzwave), plus a subscriber on everything under `Thuis/`.
@@ -13,14 +13,15 @@ final class ZWaveHouse: Sendable {
     let directory: TemporaryDirectory
     let config: String
     let bridgeName: String
-    private let bridgeBox = Box()
+    private let bridgeBox: Box
 
     /// The bridge process (replaced by `restartBridge`).
     var bridge: ChildProcess { bridgeBox.get() }
 
     private final class Box: Sendable {
-        let process = Mutex<ChildProcess?>(nil)
-        func get() -> ChildProcess { process.withLock { $0! } }
+        let process: Mutex<ChildProcess>
+        init(_ first: ChildProcess) { process = Mutex(first) }
+        func get() -> ChildProcess { process.withLock { $0 } }
         func set(_ p: ChildProcess) { process.withLock { $0 = p } }
     }
 
@@ -82,7 +83,7 @@ final class ZWaveHouse: Sendable {
             """)
         watcher = try await MQTTTestClient.connect(port: broker.port)
         try await watcher.subscribe("Thuis/#")
-        bridgeBox.set(try Self.startBridge(config: config, directory: directory))
+        bridgeBox = Box(try Self.startBridge(config: config, directory: directory))
     }
 
     static func startBridge(config: String, directory: TemporaryDirectory) throws -> ChildProcess {
@@ -105,9 +106,12 @@ final class ZWaveHouse: Sendable {
 
     /// Waits for `text` on a device topic, among messages after `from`.
     @discardableResult
-    func waitFor(_ device: String, _ suffix: String = "", _ text: String, from: Int = 0,
-                 timeout: Duration = .seconds(30)) async throws -> MQTTMessageText {
-        let message = try await watcher.waitForMessage(topic: topic(device, suffix), text: text, from: from, timeout: timeout)
+    func waitFor(
+        _ device: String, _ suffix: String = "", _ text: String, from: Int = 0,
+        timeout: Duration = .seconds(30)
+    ) async throws -> MQTTMessageText {
+        let message = try await watcher.waitForMessage(
+            topic: topic(device, suffix), text: text, from: from, timeout: timeout)
         return MQTTMessageText(text: message.text, retained: message.retained)
     }
 

@@ -1,8 +1,8 @@
 import Foundation
-import Testing
-import TestSupport
-import ZWaveEmulator
 import MQTTDriver
+import TestSupport
+import Testing
+import ZWaveEmulator
 
 /// Issue 4: Z-Wave devices on MQTT, end to end: real mosquitto, real libopenzwave in the real bridge
 /// process, the project's stick emulator.
@@ -78,7 +78,9 @@ import MQTTDriver
             try await house.waitFor("bedroom/light", "", "0", timeout: .seconds(60))
             // The desired configuration is applied after the interview: 28 = 1 is already so (not rewritten),
             // 50 = 20 differs from the device's 10 and is set.
-            let applied = try await house.watcher.waitForMessage(topic: "Thuis/bridge/buttons/event", timeout: .seconds(60)) {
+            let applied = try await house.watcher.waitForMessage(
+                topic: "Thuis/bridge/buttons/event", timeout: .seconds(60)
+            ) {
                 $0.text.contains("configuration_applied")
             }
             #expect(applied.text.contains(#"{"parameter":50,"from":10,"to":20}"#), "\(applied.text)")
@@ -88,14 +90,18 @@ import MQTTDriver
 
             var mark = await house.mark
             #expect(house.stick.pressButton(node: 2, button: .s1, .single))
-            let state = try await house.watcher.waitForMessage(topic: "Thuis/device/bedroom/light", from: mark) { $0.text != "0" }
+            let state = try await house.watcher.waitForMessage(topic: "Thuis/device/bedroom/light", from: mark) {
+                $0.text != "0"
+            }
             #expect(Int(state.text) == Int(house.stick.level(node: 2) ?? 0))
 
             mark = await house.mark
             #expect(house.stick.pressButton(node: 2, button: .s2, .single))
-            let scene = try await house.watcher.waitForMessage(topic: "Thuis/device/bedroom/light/scene", text: "26", from: mark)
+            let scene = try await house.watcher.waitForMessage(
+                topic: "Thuis/device/bedroom/light/scene", text: "26", from: mark)
             #expect(!scene.retained)
-            let mapped = try await house.watcher.waitForMessage(topic: "Thuis/scene/homeTheater", text: "on", from: mark)
+            let mapped = try await house.watcher.waitForMessage(
+                topic: "Thuis/scene/homeTheater", text: "on", from: mark)
             #expect(!mapped.retained)
 
             // A restart replays no scene (nothing retained under /scene).
@@ -144,8 +150,10 @@ import MQTTDriver
             try await house.waitFor("bedroom/light", "", String(last), from: mark, timeout: .seconds(60))
             #expect(house.stick.level(node: 2) == UInt8(last))
             let sets = house.stick.receivedHostFrames.dropFirst(before).filter {
-                $0.destinationNode == 2 && ($0.command?.starts(with: [0x26, 0x01]) == true
-                    || $0.command?.starts(with: [0x60, 0x0D]) == true && $0.command?.dropFirst(4).starts(with: [0x26, 0x01]) == true)
+                $0.destinationNode == 2
+                    && ($0.command?.starts(with: [0x26, 0x01]) == true
+                        || $0.command?.starts(with: [0x60, 0x0D]) == true
+                            && $0.command?.dropFirst(4).starts(with: [0x26, 0x01]) == true)
             }
             print("burst of 500 levels: \(sets.count) Switch Multilevel Set frames on the radio")
             #expect(sets.count < 100, "the queue must coalesce: \(sets.count) radio commands for 500 levels")

@@ -1,7 +1,7 @@
 import Foundation
-import Testing
-import TestSupport
 import MQTTDriver
+import TestSupport
+import Testing
 
 /// The real `thuis-lab demo` process, as the README's quick start runs it: its private broker, the
 /// emulated house, the feed, and a clean stop by `--exit-after` or Ctrl-C (SIGINT).
@@ -19,12 +19,18 @@ import MQTTDriver
         static func start(_ arguments: [String]) async throws -> Demo {
             let process = try ChildProcess(
                 executable: try BuiltProduct.executable(named: "thuis-lab").path,
-                arguments: ["demo", "--config", DemoCommandTests.repository.appendingPathComponent("devices.toml").path]
+                arguments: [
+                    "demo", "--config", DemoCommandTests.repository.appendingPathComponent("devices.toml").path,
+                ]
                     + arguments)
             let banner = await process.waitForLine(timeout: .seconds(30)) { $0.text.contains("  bridge  ") }
-            let watch = await process.waitForLine(timeout: .seconds(5)) { $0.text.contains("mosquitto_sub -h 127.0.0.1 -p ") }
+            let watch = await process.waitForLine(timeout: .seconds(5)) {
+                $0.text.contains("mosquitto_sub -h 127.0.0.1 -p ")
+            }
             guard let banner, let watch,
-                let port = watch.text.split(separator: " ").drop(while: { $0 != "-p" }).dropFirst().first.flatMap({ Int($0) }),
+                let port = watch.text.split(separator: " ").drop(while: { $0 != "-p" }).dropFirst().first.flatMap({
+                    Int($0)
+                }),
                 let log = banner.text.components(separatedBy: "log: ").last
             else {
                 _ = await process.stop(timeout: .seconds(15))
@@ -53,18 +59,22 @@ import MQTTDriver
             // A command through the demo's broker changes the emulated dimmer, and the state comes back.
             let mark = await watcher.received.count
             try await watcher.publish(topic: "Thuis/device/bedroom/light/set", text: "40")
-            try await watcher.waitForMessage(topic: "Thuis/device/bedroom/light", text: "40", from: mark, timeout: .seconds(15))
+            try await watcher.waitForMessage(
+                topic: "Thuis/device/bedroom/light", text: "40", from: mark, timeout: .seconds(15))
 
             // The feed shows both directions, the command marked as one.
             try await MQTTTestClient.poll(timeout: .seconds(5), "the command and the new state in the feed") {
                 let lines = demo.lines
                 return lines.contains { $0.contains("» cmd  Thuis/device/bedroom/light/set") && $0.hasSuffix(" 40") }
-                    && lines.contains { $0.range(of: #"  Thuis/device/bedroom/light +40$"#, options: .regularExpression) != nil }
+                    && lines.contains {
+                        $0.range(of: #"  Thuis/device/bedroom/light +40$"#, options: .regularExpression) != nil
+                    }
             }
             // It stops by itself: the bridge says offline, everything is removed, exit 0.
             let exit = await demo.process.waitForExit(timeout: .seconds(45))
             #expect(exit == .exited(0), "\(demo.process.outputText)")
-            try await watcher.waitForMessage(topic: "Thuis/bridge/living/state", text: "offline", from: mark, timeout: .seconds(5))
+            try await watcher.waitForMessage(
+                topic: "Thuis/bridge/living/state", text: "offline", from: mark, timeout: .seconds(5))
             await demo.process.waitForOutputEnd(timeout: .seconds(5))
             let lines = demo.lines
             #expect(lines.contains { $0.contains("  house  ") }, "the house did nothing in 30 s")
@@ -86,18 +96,23 @@ import MQTTDriver
         let watcher = try await MQTTTestClient.connect(port: demo.port)
         do {
             try await watcher.subscribe("Thuis/#")
-            try await watcher.waitForMessage(topic: "Thuis/device/living/tv/availability", text: "online", timeout: .seconds(30))
+            try await watcher.waitForMessage(
+                topic: "Thuis/device/living/tv/availability", text: "online", timeout: .seconds(30))
             #expect(FileManager.default.fileExists(atPath: demo.directory + "/zwave-stick"))
             // The README's demo tour: the TV, its input, and the inclusion of the waiting node 10.
             var tour = await watcher.received.count
             try await watcher.publish(topic: "Thuis/device/living/tv/set", text: "on")
-            try await watcher.waitForMessage(topic: "Thuis/device/living/tv", text: "on", from: tour, timeout: .seconds(15))
+            try await watcher.waitForMessage(
+                topic: "Thuis/device/living/tv", text: "on", from: tour, timeout: .seconds(15))
             tour = await watcher.received.count
             try await watcher.publish(topic: "Thuis/device/living/tv/input/set", text: "chromecast")
-            try await watcher.waitForMessage(topic: "Thuis/device/living/tv/input", text: "chromecast", from: tour, timeout: .seconds(15))
+            try await watcher.waitForMessage(
+                topic: "Thuis/device/living/tv/input", text: "chromecast", from: tour, timeout: .seconds(15))
             try await watcher.publish(topic: "Thuis/bridge/living/request/include", text: #"{"transaction":"1"}"#)
-            try await watcher.waitForMessage(topic: "Thuis/device/unassigned/node10", text: "off", timeout: .seconds(30))
-            let included = try await watcher.waitForMessage(topic: "Thuis/bridge/living/response/include", timeout: .seconds(30))
+            try await watcher.waitForMessage(
+                topic: "Thuis/device/unassigned/node10", text: "off", timeout: .seconds(30))
+            let included = try await watcher.waitForMessage(
+                topic: "Thuis/bridge/living/response/include", timeout: .seconds(30))
             #expect(included.text.contains(#""status":"ok""#), "\(included.text)")
 
             let mark = await watcher.received.count
@@ -105,7 +120,8 @@ import MQTTDriver
             let exit = await demo.process.waitForExit(timeout: .seconds(30))
             #expect(exit == .exited(0), "\(demo.process.outputText)")
             // The broker outlived the bridge: the bridge's goodbye reached the subscriber.
-            try await watcher.waitForMessage(topic: "Thuis/device/bedroom/light/availability", text: "offline", from: mark)
+            try await watcher.waitForMessage(
+                topic: "Thuis/device/bedroom/light/availability", text: "offline", from: mark)
             try await watcher.waitForMessage(topic: "Thuis/bridge/living/state", text: "offline", from: mark)
             await demo.process.waitForOutputEnd(timeout: .seconds(5))
             #expect(demo.lines.contains { $0.contains("received SIGINT (Ctrl-C): stopping") })

@@ -36,13 +36,15 @@ extension OpenZWaveSuite {
                 // The driver handles the notification (ends the deferral, writes) before publishing it.
                 let after = Self.counts()
                 #expect(!zw_cache_writes_deferred())
-                #expect(after.skipped > before.skipped, "OpenZWave started no cache write of its own during the interviews")
-                #expect(after.written == before.written + 1, "expected exactly one write, got \(after.written - before.written)")
+                #expect(
+                    after.skipped > before.skipped, "OpenZWave started no cache write of its own during the interviews")
+                #expect(
+                    after.written == before.written + 1,
+                    "expected exactly one write, got \(after.written - before.written)")
                 let files = try FileManager.default.contentsOfDirectory(atPath: context.statePath)
                 #expect(files.contains { $0.hasPrefix("ozwcache_") && $0.hasSuffix(".xml") }, "\(files)")
             }
         }
-    
 
         static func cacheFiles(in context: ZWaveTestContext) -> [String] {
             let files = (try? FileManager.default.contentsOfDirectory(atPath: context.statePath)) ?? []
@@ -56,11 +58,15 @@ extension OpenZWaveSuite {
 
         /// Runs the driver against the two-node network on a slow radio (400 ms per transaction), which keeps the
         /// interviews, and so the deferral, going for many seconds; `body` runs once the driver is ready.
-        static func whileInterviewing(_ context: ZWaveTestContext,
-                                      _ body: (ZWaveStickEmulator, (written: UInt64, skipped: UInt64)) async throws -> Void)
-            async throws {
-            let emulator = ZWaveStickEmulator(network: DriverEmulatorIntegrationTests.network(),
-                                              radioLatency: .milliseconds(400))
+        static func whileInterviewing(
+            _ context: ZWaveTestContext,
+            _ body: (ZWaveStickEmulator, (written: UInt64, skipped: UInt64)) async throws -> Void
+        )
+            async throws
+        {
+            let emulator = ZWaveStickEmulator(
+                network: DriverEmulatorIntegrationTests.network(),
+                radioLatency: .milliseconds(400))
             try emulator.start(link: context.portPath)
             defer { emulator.stop() }
             let before = counts()
@@ -80,8 +86,9 @@ extension OpenZWaveSuite {
                 emulator.unplug()
                 let lost = await context.events.wait(timeout: .seconds(10)) { $0.contains { $0.isAdapterLost } }
                 try #require(lost, "no adapterLost after unplug; events: \(context.events.all.suffix(10))")
-                try #require(!context.events.all.contains(where: Self.isQueried),
-                             "the network was queried before the unplug: the test proves nothing")
+                try #require(
+                    !context.events.all.contains(where: Self.isQueried),
+                    "the network was queried before the unplug: the test proves nothing")
                 // adapterLost is published as the driver starts removing the stick's driver: wait for the file.
                 let written = await context.events.wait(timeout: .seconds(10)) { _ in
                     !Self.cacheFiles(in: context).isEmpty
@@ -94,22 +101,26 @@ extension OpenZWaveSuite {
 
         @Test("a network that is never queried: the deferral ends at its limit and the cache is written")
         func cacheWrittenAtTheDeferralLimit() async throws {
-            let context = try ZWaveTestContext(readyTimeout: .seconds(20), makePTY: false,
-                                               cacheWriteDeferralLimit: .seconds(1))
+            let context = try ZWaveTestContext(
+                readyTimeout: .seconds(20), makePTY: false,
+                cacheWriteDeferralLimit: .seconds(1))
             defer { context.close() }
             try await Self.whileInterviewing(context) { _, before in
                 let ended = await context.events.wait(timeout: .seconds(10)) { _ in !zw_cache_writes_deferred() }
                 try #require(ended, "the deferral did not end at its limit")
-                try #require(!context.events.all.contains(where: Self.isQueried),
-                             "the network was queried before the limit: the test proves nothing")
+                try #require(
+                    !context.events.all.contains(where: Self.isQueried),
+                    "the network was queried before the limit: the test proves nothing")
                 #expect(Self.counts().written > before.written, "no cache write at the deferral limit")
                 #expect(!Self.cacheFiles(in: context).isEmpty, "no network cache after the deferral limit")
-                #expect(context.logLines.all.contains { $0.message == "network cache written" },
-                        "no log line for the write at the limit")
+                #expect(
+                    context.logLines.all.contains { $0.message == "network cache written" },
+                    "no log line for the write at the limit")
             }
         }
 
-        @Test("a start from the cache: OpenZWave's per-node copies of it are freed, and the cache written after is whole")
+        @Test(
+            "a start from the cache: OpenZWave's per-node copies of it are freed, and the cache written after is whole")
         func nodeCacheCopiesFreed() async throws {
             let context = try ZWaveTestContext(readyTimeout: .seconds(20), makePTY: false)
             defer { context.close() }
@@ -130,13 +141,16 @@ extension OpenZWaveSuite {
             try await context.withRunningDriver(context.makeDriver(), recording: events) {
                 let queried = await events.wait(timeout: .seconds(60)) { $0.contains(where: Self.isQueried) }
                 try #require(queried, "the network was not queried from the cache; events: \(events.all.suffix(20))")
-                #expect(zw_node_cache_copies_released() == before + 3, "expected the copies of nodes 1 (the controller), 2 and 3 freed")
+                #expect(
+                    zw_node_cache_copies_released() == before + 3,
+                    "expected the copies of nodes 1 (the controller), 2 and 3 freed")
             }
             // The stop wrote the cache again, from the nodes themselves: as whole as the first one.
             let warm = try String(contentsOfFile: path, encoding: .utf8)
             for needle in ["<Node id=\"2\"", "<Node id=\"3\"", "<CommandClass id=\"38\"", "<CommandClass id=\"96\""] {
-                #expect(warm.components(separatedBy: needle).count == cold.components(separatedBy: needle).count,
-                        "\(needle) differs between the cold and the warm cache")
+                #expect(
+                    warm.components(separatedBy: needle).count == cold.components(separatedBy: needle).count,
+                    "\(needle) differs between the cold and the warm cache")
             }
             #expect(!context.logLines.all.contains { $0.message.contains("copies of the network cache are kept") })
         }

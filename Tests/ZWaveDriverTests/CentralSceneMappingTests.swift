@@ -1,4 +1,5 @@
 import Testing
+
 @testable import ZWaveDriver
 
 /// Central Scene (0x5B) values become scene ids `<scene> * 10 + <key attribute>`; the library's return to

@@ -7,19 +7,24 @@ import ZWaveDriver
     static let installed = "/etc/openzwave"
 
     @Test func patchesTheInstalledFGD212AndLinksEverythingElse() throws {
-        #expect(FileManager.default.fileExists(atPath: "\(Self.installed)/fibaro/fgd212.xml"),
-                "install the device database with `apt-get install libopenzwave1.6-dev`")
+        #expect(
+            FileManager.default.fileExists(atPath: "\(Self.installed)/fibaro/fgd212.xml"),
+            "install the device database with `apt-get install libopenzwave1.6-dev`")
         let state = NSTemporaryDirectory() + "overlay-\(UUID().uuidString)"
         defer { try? FileManager.default.removeItem(atPath: state) }
         let overlay = DeviceDatabaseOverlay(source: Self.installed, stateDirectory: state)
         let path = try overlay.prepare()
         #expect(path == "\(state)/openzwave-config")
         let patched = try String(contentsOfFile: "\(path)/fibaro/fgd212.xml", encoding: .utf8)
-        #expect(patched.contains("<CommandClass id=\"38\">\n    <Compatibility><NoRefreshAfterSet index=\"0\">true</NoRefreshAfterSet></Compatibility>"))
+        #expect(
+            patched.contains(
+                "<CommandClass id=\"38\">\n    <Compatibility><NoRefreshAfterSet index=\"0\">true</NoRefreshAfterSet></Compatibility>"
+            ))
         let original = try String(contentsOfFile: "\(Self.installed)/fibaro/fgd212.xml", encoding: .utf8)
         #expect(!original.contains("NoRefreshAfterSet"))
         // Other files are links to the installed database.
-        let manufacturers = try FileManager.default.destinationOfSymbolicLink(atPath: "\(path)/manufacturer_specific.xml")
+        let manufacturers = try FileManager.default.destinationOfSymbolicLink(
+            atPath: "\(path)/manufacturer_specific.xml")
         #expect(manufacturers == "\(Self.installed)/manufacturer_specific.xml")
         let sibling = try FileManager.default.destinationOfSymbolicLink(atPath: "\(path)/fibaro/fgd211.xml")
         #expect(sibling == "\(Self.installed)/fibaro/fgd211.xml")
@@ -34,7 +39,8 @@ import ZWaveDriver
         let source = "\(root)/db", state = "\(root)/state"
         try files.createDirectory(atPath: "\(source)/fibaro", withIntermediateDirectories: true)
         try "<Product>\n</Product>\n".write(toFile: "\(source)/fibaro/fgd212.xml", atomically: true, encoding: .utf8)
-        try "<ManufacturerSpecificData/>".write(toFile: "\(source)/manufacturer_specific.xml", atomically: true, encoding: .utf8)
+        try "<ManufacturerSpecificData/>".write(
+            toFile: "\(source)/manufacturer_specific.xml", atomically: true, encoding: .utf8)
         let overlay = DeviceDatabaseOverlay(source: source, stateDirectory: state)
         let path = try overlay.prepare()
         #expect(files.fileExists(atPath: "\(path)/\(DeviceDatabaseOverlay.stampName)"))
@@ -48,10 +54,12 @@ import ZWaveDriver
         try "<Product/>".write(toFile: "\(source)/fibaro/fgd213.xml", atomically: true, encoding: .utf8)
         #expect(try overlay.prepare() == path)
         #expect(!files.fileExists(atPath: "\(path)/marker"))
-        #expect(try files.destinationOfSymbolicLink(atPath: "\(path)/fibaro/fgd213.xml") == "\(source)/fibaro/fgd213.xml")
+        #expect(
+            try files.destinationOfSymbolicLink(atPath: "\(path)/fibaro/fgd213.xml") == "\(source)/fibaro/fgd213.xml")
 
         // The patched file changed (a package update): rebuilt from the new text.
-        try "<Product>\n  <!-- v2 -->\n</Product>\n".write(toFile: "\(source)/fibaro/fgd212.xml", atomically: true, encoding: .utf8)
+        try "<Product>\n  <!-- v2 -->\n</Product>\n".write(
+            toFile: "\(source)/fibaro/fgd212.xml", atomically: true, encoding: .utf8)
         _ = try overlay.prepare()
         let patched = try String(contentsOfFile: "\(path)/fibaro/fgd212.xml", encoding: .utf8)
         #expect(patched.contains("v2") && patched.contains("NoRefreshAfterSet"))

@@ -14,8 +14,9 @@ extension OpenZWaveSuite {
         static func network() -> NetworkDescription {
             NetworkDescription(nodes: [
                 NodeDescription(id: 2, kind: .fgd212, name: "dimmer", level: 0, loads: [60], sceneActivation: true),
-                NodeDescription(id: 3, kind: .powernode6, name: "powernode",
-                                switches: [true, true, true, true, false, false], loads: [10, 25.5, 0, 120, 5, 0]),
+                NodeDescription(
+                    id: 3, kind: .powernode6, name: "powernode",
+                    switches: [true, true, true, true, false, false], loads: [10, 25.5, 0, 120, 5, 0]),
             ])
         }
 
@@ -37,9 +38,10 @@ extension OpenZWaveSuite {
                 }
                 try #require(queried, "no allNodesQueried; events: \(context.events.all.suffix(20))")
                 context.note("emulator: run() -> allNodesQueried \(ContinuousClock.now - started)")
-                let readyNodes = Set(context.events.all.compactMap { event -> NodeID? in
-                    if case .nodeReady(let node) = event { node } else { nil }
-                })
+                let readyNodes = Set(
+                    context.events.all.compactMap { event -> NodeID? in
+                        if case .nodeReady(let node) = event { node } else { nil }
+                    })
                 #expect(readyNodes.isSuperset(of: [Self.dimmer, Self.powerNode]))
 
                 let info = try await context.driver.nodeInfo(Self.dimmer)
@@ -54,8 +56,9 @@ extension OpenZWaveSuite {
                 #expect(info.productName == "FGD212 Dimmer 2", "\(info)")
 
                 // Dimmer: level 40 on the emulated FGD212, and the change comes back as a value event.
-                let dimmerLevel = try #require(await context.driver.valueID(
-                    for: ZWaveValueKey(node: Self.dimmer, commandClass: 0x26, instance: 1, index: 0)))
+                let dimmerLevel = try #require(
+                    await context.driver.valueID(
+                        for: ZWaveValueKey(node: Self.dimmer, commandClass: 0x26, instance: 1, index: 0)))
                 #expect(dimmerLevel.type == .byte)
                 let commanded = ContinuousClock.now
                 try context.driver.setLevel(node: Self.dimmer, instance: 1, level: 40)
@@ -67,7 +70,9 @@ extension OpenZWaveSuite {
                     events.contains { event in
                         if case .valueChanged(let value) = event {
                             value.id.key == dimmerLevel.key && value.content == .byte(40)
-                        } else { false }
+                        } else {
+                            false
+                        }
                     }
                 }
                 #expect(echoed, "no valueChanged 40 for the dimmer")
@@ -79,7 +84,8 @@ extension OpenZWaveSuite {
                 try context.driver.setSwitch(node: Self.powerNode, instance: 3, on: true)
                 try context.driver.setSwitch(node: Self.powerNode, instance: 4, on: false)
                 let switched = await context.events.wait(timeout: .seconds(10)) { _ in
-                    emulator.switchState(node: 3, endpoint: 3) == true && emulator.switchState(node: 3, endpoint: 4) == false
+                    emulator.switchState(node: 3, endpoint: 3) == true
+                        && emulator.switchState(node: 3, endpoint: 4) == false
                 }
                 #expect(switched)
                 #expect(emulator.switchState(node: 3, endpoint: 1) == true)
@@ -122,19 +128,24 @@ extension OpenZWaveSuite {
                 #expect(queried, "no allNodesQueried on the cached restart")
                 context.note("emulator cached restart: run() -> allNodesQueried \(ContinuousClock.now - restarted)")
                 // The level survived in the device and is read back.
-                let level = await second.valueID(for: ZWaveValueKey(node: Self.dimmer, commandClass: 0x26,
-                                                                   instance: 1, index: 0))
+                let level = await second.valueID(
+                    for: ZWaveValueKey(
+                        node: Self.dimmer, commandClass: 0x26,
+                        instance: 1, index: 0))
                 let id = try #require(level)
                 #expect(try await second.read(id).content == .byte(40))
             }
-            context.note("emulator: stop \(stopTook); host frames first run \(framesFirst), second run \(emulator.hostFrameCount - framesFirst)")
+            context.note(
+                "emulator: stop \(stopTook); host frames first run \(framesFirst), second run \(emulator.hostFrameCount - framesFirst)"
+            )
             #expect(stopTook < .seconds(10))
         }
 
         @Test("unplugged stick: adapterLost, the driver is re-added until the port is back, then adapterRecovered")
         func unplugAndReplug() async throws {
-            let context = try ZWaveTestContext(readyTimeout: .seconds(5), restartBackoff: .milliseconds(500),
-                                               makePTY: false)
+            let context = try ZWaveTestContext(
+                readyTimeout: .seconds(5), restartBackoff: .milliseconds(500),
+                makePTY: false)
             defer { context.close() }
             let emulator = ZWaveStickEmulator(network: Self.network())
             try emulator.start(link: context.portPath)

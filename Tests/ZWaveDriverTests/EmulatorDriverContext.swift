@@ -29,8 +29,9 @@ final class EmulatorDriverContext: @unchecked Sendable {
     func makeDriver(retryTimeout: Duration = .seconds(10)) -> ZWaveDriver {
         var logger = Logger(label: "test.zwave.emulator") { _ in SwiftLogNoOpLogHandler() }
         logger.logLevel = .warning
-        let configuration = ZWaveDriverConfiguration(port: link, userPath: statePath, retryTimeout: retryTimeout,
-                                                     readyTimeout: .seconds(10))
+        let configuration = ZWaveDriverConfiguration(
+            port: link, userPath: statePath, retryTimeout: retryTimeout,
+            readyTimeout: .seconds(10))
         return ZWaveDriver(configuration: configuration, logger: logger)
     }
 

@@ -24,7 +24,8 @@ extension OpenZWaveSuite {
 
         @Test("1: cold start and cached start reach AllNodesQueried in < 10 s with the right names")
         func coldAndCachedStart() async throws {
-            let ctx = try EmulatorDriverContext(network: Self.network, latency: ZWaveStickEmulator.realisticRadioLatency)
+            let ctx = try EmulatorDriverContext(
+                network: Self.network, latency: ZWaveStickEmulator.realisticRadioLatency)
             defer { ctx.close() }
 
             let cold = ctx.makeDriver()
@@ -59,8 +60,9 @@ extension OpenZWaveSuite {
             let cachedDone = try #require(ctx.events.allTimes { $0.emulatorTestAllNodesQueried }.dropFirst().first)
             let cachedTime = cachedDone - cachedStart
             #expect(cachedTime < .seconds(10))
-            print("EMULATOR-MEASURE 30 ms radio: cold \(coldTime.emulatorTestSeconds) s / \(coldFrames) host frames; "
-                  + "cached \(cachedTime.emulatorTestSeconds) s / \(cachedFrames) host frames")
+            print(
+                "EMULATOR-MEASURE 30 ms radio: cold \(coldTime.emulatorTestSeconds) s / \(coldFrames) host frames; "
+                    + "cached \(cachedTime.emulatorTestSeconds) s / \(cachedFrames) host frames")
         }
 
         @Test("2: setting the dimmer's level changes the emulated level and the library sees it")
@@ -72,13 +74,17 @@ extension OpenZWaveSuite {
                 #expect(await waitForAllNodesQueried(ctx))
                 try driver.setLevel(node: Self.dimmer, instance: 1, level: 40)
                 #expect(await ctx.eventually(.seconds(5)) { ctx.emulator.level(node: 2) == 40 })
-                #expect(await ctx.eventually(.seconds(5)) {
-                    ctx.events.contains(where: {
-                        if case .valueChanged(let v) = $0, v.id.node == Self.dimmer, v.id.commandClass == 0x26,
-                           v.id.instance == 1, v.id.index == 0, v.content == .byte(40) { return true }
-                        return false
+                #expect(
+                    await ctx.eventually(.seconds(5)) {
+                        ctx.events.contains(where: {
+                            if case .valueChanged(let v) = $0, v.id.node == Self.dimmer, v.id.commandClass == 0x26,
+                                v.id.instance == 1, v.id.index == 0, v.content == .byte(40)
+                            {
+                                return true
+                            }
+                            return false
+                        })
                     })
-                })
             }
         }
 
@@ -109,16 +115,18 @@ extension OpenZWaveSuite {
                 #expect(await ctx.eventually(.seconds(5)) { ctx.emulator.isInclusionActive })
                 try await driver.cancelControllerCommand()
                 #expect(await ctx.eventually(.seconds(5)) { !ctx.emulator.isInclusionActive })
-                #expect(await ctx.eventually(.seconds(5)) {
-                    ctx.events.all.dropFirst(before).contains {
-                        if case .controllerCommand(let u) = $0, u.state == .cancel { return true }
+                #expect(
+                    await ctx.eventually(.seconds(5)) {
+                        ctx.events.all.dropFirst(before).contains {
+                            if case .controllerCommand(let u) = $0, u.state == .cancel { return true }
+                            return false
+                        }
+                    })
+                #expect(
+                    !ctx.events.all.dropFirst(before).contains {
+                        if case .nodeAdded = $0 { return true }
                         return false
-                    }
-                })
-                #expect(!ctx.events.all.dropFirst(before).contains {
-                    if case .nodeAdded = $0 { return true }
-                    return false
-                })
+                    })
                 // Normal traffic flows again after the cancel.
                 try driver.setLevel(node: Self.dimmer, instance: 1, level: 12)
                 #expect(await ctx.eventually(.seconds(5)) { ctx.emulator.level(node: 2) == 12 })
@@ -133,20 +141,23 @@ extension OpenZWaveSuite {
             try await ctx.withRunning(driver) {
                 #expect(await waitForAllNodesQueried(ctx))
                 #expect(ctx.emulator.pressButton(node: 2, button: .s2, .single))
-                #expect(await ctx.eventually(.seconds(5)) { ctx.events.contains(.sceneEvent(Self.dimmer, sceneID: 26)) })
+                #expect(
+                    await ctx.eventually(.seconds(5)) { ctx.events.contains(.sceneEvent(Self.dimmer, sceneID: 26)) })
 
                 // Real firmware framing (60 0D 01 04 …): OpenZWave 1.6 reads the source endpoint only, so the
                 // socket-4 report updates instance 1's W value (open-zwave#1700).
                 #expect(ctx.emulator.setLoad(node: 3, endpoint: 4, watts: 345.6))
-                #expect(await ctx.eventually(.seconds(5)) {
-                    ctx.events.contains(where: {
-                        if case .valueChanged(let v) = $0, v.id.node == Self.powerNode, v.id.commandClass == 0x32,
-                           v.id.index == 2, case .decimal(let w, _) = v.content, abs(w - 345.6) < 0.01 {
-                            return v.id.instance == 1
-                        }
-                        return false
+                #expect(
+                    await ctx.eventually(.seconds(5)) {
+                        ctx.events.contains(where: {
+                            if case .valueChanged(let v) = $0, v.id.node == Self.powerNode, v.id.commandClass == 0x32,
+                                v.id.index == 2, case .decimal(let w, _) = v.content, abs(w - 345.6) < 0.01
+                            {
+                                return v.id.instance == 1
+                            }
+                            return false
+                        })
                     })
-                })
             }
         }
 
@@ -160,15 +171,17 @@ extension OpenZWaveSuite {
             try await ctx.withRunning(driver) {
                 #expect(await waitForAllNodesQueried(ctx))
                 #expect(ctx.emulator.setLoad(node: 3, endpoint: 4, watts: 345.6))
-                #expect(await ctx.eventually(.seconds(5)) {
-                    ctx.events.contains(where: {
-                        if case .valueChanged(let v) = $0, v.id.node == Self.powerNode, v.id.commandClass == 0x32,
-                           v.id.instance == 4, v.id.index == 2, case .decimal(let w, _) = v.content {
-                            return abs(w - 345.6) < 0.01
-                        }
-                        return false
+                #expect(
+                    await ctx.eventually(.seconds(5)) {
+                        ctx.events.contains(where: {
+                            if case .valueChanged(let v) = $0, v.id.node == Self.powerNode, v.id.commandClass == 0x32,
+                                v.id.instance == 4, v.id.index == 2, case .decimal(let w, _) = v.content
+                            {
+                                return abs(w - 345.6) < 0.01
+                            }
+                            return false
+                        })
                     })
-                })
             }
         }
 

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ZWaveDriver
 
 /// `last_seen` in a node's inventory: the string the MQTT contract documents (`2026-11-22T04:38:02Z`).

@@ -69,23 +69,25 @@ final class MiniStick: @unchecked Sendable {
 
     private static func answer(function: UInt8, libraryType: UInt8) -> [UInt8]? {
         switch function {
-        case 0x15: // GET_VERSION: "Z-Wave 4.05\0", library type (1: static controller)
+        case 0x15:  // GET_VERSION: "Z-Wave 4.05\0", library type (1: static controller)
             return frame(type: 0x01, function: 0x15, payload: Array("Z-Wave 4.05".utf8) + [0x00, libraryType])
-        case 0x20: // MEMORY_GET_ID: home C0FFEE01, node 1
+        case 0x20:  // MEMORY_GET_ID: home C0FFEE01, node 1
             return frame(type: 0x01, function: 0x20, payload: [0xC0, 0xFF, 0xEE, 0x01, 0x01])
-        case 0x05: // GET_CONTROLLER_CAPABILITIES
+        case 0x05:  // GET_CONTROLLER_CAPABILITIES
             return frame(type: 0x01, function: 0x05, payload: [0x1C])
-        case 0x56: // GET_SUC_NODE_ID: 1
+        case 0x56:  // GET_SUC_NODE_ID: 1
             return frame(type: 0x01, function: 0x56, payload: [0x01])
-        case 0x07: // SERIAL_API_GET_CAPABILITIES, all-zero function mask
-            return frame(type: 0x01, function: 0x07,
-                         payload: [0x01, 0x02, 0x00, 0x86, 0x00, 0x01, 0x00, 0x5A] + [UInt8](repeating: 0, count: 32))
-        case 0x02: // SERIAL_API_GET_INIT_DATA: only node 1
-            return frame(type: 0x01, function: 0x02,
-                         payload: [0x05, 0x08, 29, 0x01] + [UInt8](repeating: 0, count: 28) + [0x05, 0x00])
-        case 0x06: // SET_TIMEOUTS
+        case 0x07:  // SERIAL_API_GET_CAPABILITIES, all-zero function mask
+            return frame(
+                type: 0x01, function: 0x07,
+                payload: [0x01, 0x02, 0x00, 0x86, 0x00, 0x01, 0x00, 0x5A] + [UInt8](repeating: 0, count: 32))
+        case 0x02:  // SERIAL_API_GET_INIT_DATA: only node 1
+            return frame(
+                type: 0x01, function: 0x02,
+                payload: [0x05, 0x08, 29, 0x01] + [UInt8](repeating: 0, count: 28) + [0x05, 0x00])
+        case 0x06:  // SET_TIMEOUTS
             return frame(type: 0x01, function: 0x06, payload: [0x0F, 0x0A])
-        case 0x41: // GET_NODE_PROTOCOL_INFO (the controller)
+        case 0x41:  // GET_NODE_PROTOCOL_INFO (the controller)
             return frame(type: 0x01, function: 0x41, payload: [0xD3, 0x16, 0x01, 0x02, 0x02, 0x01])
         default:
             return nil

@@ -1,5 +1,6 @@
 internal import CZWaveShim
 import Testing
+
 @testable import ZWaveDriver
 
 /// The copy from the shim's C notification into typed events (no OpenZWave needed).
@@ -34,8 +35,9 @@ import Testing
 
     @Test("driver ready, scene, node event, controller command, all nodes queried")
     func lifecycle() {
-        #expect(ZWaveEvent(note(ZW_NOTE_DRIVER_READY, node: 1))
-            == .driverReady(home: HomeID(0xC0FF_EE01), controller: NodeID(1)))
+        #expect(
+            ZWaveEvent(note(ZW_NOTE_DRIVER_READY, node: 1))
+                == .driverReady(home: HomeID(0xC0FF_EE01), controller: NodeID(1)))
         var scene = note(ZW_NOTE_SCENE_EVENT)
         scene.scene_id = 26
         #expect(ZWaveEvent(scene) == .sceneEvent(NodeID(2), sceneID: 26))
@@ -45,8 +47,10 @@ import Testing
         var command = note(ZW_NOTE_CONTROLLER_COMMAND, node: 10)
         command.command = 1
         command.event = 7
-        #expect(ZWaveEvent(command) == .controllerCommand(
-            ZWaveControllerUpdate(command: 1, state: .completed, error: .none, node: NodeID(10))))
+        #expect(
+            ZWaveEvent(command)
+                == .controllerCommand(
+                    ZWaveControllerUpdate(command: 1, state: .completed, error: .none, node: NodeID(10))))
         #expect(ZWaveEvent(note(ZW_NOTE_ALL_NODES_QUERIED_SOME_DEAD)) == .allNodesQueried(someDead: true))
         #expect(ZWaveEvent(note(ZW_NOTE_POLLING_ENABLED)) == nil)
     }
@@ -54,8 +58,9 @@ import Testing
     @Test("a value change carries the value id and the pre-read value, label, units and precision")
     func valueChanged() throws {
         var n = note(ZW_NOTE_VALUE_CHANGED, node: 3)
-        n.value_id = zw_value_id(home_id: 0xC0FF_EE01, id: 0x1234, node_id: 3, genre: 1, command_class: 0x32,
-                                 instance: 4, index: 2, type: UInt8(ZW_VALUE_DECIMAL.rawValue))
+        n.value_id = zw_value_id(
+            home_id: 0xC0FF_EE01, id: 0x1234, node_id: 3, genre: 1, command_class: 0x32,
+            instance: 4, index: 2, type: UInt8(ZW_VALUE_DECIMAL.rawValue))
         n.value.valid = true
         n.value.double_value = 123.4
         n.value.precision = 1

@@ -1,5 +1,5 @@
-import Testing
 import TestSupport
+import Testing
 
 /// OpenZWave's Manager is a process-wide singleton: every test that starts it lives in a suite nested
 /// in this serialized parent (`extension OpenZWaveSuite { @Suite struct MyTests { ... } }`), so no two

@@ -1,7 +1,8 @@
 import Foundation
-import Testing
-@testable import ZWaveDriver
 import Logging
+import Testing
+
+@testable import ZWaveDriver
 
 extension OpenZWaveSuite {
     /// Issue 2 item 4: the shim starts OpenZWave against a pty with nothing behind it and stops cleanly.
@@ -25,9 +26,11 @@ extension OpenZWaveSuite {
                 #expect(!context.events.all.contains { $0.isDriverReady })
                 #expect(await context.driver.isReady == false)
                 // Routed: OpenZWave's info line arrives at debug, with source OpenZWave.
-                #expect(context.logLines.all.contains {
-                    $0.source == "OpenZWave" && $0.level == .debug && $0.message.contains("Added driver for controller")
-                }, "OpenZWave's log lines did not reach the logger")
+                #expect(
+                    context.logLines.all.contains {
+                        $0.source == "OpenZWave" && $0.level == .debug
+                            && $0.message.contains("Added driver for controller")
+                    }, "OpenZWave's log lines did not reach the logger")
             }
             #expect(took < .seconds(10), "stopping took \(took)")
             context.note("silent stick: stop \(took)")
@@ -35,7 +38,8 @@ extension OpenZWaveSuite {
             let cwdLogAfter = try? FileManager.default.attributesOfItem(atPath: cwdLog)[.modificationDate] as? Date
             #expect(cwdLogAfter == cwdLogBefore, "OpenZWave wrote OZW_Log.txt into the working directory")
             let stateFiles = (try? FileManager.default.contentsOfDirectory(atPath: context.statePath)) ?? []
-            #expect(!stateFiles.contains { $0.lowercased().contains("log") }, "log file left in state dir: \(stateFiles)")
+            #expect(
+                !stateFiles.contains { $0.lowercased().contains("log") }, "log file left in state dir: \(stateFiles)")
         }
 
         @Test("a second Manager in the process is refused with managerExists")
@@ -82,8 +86,9 @@ extension OpenZWaveSuite {
             let context = try ZWaveTestContext()
             defer { context.close() }
             let driver = ZWaveDriver(
-                configuration: ZWaveDriverConfiguration(port: context.portPath, userPath: context.statePath,
-                                                        configPath: "/nonexistent/openzwave"),
+                configuration: ZWaveDriverConfiguration(
+                    port: context.portPath, userPath: context.statePath,
+                    configPath: "/nonexistent/openzwave"),
                 logger: context.logger)
             do throws(ZWaveError) {
                 try await driver.run()

@@ -1,7 +1,7 @@
 import Foundation
+import Logging
 import Testing
 import ZWaveDriver
-import Logging
 
 extension OpenZWaveSuite {
     /// Issue 4's watchdog: OpenZWave waits forever on a silent stick; the driver must not.
@@ -47,11 +47,12 @@ extension OpenZWaveSuite {
 
         @Test("DriverFailed (unsupported controller) restarts at once, not after the ready timeout; log level honoured")
         func driverFailedRestarts() async throws {
-            let context = try ZWaveTestContext(readyTimeout: .seconds(30), restartBackoff: .milliseconds(300),
-                                               openZWaveLogLevel: .warning)
+            let context = try ZWaveTestContext(
+                readyTimeout: .seconds(30), restartBackoff: .milliseconds(300),
+                openZWaveLogLevel: .warning)
             defer { context.close() }
             let stick = MiniStick(pty: try #require(context.pty), answering: true)
-            stick.setLibraryType(7) // a bridge controller: OpenZWave raises DriverFailed
+            stick.setLibraryType(7)  // a bridge controller: OpenZWave raises DriverFailed
             let started = ContinuousClock.now
             try await context.withRunningDriver {
                 let lost = await context.events.wait(timeout: .seconds(15)) { $0.contains { $0.isAdapterLost } }
@@ -69,8 +70,9 @@ extension OpenZWaveSuite {
             }
             let ozw = context.logLines.all.filter { $0.source == "OpenZWave" }
             #expect(ozw.contains { $0.message.contains("not a Supported Library Type") }, "fatal line missing")
-            #expect(!ozw.contains { $0.level == .info || $0.level == .debug || $0.level == .trace },
-                    "OpenZWave lines below warning were forwarded")
+            #expect(
+                !ozw.contains { $0.level == .info || $0.level == .debug || $0.level == .trace },
+                "OpenZWave lines below warning were forwarded")
         }
     }
 }

@@ -17,9 +17,11 @@ final class ZWaveTestContext: @unchecked Sendable {
     let logLines = Recorder<CapturingLogHandler.Line>()
     let portPath: String
 
-    init(readyTimeout: Duration = .seconds(60), restartBackoff: Duration = .seconds(1),
-         logLevel: Logger.Level = .info, openZWaveLogLevel: ZWaveLogLevel? = nil, makePTY: Bool = true,
-         cacheWriteDeferralLimit: Duration? = nil) throws {
+    init(
+        readyTimeout: Duration = .seconds(60), restartBackoff: Duration = .seconds(1),
+        logLevel: Logger.Level = .info, openZWaveLogLevel: ZWaveLogLevel? = nil, makePTY: Bool = true,
+        cacheWriteDeferralLimit: Duration? = nil
+    ) throws {
         directory = FileManager.default.temporaryDirectory
             .appendingPathComponent("zwd-\(UUID().uuidString)", isDirectory: true)
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -52,8 +54,10 @@ final class ZWaveTestContext: @unchecked Sendable {
 
     /// The same for another driver (see `makeDriver`), recording into `recording`.
     @discardableResult
-    func withRunningDriver(_ driver: ZWaveDriver, recording events: Recorder<ZWaveEvent>,
-                           _ body: () async throws -> Void) async throws -> Duration {
+    func withRunningDriver(
+        _ driver: ZWaveDriver, recording events: Recorder<ZWaveEvent>,
+        _ body: () async throws -> Void
+    ) async throws -> Duration {
         async let recording: Void = { for await event in driver.events { events.append(event) } }()
         var took = Duration.zero
         try await withThrowingTaskGroup(of: Void.self) { group in

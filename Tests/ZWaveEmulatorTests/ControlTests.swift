@@ -61,10 +61,10 @@ extension EmulatorSerialSuite {
             #expect(f.emulator.execute("").hasPrefix("error"))
             #expect(f.emulator.execute("raw zz").hasPrefix("error"))
             #expect(f.emulator.execute("state 2") == "level 99")
-        // Absurd loads are clamped, never a crash.
-        #expect(f.emulator.execute("load 2 1 inf") == "ok")
-        #expect(f.emulator.execute("load 3 2 nan") == "ok")
-        #expect(f.emulator.execute("load 3 2 -5") == "ok")
+            // Absurd loads are clamped, never a crash.
+            #expect(f.emulator.execute("load 2 1 inf") == "ok")
+            #expect(f.emulator.execute("load 3 2 nan") == "ok")
+            #expect(f.emulator.execute("load 3 2 -5") == "ok")
         }
 
         @Test func theControlFIFOAcceptsLines() async throws {

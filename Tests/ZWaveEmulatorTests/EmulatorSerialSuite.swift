@@ -1,5 +1,5 @@
-import Testing
 import TestSupport
+import Testing
 
 /// The suites that talk to an emulator over a pty from blocking test code run one at a time: blocking
 /// reads in parallel tests would starve the threads the emulator's dispatch queue and timeouts need on a

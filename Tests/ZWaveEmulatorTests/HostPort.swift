@@ -1,8 +1,9 @@
+import Foundation
+import ZWaveEmulator
+
 #if canImport(Glibc)
     import Glibc
 #endif
-import Foundation
-import ZWaveEmulator
 
 /// A minimal Serial API host for tests: opens the emulator's link like OpenZWave does, writes frames, and
 /// reads tokens (auto-ACKing the stick's data frames unless told otherwise).

@@ -32,7 +32,9 @@ extension EmulatorSerialSuite {
             #expect(Array(answer.encoded.prefix(12)) == bytes("01 2B 01 07 01 02 00 86 00 01 00 5A"))
             let mask = Array(answer.payload.dropFirst(8))
             func has(_ fn: UInt8) -> Bool { mask[Int(fn - 1) / 8] & (1 << ((fn - 1) % 8)) != 0 }
-            for fn: UInt8 in [0x02, 0x03, 0x05, 0x06, 0x07, 0x0B, 0x13, 0x15, 0x1C, 0x20, 0x41, 0x4A, 0x4B, 0x56, 0x60, 0x80] {
+            for fn: UInt8 in [
+                0x02, 0x03, 0x05, 0x06, 0x07, 0x0B, 0x13, 0x15, 0x1C, 0x20, 0x41, 0x4A, 0x4B, 0x56, 0x60, 0x80,
+            ] {
                 #expect(has(fn), "function \(fn) missing from the mask")
             }
             #expect(!has(0x52) && !has(0x54), "SUC setup is not answered, so it must not be advertised")
@@ -79,10 +81,13 @@ extension EmulatorSerialSuite {
             let f = try EmulatorFixture()
             let result = f.host.transact(SerialFrame(.request, 0x60, [0x02]))
             #expect(result.ack == .ack)
-            #expect(result.frames.map(\.encoded) == [
-                bytes("01 04 01 60 01 9B"),
-                bytes("01 20 00 49 84 02 1A 04 11 01 5E 86 72 59 73 22 31 32 71 56 98 7A 20 5A 85 26 8E 60 70 75 27 EF 2B AB"),
-            ])
+            #expect(
+                result.frames.map(\.encoded) == [
+                    bytes("01 04 01 60 01 9B"),
+                    bytes(
+                        "01 20 00 49 84 02 1A 04 11 01 5E 86 72 59 73 22 31 32 71 56 98 7A 20 5A 85 26 8E 60 70 75 27 EF 2B AB"
+                    ),
+                ])
         }
     }
 }

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// Runs `/usr/bin/MinOZW` (Debian package `openzwave`) against a serial device in a working directory,
 /// where it writes OZW_Log.txt and its cache. MinOZW exits by itself after AllNodesQueried.
@@ -18,8 +18,9 @@ struct MinOZWRunner {
 
     /// Fails the test with an install instruction when MinOZW is missing.
     static func requireInstalled() throws {
-        try #require(FileManager.default.isExecutableFile(atPath: path),
-                     "MinOZW is missing: install it with `sudo apt-get install openzwave`")
+        try #require(
+            FileManager.default.isExecutableFile(atPath: path),
+            "MinOZW is missing: install it with `sudo apt-get install openzwave`")
     }
 
     static func run(device: String, in directory: String, timeout: Double = 30) async throws -> Result {
@@ -34,8 +35,9 @@ struct MinOZWRunner {
         let elapsed = ContinuousClock.now - start
         let exitCode: Int32 = if case .exited(let code)? = termination { code } else { -1 }
         let c = elapsed.components
-        return Result(exitCode: exitCode, output: child.outputText,
-                      seconds: Double(c.seconds) + Double(c.attoseconds) / 1e18, timedOut: timedOut)
+        return Result(
+            exitCode: exitCode, output: child.outputText,
+            seconds: Double(c.seconds) + Double(c.attoseconds) / 1e18, timedOut: timedOut)
     }
 
     /// The `ozwcache_*.xml` MinOZW wrote in `directory`, if any.

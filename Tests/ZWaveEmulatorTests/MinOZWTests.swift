@@ -11,7 +11,8 @@ extension EmulatorSerialSuite {
         @Test func coldAndCachedStartsReachAllNodesQueried() async throws {
             try MinOZWRunner.requireInstalled()
             let dir = try ScratchDirectory()
-            let emulator = ZWaveStickEmulator(network: .defaultNetwork, radioLatency: ZWaveStickEmulator.realisticRadioLatency)
+            let emulator = ZWaveStickEmulator(
+                network: .defaultNetwork, radioLatency: ZWaveStickEmulator.realisticRadioLatency)
             try emulator.start(link: dir.path + "/zwave")
             defer { emulator.stop() }
 
@@ -35,7 +36,9 @@ extension EmulatorSerialSuite {
             #expect(cached.seconds < 10)
             #expect(cachedFrames < coldFrames, "the cached start should need fewer messages")
             #expect(!cached.output.contains("Dropping command"))
-            print("MinOZW at 30 ms radio latency: cold \(cold.seconds) s / \(coldFrames) host frames; cached \(cached.seconds) s / \(cachedFrames) host frames")
+            print(
+                "MinOZW at 30 ms radio latency: cold \(cold.seconds) s / \(coldFrames) host frames; cached \(cached.seconds) s / \(cachedFrames) host frames"
+            )
         }
 
         @Test func theHouseNetworkIsInterviewedCompletely() async throws {
@@ -72,12 +75,16 @@ extension EmulatorSerialSuite {
 
             // The control channel: a load change is accepted.
             try "load 3 4 99.5\n".write(toFile: link + ".ctl", atomically: false, encoding: .utf8)
-            let accepted = await cli.waitForLine(timeout: .seconds(10)) { $0.text.contains("control: load 3 4 99.5 -> ok") }
+            let accepted = await cli.waitForLine(timeout: .seconds(10)) {
+                $0.text.contains("control: load 3 4 99.5 -> ok")
+            }
             #expect(accepted != nil, "\(cli.outputText.suffix(2000))")
 
             cli.signal(SIGINT)
             let termination = await cli.waitForExit(timeout: .seconds(5))
-            #expect(termination == .exited(0), "the emulator did not stop cleanly on SIGINT: \(String(describing: termination))")
+            #expect(
+                termination == .exited(0),
+                "the emulator did not stop cleanly on SIGINT: \(String(describing: termination))")
             #expect(!FileManager.default.fileExists(atPath: link), "the link was not removed")
         }
     }

@@ -11,8 +11,11 @@ import ZWaveEmulator
     @Test func skipsGarbageAroundFrames() {
         var parser = SerialFrameParser()
         let tokens = parser.feed([0xAA, 0x00, 0xFF] + bytes("01 04 00 41 02 B8") + [0x42])
-        #expect(tokens == [.garbage(0xAA), .garbage(0x00), .garbage(0xFF),
-                           .frame(SerialFrame(.request, 0x41, [0x02])), .garbage(0x42)])
+        #expect(
+            tokens == [
+                .garbage(0xAA), .garbage(0x00), .garbage(0xFF),
+                .frame(SerialFrame(.request, 0x41, [0x02])), .garbage(0x42),
+            ])
     }
 
     @Test func reportsBadChecksumAndRecovers() {

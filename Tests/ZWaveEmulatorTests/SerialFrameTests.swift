@@ -16,8 +16,12 @@ import ZWaveEmulator
 
     @Test func fieldGuideReportsEncodeByteExact() {
         // dimmer level 40 on the root, Scene Activation 16.
-        #expect(SerialFrame(.request, 0x04, bytes("00 02 03 26 03 28")).encoded == bytes("01 09 00 04 00 02 03 26 03 28 FE"))
-        #expect(SerialFrame(.request, 0x04, bytes("00 02 04 2B 01 10 00")).encoded == bytes("01 0A 00 04 00 02 04 2B 01 10 00 CD"))
+        #expect(
+            SerialFrame(.request, 0x04, bytes("00 02 03 26 03 28")).encoded == bytes("01 09 00 04 00 02 03 26 03 28 FE")
+        )
+        #expect(
+            SerialFrame(.request, 0x04, bytes("00 02 04 2B 01 10 00")).encoded
+                == bytes("01 0A 00 04 00 02 04 2B 01 10 00 CD"))
     }
 
     @Test func meterReportEncoding() {

@@ -42,7 +42,9 @@ extension EmulatorSerialSuite {
             #expect(result.frames.dropFirst().first?.payload.prefix(2) == [0x0C, 0x00])
             #expect(result.frames.contains(SerialFrame(.request, 0x04, bytes("00 02 03 26 03 28"))))
             // 60 W at 40/99 = 24.2 W, past the 10 % threshold (parameter 50).
-            #expect(result.frames.contains(SerialFrame(.request, 0x04, [0x00, 0x02, 0x0A] + MeterReading.report(24.2, scale: .watts))))
+            #expect(
+                result.frames.contains(
+                    SerialFrame(.request, 0x04, [0x00, 0x02, 0x0A] + MeterReading.report(24.2, scale: .watts))))
         }
 
         @Test func noLifelineReportsWithoutAnAssociation() throws {
@@ -73,8 +75,12 @@ extension EmulatorSerialSuite {
             // A load change on socket 4 is reported from endpoint 4.
             f.emulator.setLoad(node: 3, endpoint: 4, watts: 200.5)
             let report = try #require(f.host.nextFrame())
-            #expect(report == SerialFrame(.request, 0x04, [0x00, 0x03, 0x0E, 0x60, 0x0D, 0x04, 0x00]
-                    + MeterReading.report(200.5, scale: .watts)))
+            #expect(
+                report
+                    == SerialFrame(
+                        .request, 0x04,
+                        [0x00, 0x03, 0x0E, 0x60, 0x0D, 0x04, 0x00]
+                            + MeterReading.report(200.5, scale: .watts)))
         }
 
         @Test func deadNodeGivesNoAckAndComesBackWithItsNIF() throws {
@@ -197,7 +203,9 @@ extension EmulatorSerialSuite {
             let energy = f.emulator.energy(node: 2) ?? 0
             let report = f.host.transact(sendData(2, [0x32, 0x01, 0x00], callback: 0x23)).frames.last
             #expect(report?.payload.prefix(7) == [0x00, 0x02, 0x0A, 0x32, 0x02, 0x21, 0x44])
-            let hundredths = report.map { Int($0.payload[7]) << 24 | Int($0.payload[8]) << 16 | Int($0.payload[9]) << 8 | Int($0.payload[10]) }
+            let hundredths = report.map {
+                Int($0.payload[7]) << 24 | Int($0.payload[8]) << 16 | Int($0.payload[9]) << 8 | Int($0.payload[10])
+            }
             #expect(abs(Double(hundredths ?? 0) / 100 - energy) < 0.2)
         }
     }

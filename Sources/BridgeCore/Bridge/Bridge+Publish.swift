@@ -1,4 +1,5 @@
 internal import Logging
+
 /// The hardware → MQTT flow: a `HardwareEvent` (copied out of the library's callback) → registry
 /// update → topic mapping → retained publish of what changed.
 extension Bridge {
@@ -139,7 +140,8 @@ extension Bridge {
             await mqtt.publish(
                 topic: identity.topics.device(device.address).scene, text: String(sceneID), retain: false)
         }
-        for mapping in scenes where mapping.node == node && mapping.scene == sceneID
+        for mapping in scenes
+        where mapping.node == node && mapping.scene == sceneID
             && (mapping.instance == nil || mapping.instance == instance)
         {
             await mqtt.publish(topic: mapping.topic, text: mapping.payload, retain: false)

@@ -1,4 +1,5 @@
 internal import Logging
+
 /// The MQTT → hardware flow: message on a `/set` topic → topic parser → typed device command →
 /// per-device command queue (coalescing, one in flight per device) → backend → library call.
 extension Bridge {

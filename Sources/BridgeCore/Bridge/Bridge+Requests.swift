@@ -1,4 +1,5 @@
 internal import Logging
+
 /// The bridge API: `<prefix>/bridge/<bridge>/request/<command>` → `.../response/<command>`. Every request
 /// gets exactly one response, `status` `ok` or `error` with the reason.
 extension Bridge {
@@ -33,7 +34,8 @@ extension Bridge {
             fields += [("status", "error"), ("error", .string(failure.reason))]
             logger.warning("request failed", metadata: ["command": "\(command)", "reason": "\(failure.reason)"])
         }
-        await mqtt.publish(topic: identity.topics.response(command), text: JSONValue.object(fields).serialized, retain: false)
+        await mqtt.publish(
+            topic: identity.topics.response(command), text: JSONValue.object(fields).serialized, retain: false)
     }
 
     func perform(_ command: String, arguments: JSONValue) async throws(RequestFailure) -> JSONValue {

@@ -81,7 +81,8 @@ public actor Bridge {
     /// connection's last message (acknowledged, after these), sent by its owner.
     public func shutdown() async {
         for device in registry.all {
-            await mqtt.publish(topic: identity.topics.device(device.address).availability, text: "offline", retain: true)
+            await mqtt.publish(
+                topic: identity.topics.device(device.address).availability, text: "offline", retain: true)
         }
         readyContinuation.finish()
     }

@@ -47,7 +47,8 @@ extension ConfigurationLoader {
         }
         let section = ZWaveSection(
             port: port, configPath: configPath, stateDirectory: stateDirectory,
-            logLevel: logLevel, refreshAfterSet: refreshAfterSet, devices: devices.map(\.value), scenes: scenes.map(\.value))
+            logLevel: logLevel, refreshAfterSet: refreshAfterSet, devices: devices.map(\.value),
+            scenes: scenes.map(\.value))
         return ZWaveResult(section: section, addresses: addresses)
     }
 

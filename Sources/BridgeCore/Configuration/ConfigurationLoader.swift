@@ -92,9 +92,11 @@ public enum ConfigurationLoader {
         do {
             return try readTextFile(path)
         } catch {
-            throw ConfigurationError(source: path, problems: [
-                ConfigurationProblem(keyPath: "", message: "cannot read the configuration file: \(error)")
-            ])
+            throw ConfigurationError(
+                source: path,
+                problems: [
+                    ConfigurationProblem(keyPath: "", message: "cannot read the configuration file: \(error)")
+                ])
         }
     }
 

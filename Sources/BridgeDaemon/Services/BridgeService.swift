@@ -33,7 +33,8 @@ struct BridgeService: Service {
                             await bridge.receive(message.inboundMessage)
                         case .oversized(let topic, let size, let retained):
                             // The payload was never copied; the bridge rejects it by its size.
-                            await bridge.receive(InboundMessage(topic: topic, payload: [], retained: retained, oversize: size))
+                            await bridge.receive(
+                                InboundMessage(topic: topic, payload: [], retained: retained, oversize: size))
                         }
                     }
                 }

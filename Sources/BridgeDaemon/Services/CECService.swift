@@ -33,8 +33,9 @@ struct CECService: Service {
             runner.cancel()
             let closed = await Self.first(of: { for await _ in stopped {} }, orAfter: shutdownGrace)
             if !closed {
-                logger.warning("libcec did not stop within the shutdown grace period; exiting without waiting",
-                               metadata: ["grace": "\(shutdownGrace)"])
+                logger.warning(
+                    "libcec did not stop within the shutdown grace period; exiting without waiting",
+                    metadata: ["grace": "\(shutdownGrace)"])
             }
             group.cancelAll()
         }

@@ -45,7 +45,8 @@ public struct AdapterMessage: Sendable, Equatable, CustomStringConvertible {
 
     public var description: String {
         let name = code.map { "\($0)" } ?? String(format2: codeByte)
-        let flags = (codeByte & AdapterCode.eomFlag != 0 ? "+eom" : "") + (codeByte & AdapterCode.ackFlag != 0 ? "+ack" : "")
+        let flags =
+            (codeByte & AdapterCode.eomFlag != 0 ? "+eom" : "") + (codeByte & AdapterCode.ackFlag != 0 ? "+ack" : "")
         return "\(name)\(flags)[\(payload.map { String(format2: $0) }.joined(separator: " "))]"
     }
 }

@@ -1,7 +1,7 @@
 import FoundationEssentials
 internal import Glibc
-internal import Synchronization
 import SerialPTY
+internal import Synchronization
 
 /// An emulated Pulse-Eight USB-CEC adapter on a pseudo-terminal, in front of an emulated CEC bus with a TV
 /// (LA 0), an audio system (LA 5) and a playback device (LA 4).
@@ -134,14 +134,17 @@ public final class CECEmulator: Sendable {
         }
 
         /// A full frame from the host: record it, answer the result, let the devices react.
-        private mutating func completeTransmission(_ bytes: [UInt8], lines: inout [String],
-                                                   resumes: inout [Resume]) -> [UInt8] {
+        private mutating func completeTransmission(
+            _ bytes: [UInt8], lines: inout [String],
+            resumes: inout [Resume]
+        ) -> [UInt8] {
             guard let frame = BusFrame(bytes: bytes) else {
                 return AdapterMessage(.transmitFailedLine).encoded
             }
             let acknowledged = frame.isBroadcast || bus.acknowledges(frame.destination)
-            let record = TransmittedFrame(frame: frame, time: .now, acknowledged: acknowledged,
-                                          index: transmitted.count)
+            let record = TransmittedFrame(
+                frame: frame, time: .now, acknowledged: acknowledged,
+                index: transmitted.count)
             transmitted.append(record)
             for (id, waiter) in waiters where record.index >= waiter.since && waiter.predicate(frame) {
                 waiters.removeValue(forKey: id)
@@ -192,8 +195,10 @@ public final class CECEmulator: Sendable {
 
     /// Creates the emulator; nothing happens until `start(link:)`.
     /// - Parameter trace: called with one decoded line per adapter message and bus frame (optional).
-    public init(configuration: CECEmulatorConfiguration = CECEmulatorConfiguration(),
-                trace: (@Sendable (String) -> Void)? = nil) {
+    public init(
+        configuration: CECEmulatorConfiguration = CECEmulatorConfiguration(),
+        trace: (@Sendable (String) -> Void)? = nil
+    ) {
         self.trace = trace
         adapter = Mutex(Adapter(configuration: configuration, tracing: trace != nil))
     }
@@ -332,8 +337,10 @@ public final class CECEmulator: Sendable {
 
     /// Waits until the host transmits (or has transmitted, at index ≥ `since`) a frame matching `predicate`.
     /// Returns nil after `timeout` or when the emulator stops.
-    public func waitForTransmitted(since: Int = 0, timeout: Duration,
-                                   where predicate: @escaping @Sendable (BusFrame) -> Bool) async -> TransmittedFrame? {
+    public func waitForTransmitted(
+        since: Int = 0, timeout: Duration,
+        where predicate: @escaping @Sendable (BusFrame) -> Bool
+    ) async -> TransmittedFrame? {
         let id = adapter.withLock { adapter -> Int in
             adapter.nextWaiterID += 1
             return adapter.nextWaiterID
@@ -363,8 +370,10 @@ public final class CECEmulator: Sendable {
         adapter.withLock { _ = $0.expiredWaiters.remove(id) }
     }
 
-    private func addWaiter(id: Int, since: Int, predicate: @escaping @Sendable (BusFrame) -> Bool,
-                           continuation: CheckedContinuation<TransmittedFrame?, Never>) {
+    private func addWaiter(
+        id: Int, since: Int, predicate: @escaping @Sendable (BusFrame) -> Bool,
+        continuation: CheckedContinuation<TransmittedFrame?, Never>
+    ) {
         let immediate: TransmittedFrame?? = adapter.withLock { adapter in
             if adapter.expiredWaiters.remove(id) != nil { return .some(nil) }
             if let hit = adapter.transmitted.dropFirst(max(0, since)).first(where: { predicate($0.frame) }) {

@@ -77,8 +77,9 @@ struct EmulatedBus: Sendable {
         let old = tvInput
         tvInput = address
         devices[EmulatedBus.tv]?.powered = true
-        let change = BusFrame(initiator: EmulatedBus.tv, destination: BusFrame.broadcast,
-                              data: [CECOpcode.routingChange] + Self.word(old) + Self.word(address))
+        let change = BusFrame(
+            initiator: EmulatedBus.tv, destination: BusFrame.broadcast,
+            data: [CECOpcode.routingChange] + Self.word(old) + Self.word(address))
         return [change] + deliver(change)
     }
 
@@ -87,8 +88,9 @@ struct EmulatedBus: Sendable {
         if let newVolume { volume = min(100, max(0, newVolume)) }
         if let newMuted { muted = newMuted }
         guard acknowledges(EmulatedBus.audioSystem) else { return [] }
-        let report = BusFrame(initiator: EmulatedBus.audioSystem, destination: audioStatusListener ?? EmulatedBus.tv,
-                              data: [CECOpcode.reportAudioStatus, audioStatusByte])
+        let report = BusFrame(
+            initiator: EmulatedBus.audioSystem, destination: audioStatusListener ?? EmulatedBus.tv,
+            data: [CECOpcode.reportAudioStatus, audioStatusByte])
         return [report]
     }
 
@@ -102,7 +104,9 @@ struct EmulatedBus: Sendable {
         let me = address
         let to = frame.initiator
         func reply(_ data: [UInt8]) -> BusFrame { BusFrame(initiator: me, destination: to, data: data) }
-        func broadcast(_ data: [UInt8]) -> BusFrame { BusFrame(initiator: me, destination: BusFrame.broadcast, data: data) }
+        func broadcast(_ data: [UInt8]) -> BusFrame {
+            BusFrame(initiator: me, destination: BusFrame.broadcast, data: data)
+        }
 
         // Common requests.
         if !frame.isBroadcast {
@@ -114,12 +118,19 @@ struct EmulatedBus: Sendable {
                 }
                 return [reply([CECOpcode.reportPowerStatus, device.powerStatusByte])]
             case CECOpcode.givePhysicalAddress:
-                return [broadcast([CECOpcode.reportPhysicalAddress] + Self.word(device.physicalAddress) + [device.deviceType])]
+                return [
+                    broadcast(
+                        [CECOpcode.reportPhysicalAddress] + Self.word(device.physicalAddress) + [device.deviceType])
+                ]
             case CECOpcode.giveOSDName:
                 return [reply([CECOpcode.setOSDName] + Array(device.osdName.utf8.prefix(14)))]
             case CECOpcode.giveDeviceVendorID:
                 let v = device.vendorID
-                return [broadcast([CECOpcode.deviceVendorID, UInt8((v >> 16) & 0xFF), UInt8((v >> 8) & 0xFF), UInt8(v & 0xFF)])]
+                return [
+                    broadcast([
+                        CECOpcode.deviceVendorID, UInt8((v >> 16) & 0xFF), UInt8((v >> 8) & 0xFF), UInt8(v & 0xFF),
+                    ])
+                ]
             case CECOpcode.getCECVersion:
                 return [reply([CECOpcode.cecVersion, 0x05])]
             default:
@@ -143,8 +154,10 @@ struct EmulatedBus: Sendable {
         return [reply([CECOpcode.featureAbort, opcode, 0x00])]
     }
 
-    private mutating func handleTV(_ frame: BusFrame, opcode: UInt8, reply: ([UInt8]) -> BusFrame,
-                                   broadcast: ([UInt8]) -> BusFrame) -> [BusFrame]? {
+    private mutating func handleTV(
+        _ frame: BusFrame, opcode: UInt8, reply: ([UInt8]) -> BusFrame,
+        broadcast: ([UInt8]) -> BusFrame
+    ) -> [BusFrame]? {
         switch opcode {
         case CECOpcode.imageViewOn, CECOpcode.textViewOn:
             devices[EmulatedBus.tv]?.powered = true
@@ -176,8 +189,10 @@ struct EmulatedBus: Sendable {
         }
     }
 
-    private mutating func handleAudioSystem(_ frame: BusFrame, opcode: UInt8, reply: ([UInt8]) -> BusFrame,
-                                            broadcast: ([UInt8]) -> BusFrame) -> [BusFrame]? {
+    private mutating func handleAudioSystem(
+        _ frame: BusFrame, opcode: UInt8, reply: ([UInt8]) -> BusFrame,
+        broadcast: ([UInt8]) -> BusFrame
+    ) -> [BusFrame]? {
         switch opcode {
         case CECOpcode.giveAudioStatus where !frame.isBroadcast:
             audioStatusListener = frame.initiator
@@ -211,8 +226,10 @@ struct EmulatedBus: Sendable {
         }
     }
 
-    private mutating func handlePlayback(_ frame: BusFrame, opcode: UInt8, device: EmulatedDevice,
-                                         broadcast: ([UInt8]) -> BusFrame) -> [BusFrame]? {
+    private mutating func handlePlayback(
+        _ frame: BusFrame, opcode: UInt8, device: EmulatedDevice,
+        broadcast: ([UInt8]) -> BusFrame
+    ) -> [BusFrame]? {
         let mine = device.physicalAddress
         let announce = broadcast([CECOpcode.activeSource] + Self.word(mine))
         switch opcode {

@@ -1,11 +1,12 @@
+import FoundationEssentials
+internal import Glibc
+internal import SystemSupport
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
     import Darwin
 #endif
-import FoundationEssentials
-internal import Glibc
-internal import SystemSupport
 
 /// A pseudo-terminal that plays the role of a USB serial device for the emulators.
 ///
@@ -174,8 +175,10 @@ public final class PseudoTerminal: Sendable {
                 _ = Glibc.close(wake)
             }
             while true {
-                var fds = [pollfd(fd: fd, events: Int16(POLLIN), revents: 0),
-                           pollfd(fd: wake, events: Int16(POLLIN), revents: 0)]
+                var fds = [
+                    pollfd(fd: fd, events: Int16(POLLIN), revents: 0),
+                    pollfd(fd: wake, events: Int16(POLLIN), revents: 0),
+                ]
                 let r = poll(&fds, 2, 500)
                 if r < 0 && errno != EINTR {
                     unexpected = "poll failed, errno \(errno)"

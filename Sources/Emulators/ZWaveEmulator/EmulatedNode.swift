@@ -239,8 +239,10 @@ class EmulatedNode {
         case 1: return [UInt8(truncatingIfNeeded: word)]
         case 2: return [UInt8(truncatingIfNeeded: word >> 8), UInt8(truncatingIfNeeded: word)]
         default:
-            return [UInt8(truncatingIfNeeded: word >> 24), UInt8(truncatingIfNeeded: word >> 16),
-                    UInt8(truncatingIfNeeded: word >> 8), UInt8(truncatingIfNeeded: word)]
+            return [
+                UInt8(truncatingIfNeeded: word >> 24), UInt8(truncatingIfNeeded: word >> 16),
+                UInt8(truncatingIfNeeded: word >> 8), UInt8(truncatingIfNeeded: word),
+            ]
         }
     }
 

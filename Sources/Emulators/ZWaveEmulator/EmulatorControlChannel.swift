@@ -1,10 +1,11 @@
-#if canImport(Glibc)
-    import Glibc
-#endif
 import FoundationEssentials
 internal import Glibc
 internal import Synchronization
 internal import SystemSupport
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// A FIFO (named pipe) that accepts control lines for a `ZWaveStickEmulator` (see `execute(_:)`), e.g.
 /// `echo "press 2 s2 single" > /tmp/zwave.ctl`. A reader thread runs until `close()`.
@@ -20,8 +21,10 @@ public final class EmulatorControlChannel: Sendable {
 
     /// Creates the FIFO at `path` (replacing a stale one) and starts reading lines; each line's result is
     /// passed to `onResult` (on the reader thread).
-    public init(path: String, emulator: ZWaveStickEmulator,
-                onResult: @escaping @Sendable (_ line: String, _ result: String) -> Void) throws(EmulatorControlChannelError) {
+    public init(
+        path: String, emulator: ZWaveStickEmulator,
+        onResult: @escaping @Sendable (_ line: String, _ result: String) -> Void
+    ) throws(EmulatorControlChannelError) {
         self.path = path
         _ = unlink(path)
         guard mkfifo(path, 0o600) == 0 else { throw .system(call: "mkfifo(\(path))", errno: errno) }

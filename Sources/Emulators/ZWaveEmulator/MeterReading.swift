@@ -10,10 +10,12 @@ public enum MeterReading {
         let raw = Int32(bounded)
         let word = UInt32(bitPattern: raw)
         let b2 = (scale.precision << 5) | ((scale.rawValue & 0x03) << 3) | 0x04
-        return [0x32, 0x02, 0x21, b2,
-                UInt8(truncatingIfNeeded: word >> 24), UInt8(truncatingIfNeeded: word >> 16),
-                UInt8(truncatingIfNeeded: word >> 8), UInt8(truncatingIfNeeded: word),
-                0x00, 0x00]
+        return [
+            0x32, 0x02, 0x21, b2,
+            UInt8(truncatingIfNeeded: word >> 24), UInt8(truncatingIfNeeded: word >> 16),
+            UInt8(truncatingIfNeeded: word >> 8), UInt8(truncatingIfNeeded: word),
+            0x00, 0x00,
+        ]
     }
 
     /// `32 04 <reset | electric> <scale mask: kWh, W>`.

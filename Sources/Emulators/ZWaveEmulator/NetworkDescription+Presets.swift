@@ -4,8 +4,9 @@ extension NetworkDescription {
     public static var defaultNetwork: NetworkDescription {
         NetworkDescription(nodes: [
             NodeDescription(id: 2, kind: .fgd212, name: "dimmer", level: 0, loads: [60], sceneActivation: true),
-            NodeDescription(id: 3, kind: .powernode6, name: "powernode", switches: [true, true, true, true, false, false],
-                            loads: [10, 25.5, 0, 120, 5, 0]),
+            NodeDescription(
+                id: 3, kind: .powernode6, name: "powernode", switches: [true, true, true, true, false, false],
+                loads: [10, 25.5, 0, 120, 5, 0]),
             NodeDescription(id: 10, kind: .joining, name: "new switch", joinsAs: .binarySwitch, joinAfter: 2),
         ])
     }
@@ -14,8 +15,9 @@ extension NetworkDescription {
     public static var house: NetworkDescription {
         NetworkDescription(nodes: [
             NodeDescription(id: 2, kind: .fgd212, name: "bedroom light", loads: [40], sceneActivation: true),
-            NodeDescription(id: 3, kind: .powernode6, name: "living room sockets",
-                            switches: [true, true, false, true, false, false], loads: [8, 35, 0, 120, 0, 0]),
+            NodeDescription(
+                id: 3, kind: .powernode6, name: "living room sockets",
+                switches: [true, true, false, true, false, false], loads: [8, 35, 0, 120, 0, 0]),
             NodeDescription(id: 4, kind: .fgd212, name: "living room light", loads: [75], sceneActivation: true),
             NodeDescription(id: 5, kind: .fgd212, name: "kitchen light", loads: [50], sceneActivation: true),
             NodeDescription(id: 6, kind: .fgd212, name: "hall light", loads: [20], sceneActivation: true),

@@ -42,26 +42,39 @@ extension NetworkDescription {
         var nodes: [NodeDescription] = []
         for n in file.node ?? [] {
             guard (2...232).contains(n.id) else { throw .invalid(reason: "node id \(n.id) is outside 2…232") }
-            guard !nodes.contains(where: { $0.id == UInt8(n.id) }) else { throw .invalid(reason: "node id \(n.id) twice") }
-            guard let kind = NodeKind(rawValue: n.kind) else { throw .invalid(reason: "node \(n.id): unknown kind \(n.kind)") }
+            guard !nodes.contains(where: { $0.id == UInt8(n.id) }) else {
+                throw .invalid(reason: "node id \(n.id) twice")
+            }
+            guard let kind = NodeKind(rawValue: n.kind) else {
+                throw .invalid(reason: "node \(n.id): unknown kind \(n.kind)")
+            }
             var joinsAs = NodeKind.binarySwitch
             if let j = n.joins_as {
-                guard let k = NodeKind(rawValue: j), k != .joining else { throw .invalid(reason: "node \(n.id): bad joins_as \(j)") }
+                guard let k = NodeKind(rawValue: j), k != .joining else {
+                    throw .invalid(reason: "node \(n.id): bad joins_as \(j)")
+                }
                 joinsAs = k
             }
             let framing = n.framing ?? "real"
-            guard framing == "real" || framing == "spec" else { throw .invalid(reason: "node \(n.id): framing must be real or spec") }
+            guard framing == "real" || framing == "spec" else {
+                throw .invalid(reason: "node \(n.id): framing must be real or spec")
+            }
             guard (0...99).contains(n.level ?? 0) else { throw .invalid(reason: "node \(n.id): level must be 0…99") }
-            if let j = n.join_after, !(j.isFinite && j >= 0) { throw .invalid(reason: "node \(n.id): join_after must be >= 0") }
+            if let j = n.join_after, !(j.isFinite && j >= 0) {
+                throw .invalid(reason: "node \(n.id): join_after must be >= 0")
+            }
             if let loads = n.loads, loads.contains(where: { !$0.isFinite || $0 < 0 }) {
                 throw .invalid(reason: "node \(n.id): loads must be finite and >= 0")
             }
-            nodes.append(NodeDescription(
-                id: UInt8(n.id), kind: kind, name: n.name, level: UInt8(n.level ?? 0), switches: n.switches ?? [],
-                loads: n.loads ?? [], realFraming: framing == "real", sceneActivation: n.scene_activation ?? false,
-                joinsAs: joinsAs, joinAfter: n.join_after))
+            nodes.append(
+                NodeDescription(
+                    id: UInt8(n.id), kind: kind, name: n.name, level: UInt8(n.level ?? 0), switches: n.switches ?? [],
+                    loads: n.loads ?? [], realFraming: framing == "real", sceneActivation: n.scene_activation ?? false,
+                    joinsAs: joinsAs, joinAfter: n.join_after))
         }
-        if let scale = file.time_scale, !(scale.isFinite && scale > 0) { throw .invalid(reason: "time_scale must be > 0") }
+        if let scale = file.time_scale, !(scale.isFinite && scale > 0) {
+            throw .invalid(reason: "time_scale must be > 0")
+        }
         let home = file.home_id ?? 0xC0FF_EE01
         guard home > 0, home <= Int(UInt32.max) else { throw .invalid(reason: "home_id out of range") }
         self.init(homeID: UInt32(home), nodes: nodes, timeScale: file.time_scale ?? 1)

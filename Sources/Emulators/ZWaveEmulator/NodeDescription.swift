@@ -24,9 +24,11 @@ public struct NodeDescription: Sendable, Equatable {
     public var joinAfter: Double?
 
     /// A node; every field but `id` and `kind` has the device's factory default.
-    public init(id: UInt8, kind: NodeKind, name: String? = nil, level: UInt8 = 0, switches: [Bool] = [],
-                loads: [Double] = [], realFraming: Bool = true, sceneActivation: Bool = false,
-                joinsAs: NodeKind = .binarySwitch, joinAfter: Double? = nil) {
+    public init(
+        id: UInt8, kind: NodeKind, name: String? = nil, level: UInt8 = 0, switches: [Bool] = [],
+        loads: [Double] = [], realFraming: Bool = true, sceneActivation: Bool = false,
+        joinsAs: NodeKind = .binarySwitch, joinAfter: Double? = nil
+    ) {
         self.id = id
         self.kind = kind
         self.name = name

@@ -24,11 +24,15 @@ final class PowerNode6Node: EmulatedNode {
         versions = [0x32: 2, 0x60: 2]
         endpoints = Array(repeating: Endpoint(generic: 0x10, specific: 0x01, commandClasses: [0x25, 0x32]), count: 6)
         identicalEndpoints = true
-        groups = [1: AssociationGroup(max: 1), 2: AssociationGroup(max: 1), 3: AssociationGroup(max: 1),
-                  4: AssociationGroup(max: 1)]
+        groups = [
+            1: AssociationGroup(max: 1), 2: AssociationGroup(max: 1), 3: AssociationGroup(max: 1),
+            4: AssociationGroup(max: 1),
+        ]
         groupNames = [1: "Wheel", 2: "Relay health", 3: "Power level", 4: "Overcurrent protection"]
-        defaultConfig = [0: ConfigValue(size: 1, value: 10), 1: ConfigValue(size: 1, value: 2),
-                         3: ConfigValue(size: 1, value: 2), 4: ConfigValue(size: 1, value: 1)]
+        defaultConfig = [
+            0: ConfigValue(size: 1, value: 10), 1: ConfigValue(size: 1, value: 2),
+            3: ConfigValue(size: 1, value: 2), 4: ConfigValue(size: 1, value: 1),
+        ]
         config = defaultConfig
         reportedPower = (0..<6).map { power($0) }
     }

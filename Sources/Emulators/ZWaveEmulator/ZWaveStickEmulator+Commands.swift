@@ -17,7 +17,8 @@ extension ZWaveStickEmulator {
         switch verb {
         case "press":
             guard let n = node(0), args.count >= 3, let button = DimmerButton(rawValue: args[1].lowercased()),
-                  let kind = PressKind(rawValue: args[2].lowercased()) else { return "error: press <node> s1|s2 <kind>" }
+                let kind = PressKind(rawValue: args[2].lowercased())
+            else { return "error: press <node> s1|s2 <kind>" }
             return pressButton(node: n, button: button, kind) ? "ok" : "error: node \(n) is not an included FGD212"
         case "load":
             guard let n = node(0), let ep = node(1), args.count >= 3, let w = Double(args[2]) else {
@@ -28,12 +29,15 @@ extension ZWaveStickEmulator {
             guard let n = node(0) else { return "error: toggle <node> [endpoint]" }
             return toggleSwitch(node: n, endpoint: node(1) ?? 1) ? "ok" : "error: no switch there"
         case "dead":
-            guard let n = node(0), args.count >= 2, ["on", "off"].contains(args[1]) else { return "error: dead <node> on|off" }
+            guard let n = node(0), args.count >= 2, ["on", "off"].contains(args[1]) else {
+                return "error: dead <node> on|off"
+            }
             setDead(node: n, args[1] == "on")
             return "ok"
         case "join", "leave":
             guard let n = node(0) else { return "error: \(verb) <node>" }
-            return pressNetworkButton(node: n) ? "ok" : "error: controller not in inclusion/exclusion mode for node \(n)"
+            return pressNetworkButton(node: n)
+                ? "ok" : "error: controller not in inclusion/exclusion mode for node \(n)"
         case "nak":
             nakNextFrame()
             return "ok"

@@ -1,5 +1,5 @@
-import FoundationEssentials
 internal import Dispatch
+import FoundationEssentials
 public import SerialPTY
 
 /// Control API for tests, the demo and benchmarks. Every method is thread-safe.
@@ -57,7 +57,8 @@ extension ZWaveStickEmulator {
             guard !dead, n.included else { return }
             let info = n.nodeInformation
             afterRadio(latencySeconds) { [weak self] in
-                self?.send(SerialFrame(.request, SerialFunction.applicationUpdate, [0x84, node, UInt8(info.count)] + info))
+                self?.send(
+                    SerialFrame(.request, SerialFunction.applicationUpdate, [0x84, node, UInt8(info.count)] + info))
             }
         }
     }
@@ -178,8 +179,10 @@ extension ZWaveStickEmulator {
 
     /// Waits for the next host data frame (arriving after this call) that matches `predicate`; nil on
     /// timeout or `stop()`.
-    public func waitForHostFrame(timeout: Duration,
-                                 where predicate: @escaping @Sendable (HostFrameEvent) -> Bool) async -> HostFrameEvent? {
+    public func waitForHostFrame(
+        timeout: Duration,
+        where predicate: @escaping @Sendable (HostFrameEvent) -> Bool
+    ) async -> HostFrameEvent? {
         let id = UUID()
         let c = timeout.components
         let seconds = Double(c.seconds) + Double(c.attoseconds) / 1e18
@@ -195,7 +198,8 @@ extension ZWaveStickEmulator {
 
     /// A stream of every host data frame from now on, with arrival times. Ends at `stop()`.
     public func hostFrameStream() -> AsyncStream<HostFrameEvent> {
-        let (stream, continuation) = AsyncStream.makeStream(of: HostFrameEvent.self, bufferingPolicy: .bufferingNewest(4096))
+        let (stream, continuation) = AsyncStream.makeStream(
+            of: HostFrameEvent.self, bufferingPolicy: .bufferingNewest(4096))
         let id = UUID()
         queue.sync { streams[id] = continuation }
         let q = queue

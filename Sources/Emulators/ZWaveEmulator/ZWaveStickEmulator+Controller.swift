@@ -56,7 +56,7 @@ extension ZWaveStickEmulator {
         case SerialFunction.removeNodeFromNetwork:
             removeNode(p)
         case SerialFunction.requestNodeNeighborUpdate, SerialFunction.assignReturnRoute,
-             SerialFunction.deleteReturnRoute, SerialFunction.removeFailedNodeID:
+            SerialFunction.deleteReturnRoute, SerialFunction.removeFailedNodeID:
             maintain(f)
         default:
             note("unsupported function \(SerialFunction.name(f.function)); no answer")
@@ -86,7 +86,8 @@ extension ZWaveStickEmulator {
         afterRadio(delay) { [weak self] in
             guard let self else { return }
             if let info {
-                self.send(SerialFrame(.request, SerialFunction.applicationUpdate, [0x84, id, UInt8(info.count)] + info))
+                self.send(
+                    SerialFrame(.request, SerialFunction.applicationUpdate, [0x84, id, UInt8(info.count)] + info))
             } else {
                 self.send(SerialFrame(.request, SerialFunction.applicationUpdate, [0x81, 0x00, 0x00]))
             }
@@ -141,7 +142,9 @@ extension ZWaveStickEmulator {
             let source = command[2] & 0x7F
             let destination = command[3] & 0x7F
             let reaction = node.receive(Array(command[4...]), endpoint: destination)
-            let replies = reaction.replies.map { node.encapsulate(NodeReport(destination, $0.command), destination: source) }
+            let replies = reaction.replies.map {
+                node.encapsulate(NodeReport(destination, $0.command), destination: source)
+            }
             return (replies, reaction.unsolicited)
         }
         if command.count >= 4, command[0] == 0x60, command[1] == 0x06 {
@@ -150,8 +153,10 @@ extension ZWaveStickEmulator {
             return (reaction.replies.map { [0x60, 0x06, instance] + $0.command }, reaction.unsolicited)
         }
         let reaction = node.receive(command, endpoint: 0)
-        return (reaction.replies.map { $0.endpoint == 0 ? $0.command : node.encapsulate($0, destination: 0) },
-                reaction.unsolicited)
+        return (
+            reaction.replies.map { $0.endpoint == 0 ? $0.command : node.encapsulate($0, destination: 0) },
+            reaction.unsolicited
+        )
     }
 
     static func applicationCommand(from node: UInt8, _ command: [UInt8]) -> SerialFrame {

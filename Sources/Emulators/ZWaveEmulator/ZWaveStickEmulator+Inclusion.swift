@@ -1,4 +1,5 @@
 import Dispatch
+
 extension ZWaveStickEmulator {
     private static let learnReady: UInt8 = 0x01
     private static let nodeFound: UInt8 = 0x02
@@ -83,8 +84,9 @@ extension ZWaveStickEmulator {
             note("node \(id) joins")
             let nif = node.nodeInformation
             controllerCallback(SerialFunction.addNodeToNetwork, [cb, Self.nodeFound, 0x00, 0x00], delay: latency)
-            controllerCallback(SerialFunction.addNodeToNetwork, [cb, Self.addingOrRemovingSlave, id, UInt8(nif.count)] + nif,
-                               delay: latency * 3)
+            controllerCallback(
+                SerialFunction.addNodeToNetwork, [cb, Self.addingOrRemovingSlave, id, UInt8(nif.count)] + nif,
+                delay: latency * 3)
             afterRadio(latency * 3) { [weak self] in
                 guard let self else { return }
                 if case .adding(cb, id, false) = self.controllerCommand {
@@ -98,8 +100,9 @@ extension ZWaveStickEmulator {
             note("node \(id) leaves")
             let nif = node.nodeInformation
             controllerCallback(SerialFunction.removeNodeFromNetwork, [cb, Self.nodeFound, 0x00, 0x00], delay: latency)
-            controllerCallback(SerialFunction.removeNodeFromNetwork,
-                               [cb, Self.addingOrRemovingSlave, id, UInt8(nif.count)] + nif, delay: latency * 3)
+            controllerCallback(
+                SerialFunction.removeNodeFromNetwork,
+                [cb, Self.addingOrRemovingSlave, id, UInt8(nif.count)] + nif, delay: latency * 3)
             afterRadio(latency * 3) { [weak self] in
                 guard let self else { return }
                 // An excluded device returns to its factory state (associations, parameters).

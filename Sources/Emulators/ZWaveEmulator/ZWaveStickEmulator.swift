@@ -63,7 +63,10 @@ public final class ZWaveStickEmulator: @unchecked Sendable {
     // Observation.
     var hostFrames: [HostFrameEvent] = []
     var hostFrameTotal = 0
-    var waiters: [UUID: (predicate: @Sendable (HostFrameEvent) -> Bool, continuation: CheckedContinuation<HostFrameEvent?, Never>)] = [:]
+    var waiters:
+        [UUID: (
+            predicate: @Sendable (HostFrameEvent) -> Bool, continuation: CheckedContinuation<HostFrameEvent?, Never>
+        )] = [:]
     var streams: [UUID: AsyncStream<HostFrameEvent>.Continuation] = [:]
     var garbageBytes = 0
 
@@ -80,14 +83,18 @@ public final class ZWaveStickEmulator: @unchecked Sendable {
     /// - Parameters:
     ///   - radioLatency: time per radio transaction (default 5 ms; `realisticRadioLatency` is 30 ms).
     ///   - trace: optional decoded trace of every frame, called on the emulator's queue.
-    public init(network: NetworkDescription = .defaultNetwork, radioLatency: Duration = defaultRadioLatency,
-                trace: (@Sendable (EmulatorTrace) -> Void)? = nil) {
+    public init(
+        network: NetworkDescription = .defaultNetwork, radioLatency: Duration = defaultRadioLatency,
+        trace: (@Sendable (EmulatorTrace) -> Void)? = nil
+    ) {
         self.network = network
         self.radioLatency = radioLatency
         self.trace = trace
         for d in network.nodes {
             nodes[d.id] = Self.makeNode(d, included: d.kind != .joining)
-            if d.kind == .joining, let delay = d.joinAfter, delay.isFinite { joinDelays[d.id] = min(max(delay, 0), 86_400) }
+            if d.kind == .joining, let delay = d.joinAfter, delay.isFinite {
+                joinDelays[d.id] = min(max(delay, 0), 86_400)
+            }
         }
     }
 
@@ -258,7 +265,9 @@ public final class ZWaveStickEmulator: @unchecked Sendable {
 
     private func transmit(_ out: Outgoing) {
         let transmission = awaitAck(out)
-        trace?(EmulatorTrace(direction: .toHost, frame: out.frame, text: out.attempts > 1 ? "(attempt \(out.attempts))" : ""))
+        trace?(
+            EmulatorTrace(
+                direction: .toHost, frame: out.frame, text: out.attempts > 1 ? "(attempt \(out.attempts))" : ""))
         writeRaw(out.frame.encoded)
         queue.asyncAfter(deadline: .now() + Self.ackTimeout) { [weak self] in
             guard let self, let current = self.awaitingAck, current.transmission == transmission else { return }

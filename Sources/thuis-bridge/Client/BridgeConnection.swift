@@ -1,5 +1,5 @@
-import BridgeDaemon
 import BridgeCore
+import BridgeDaemon
 import FoundationEssentials
 internal import Glibc
 import Logging
@@ -88,7 +88,8 @@ actor BridgeConnection {
         } else if message.topic == topics.bridgeEvent {
             if let event = try? JSONValue.parse(message.payload) { eventHandler?(event) }
         } else if message.topic.hasPrefix(topics.bridgeBase + "/response/"),
-            let response = try? JSONValue.parse(message.payload), case .string(let transaction)? = response["transaction"]
+            let response = try? JSONValue.parse(message.payload),
+            case .string(let transaction)? = response["transaction"]
         {
             responses[transaction] = response
         }
@@ -116,7 +117,9 @@ actor BridgeConnection {
         while state != "online", clock.now < stateDeadline {
             try await Task.sleep(for: Self.pollInterval)
         }
-        guard state == "online" else { throw ClientError.bridgeNotRunning(bridge: bridge, broker: broker, state: state) }
+        guard state == "online" else {
+            throw ClientError.bridgeNotRunning(bridge: bridge, broker: broker, state: state)
+        }
     }
 
     /// Sends `command` and waits (at most `timeout`) for its response; `onEvent` sees every bridge event

@@ -1,7 +1,7 @@
 import ArgumentParser
 import FoundationEssentials
-internal import SystemSupport
 internal import Glibc
+internal import SystemSupport
 
 /// Runs a client command's body against the bridge and turns failures into a message on stderr and the
 /// CLI's exit codes (1 failed or timed out, 2 usage or configuration error).

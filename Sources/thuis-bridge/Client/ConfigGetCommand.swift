@@ -17,7 +17,8 @@ struct ConfigGetCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await ClientRunner.run(options) { connection in
-            let data = try await connection.request("get_config", [("node", .int(node)), ("parameter", .int(parameter))])
+            let data = try await connection.request(
+                "get_config", [("node", .int(node)), ("parameter", .int(parameter))])
             ClientRunner.standardOutput((data["value"]?.serialized ?? "?") + "\n")
         }
     }

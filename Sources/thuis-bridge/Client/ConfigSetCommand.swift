@@ -21,7 +21,9 @@ struct ConfigSetCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await ClientRunner.run(options) { connection in
-            var arguments: [(String, JSONValue)] = [("node", .int(node)), ("parameter", .int(parameter)), ("value", .int(value))]
+            var arguments: [(String, JSONValue)] = [
+                ("node", .int(node)), ("parameter", .int(parameter)), ("value", .int(value)),
+            ]
             if let size { arguments.append(("size", .int(size))) }
             let data = try await connection.request("set_config", arguments)
             ClientRunner.standardOutput((data["value"]?.serialized ?? "?") + "\n")

@@ -46,7 +46,8 @@ enum ControllerRequest {
             } catch {
                 throw ClientError.failed(command: command, reason: "interrupted, and the cancel failed: \(error)")
             }
-            throw ClientError.failed(command: command, reason: "cancelled (interrupted); the controller left \(what) mode")
+            throw ClientError.failed(
+                command: command, reason: "cancelled (interrupted); the controller left \(what) mode")
         }
     }
 }

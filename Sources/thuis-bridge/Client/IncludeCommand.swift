@@ -38,7 +38,8 @@ struct IncludeCommand: AsyncParsableCommand {
         let node = data["node"]?.serialized ?? "?"
         var out = "node \(node): \(text("manufacturer")) \(text("product"))\n"
         if text("interview") != "completed" {
-            out += "warning: the interview stopped at \"\(text("stage"))\"; basic control works, "
+            out +=
+                "warning: the interview stopped at \"\(text("stage"))\"; basic control works, "
                 + "`thuis-bridge refresh \(node)` retries it\n"
         }
         out += "\nAdd to devices.toml:\n\n" + text("stanza")

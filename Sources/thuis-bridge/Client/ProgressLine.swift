@@ -37,10 +37,11 @@ final class ProgressLine: Sendable {
     /// A human sentence for a progress event, nil for other events.
     static func describe(_ event: JSONValue) -> String? {
         guard case .string(let type)? = event["type"] else { return nil }
-        let node = event["node"].map { value -> String in
-            if case .int(let n) = value { return String(n) }
-            return value.serialized
-        } ?? "?"
+        let node =
+            event["node"].map { value -> String in
+                if case .int(let n) = value { return String(n) }
+                return value.serialized
+            } ?? "?"
         func text(_ key: String) -> String {
             if case .string(let s)? = event[key] { return s }
             return ""
@@ -52,7 +53,8 @@ final class ProgressLine: Sendable {
         case "inclusion_protocol_done": return "node \(node) joined the network"
         case "node_added": return "node \(node) added; interviewing"
         case "interview_progress": return "interviewing node \(node): \(text("stage"))"
-        case "interview_completed": return "interview of node \(node) complete: \(text("manufacturer")) \(text("product"))"
+        case "interview_completed":
+            return "interview of node \(node) complete: \(text("manufacturer")) \(text("product"))"
         case "interview_failed": return "interview of node \(node) stopped at \(text("stage")): \(text("reason"))"
         case "exclusion_waiting": return "waiting for a device to leave: press its inclusion button"
         case "exclusion_node_found": return "device found"

@@ -22,7 +22,8 @@ struct RefreshCommand: AsyncParsableCommand {
             progress.finish()
             guard case .string("completed")? = data["interview"] else {
                 throw ClientError.failed(
-                    command: "refresh", reason: "the interview of node \(node) stopped at \(data["stage"]?.serialized ?? "?")")
+                    command: "refresh",
+                    reason: "the interview of node \(node) stopped at \(data["stage"]?.serialized ?? "?")")
             }
             IncludeCommand.printResult(data)
         }

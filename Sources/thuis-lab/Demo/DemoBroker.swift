@@ -24,10 +24,11 @@ final class DemoBroker: Sendable {
         port = try Self.freePort()
         logPath = Path.join(directory, "mosquitto.log")
         let configPath = Path.join(directory, "mosquitto.conf")
-        let config = [
-            "listener \(port) 127.0.0.1", "allow_anonymous true", "persistence false",
-            "log_dest file \(logPath)", "log_type error", "log_type warning", "log_type notice",
-        ].joined(separator: "\n") + "\n"
+        let config =
+            [
+                "listener \(port) 127.0.0.1", "allow_anonymous true", "persistence false",
+                "log_dest file \(logPath)", "log_type error", "log_type warning", "log_type notice",
+            ].joined(separator: "\n") + "\n"
         do {
             try config.write(toFile: configPath, atomically: true, encoding: .utf8)
         } catch {
@@ -120,7 +121,9 @@ final class DemoBroker: Sendable {
         defer { close(fd) }
         var address = loopback(port: 0)
         let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
         }
         guard bound == 0 else { throw .system(call: "bind(127.0.0.1:0)", errno: errno) }
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
@@ -138,7 +141,9 @@ final class DemoBroker: Sendable {
         defer { close(fd) }
         var address = loopback(port: port)
         let result = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
         }
         return result == 0
     }

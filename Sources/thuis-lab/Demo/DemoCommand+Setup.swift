@@ -5,8 +5,10 @@ internal import ZWaveEmulator
 extension DemoCommand {
     /// The configuration from devices.toml with the same devices, pointed at the demo: the broker, the
     /// emulated stick and adapter, and a private state directory.
-    static func rewrite(_ loaded: BridgeConfiguration, host: String, port: Int, emulators: DemoEmulators,
-                        stateDirectory: String) -> BridgeConfiguration {
+    static func rewrite(
+        _ loaded: BridgeConfiguration, host: String, port: Int, emulators: DemoEmulators,
+        stateDirectory: String
+    ) -> BridgeConfiguration {
         var configuration = loaded
         configuration.mqtt.host = host
         configuration.mqtt.port = port
@@ -24,8 +26,10 @@ extension DemoCommand {
     static func driveCommands(configuration: BridgeConfiguration, emulators: DemoEmulators) -> [String] {
         let prefix = configuration.bridge.prefix
         let connection = "-h \(configuration.mqtt.host) -p \(configuration.mqtt.port)"
-        let joining = emulators.network.nodes.filter { $0.kind == .joining }.map { String($0.id) }.joined(separator: ",")
-        let firstDimmer = configuration.zwave?.devices.first { $0.instance == nil }?.address.description ?? "bedroom/light"
+        let joining = emulators.network.nodes.filter { $0.kind == .joining }.map { String($0.id) }.joined(
+            separator: ",")
+        let firstDimmer =
+            configuration.zwave?.devices.first { $0.instance == nil }?.address.description ?? "bedroom/light"
         var drive = ["mosquitto_pub \(connection) -t \(prefix)/device/\(firstDimmer)/set -m 40"]
         if let tv = configuration.cec?.devices.first {
             drive.append("mosquitto_pub \(connection) -t \(prefix)/device/\(tv.address)/set -m on")
@@ -45,11 +49,14 @@ extension DemoCommand {
     }
 
     /// What the demo prints before the feed: what runs where, how to watch and drive it.
-    static func banner(configuration: BridgeConfiguration, emulators: DemoEmulators, privateBroker: Bool,
-                       logPath: String, exitAfter: Int?) -> String {
+    static func banner(
+        configuration: BridgeConfiguration, emulators: DemoEmulators, privateBroker: Bool,
+        logPath: String, exitAfter: Int?
+    ) -> String {
         let mqtt = configuration.mqtt
         let nodes = emulators.network.nodes.filter { $0.kind != .joining }.map { String($0.id) }.joined(separator: ",")
-        let joining = emulators.network.nodes.filter { $0.kind == .joining }.map { String($0.id) }.joined(separator: ",")
+        let joining = emulators.network.nodes.filter { $0.kind == .joining }.map { String($0.id) }.joined(
+            separator: ",")
         let devices = (configuration.zwave?.devices.count ?? 0) + (configuration.cec?.devices.count ?? 0)
         let drive = driveCommands(configuration: configuration, emulators: emulators).map { "  " + $0 }
         let stop = exitAfter.map { "Stops by itself after \($0) s, or with Ctrl-C." } ?? "Stop it with Ctrl-C."

@@ -1,8 +1,8 @@
+internal import BridgeCore
 import FoundationEssentials
 internal import Glibc
 internal import Synchronization
 internal import SystemSupport
-internal import BridgeCore
 
 #if canImport(Glibc)
     import Glibc
@@ -68,7 +68,10 @@ final class DemoConsole: Sendable {
     /// The house is ready: says so, with a reminder of how to drive it (the banner has scrolled away).
     func ready(after elapsed: Duration, hint: [String]) {
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-        line(.demo, "ready after \(Bridge.decimal(DeviceState.Measurement(value: seconds, precision: 1))) s: every device is interviewed. Drive it, e.g.:")
+        line(
+            .demo,
+            "ready after \(Bridge.decimal(DeviceState.Measurement(value: seconds, precision: 1))) s: every device is interviewed. Drive it, e.g.:"
+        )
         let indent = String(repeating: " ", count: 19)
         write(hint.map { indent + $0 + "\n" }.joined())
     }

@@ -1,5 +1,5 @@
-import FoundationEssentials
 internal import BridgeCore
+import FoundationEssentials
 internal import SystemSupport
 
 /// Turns an MQTT message into one readable feed line: the topic in a column, the payload shortened
@@ -14,14 +14,16 @@ struct DemoFeedFormatter: Sendable {
 
     /// Whether a message is a command to the bridge (`…/set`, `…/get`, `<prefix>/bridge/<name>/request/…`).
     func isCommand(topic: String) -> Bool {
-        topic.hasSuffix("/set") || topic.hasSuffix("/get") || topic.hasPrefix("\(prefix)/bridge/") && topic.contains("/request/")
+        topic.hasSuffix("/set") || topic.hasSuffix("/get")
+            || topic.hasPrefix("\(prefix)/bridge/") && topic.contains("/request/")
     }
 
     /// The kind and text of the feed line for a message.
     func format(topic: String, payload: [UInt8], retained: Bool) -> (kind: DemoConsole.Kind, text: String) {
         let text = String(decoding: payload, as: UTF8.self)
         let shown = payload.isEmpty ? "(empty)" : summary(topic: topic, text: text)
-        let padded = topic.count < topicWidth ? topic + String(repeating: " ", count: topicWidth - topic.count) : topic + " "
+        let padded =
+            topic.count < topicWidth ? topic + String(repeating: " ", count: topicWidth - topic.count) : topic + " "
         let line = padded + shown + (retained ? "  (retained)" : "")
         return (isCommand(topic: topic) ? .command : .bridge, line)
     }
@@ -47,7 +49,8 @@ struct DemoFeedFormatter: Sendable {
     /// The bridge's inventory as counts: `inventory: 14 devices, Z-Wave 13 (13 interviewed), CEC 1`.
     static func inventory(_ entries: [JSONValue]) -> String {
         let counts = inventoryCounts(entries)
-        return "inventory: \(entries.count) devices, Z-Wave \(counts.zwave) (\(counts.interviewed) interviewed), CEC \(counts.cec)"
+        return
+            "inventory: \(entries.count) devices, Z-Wave \(counts.zwave) (\(counts.interviewed) interviewed), CEC \(counts.cec)"
     }
 
     /// Z-Wave entries, those whose interview is complete, and CEC entries of an inventory JSON array.

@@ -1,11 +1,11 @@
 import BridgeCore
 import FoundationEssentials
 internal import Glibc
-internal import Synchronization
-internal import SystemSupport
 import Logging
 import MQTTDriver
 import ServiceLifecycle
+internal import Synchronization
+internal import SystemSupport
 
 /// The live feed: a second MQTT client subscribed to everything under the prefix (and the scene topics),
 /// printing one line per message. It stops after the bridge, and waits (bounded) until the bridge's
@@ -25,8 +25,10 @@ struct DemoFeedService: Service {
     let readyHint: [String]
     let started = ContinuousClock.now
 
-    init(configuration: BridgeConfiguration, readyHint: [String], console: DemoConsole,
-         logger: Logger) throws(MQTTError) {
+    init(
+        configuration: BridgeConfiguration, readyHint: [String], console: DemoConsole,
+        logger: Logger
+    ) throws(MQTTError) {
         let options = MQTTClientOptions(
             clientID: "thuis-demo-feed-\(getpid())", host: configuration.mqtt.host, port: configuration.mqtt.port,
             reconnectDelayMin: .milliseconds(200), reconnectDelayMax: .seconds(2))
@@ -54,7 +56,8 @@ struct DemoFeedService: Service {
                 var readiness = readiness
                 for await item in client.inbound {
                     guard case .message(let message) = item else { continue }
-                    let line = formatter.format(topic: message.topic, payload: message.payload, retained: message.retained)
+                    let line = formatter.format(
+                        topic: message.topic, payload: message.payload, retained: message.retained)
                     if message.topic == inventoryTopic {
                         let key = DemoFeedFormatter.inventoryKey(message.payload)
                         if key == lastInventory { continue }
@@ -62,7 +65,9 @@ struct DemoFeedService: Service {
                     }
                     console.line(line.kind, line.text)
                     if message.topic == bridgeStateTopic, message.text == "offline" { sawOffline.set() }
-                    if readiness.observe(message) { console.ready(after: ContinuousClock.now - started, hint: readyHint) }
+                    if readiness.observe(message) {
+                        console.ready(after: ContinuousClock.now - started, hint: readyHint)
+                    }
                 }
             }
             try? await gracefulShutdown()

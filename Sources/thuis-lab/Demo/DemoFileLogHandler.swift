@@ -1,8 +1,8 @@
 import FoundationEssentials
 internal import Glibc
+import Logging
 internal import Synchronization
 internal import SystemSupport
-import Logging
 
 /// A swift-log handler that appends lines to a file (the demo's `bridge.log`), so the bridge's own logs
 /// stay out of the feed. Lines look like `StreamLogHandler`'s.
@@ -19,7 +19,9 @@ struct DemoFileLogHandler: LogHandler {
 
     func log(event: LogEvent) {
         let all = metadata.merging(event.metadata ?? [:]) { $1 }
-        let rendered = all.isEmpty ? "" : " " + all.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
+        let rendered =
+            all.isEmpty
+            ? "" : " " + all.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
         let stamp = Timestamp.iso8601(secondsSince1970: Date().timeIntervalSince1970, localTime: true)
         file.append("\(stamp) \(event.level) \(label):\(rendered) \(event.message)\n")
     }

@@ -13,7 +13,8 @@ struct DemoStopService: Service {
     func run() async throws {
         let signals = signals
         let exitAfter = exitAfter
-        let reason: (signal: Int32?, text: String)? = await withTaskGroup(of: (signal: Int32?, text: String)?.self) { group in
+        let reason: (signal: Int32?, text: String)? = await withTaskGroup(of: (signal: Int32?, text: String)?.self) {
+            group in
             group.addTask {
                 for await number in signals.received { return (number, "received \(DemoSignals.name(number))") }
                 return nil
@@ -39,7 +40,9 @@ struct DemoStopService: Service {
         if let reason {
             // On a terminal, Ctrl-C echoes "^C": start the line over it.
             if reason.signal == SIGINT { console.returnToLineStart() }
-            console.line(.demo, "\(reason.text): stopping the bridge (it marks everything offline), then the broker and the emulators")
+            console.line(
+                .demo,
+                "\(reason.text): stopping the bridge (it marks everything offline), then the broker and the emulators")
         }
     }
 }

@@ -1,7 +1,7 @@
 import BridgeCore
 import Logging
-import Testing
 import TestSupport
+import Testing
 
 @Suite struct BridgeTests {
     let bedroom = DeviceDescriptor(
@@ -88,7 +88,8 @@ import TestSupport
             await bridge.receive(set("Thuis/device/bedroom/light/set", "40"))
             await zwave.waitForCommands(1)
             #expect(await zwave.commands == [.level(40)])
-            #expect(await mqtt.retained["Thuis/device/bedroom/light"] == nil, "state is only published from the hardware")
+            #expect(
+                await mqtt.retained["Thuis/device/bedroom/light"] == nil, "state is only published from the hardware")
             await bridge.apply(.update(.zwave(node: 2, instance: 1), .level(40)))
             #expect(await mqtt.retained["Thuis/device/bedroom/light"] == "40")
             await bridge.receive(set("Thuis/device/bedroom/light/set", "off"))
@@ -150,9 +151,11 @@ import TestSupport
             await bridge.receive(set("Thuis/device/bedroom/light/set", "40"))
             #expect(await zwave.sentAtOnce == [.level(40)])
             let events = await mqtt.events(on: "Thuis/bridge/living/event")
-            #expect(events.contains {
-                $0["type"] == "command_failed" && $0["command"] == "level 40" && $0["reason"] == "node 2 is not ready"
-            })
+            #expect(
+                events.contains {
+                    $0["type"] == "command_failed" && $0["command"] == "level 40"
+                        && $0["reason"] == "node 2 is not ready"
+                })
             await zwave.fail(with: nil)
             await bridge.receive(set("Thuis/device/bedroom/light/set", "30"))
             await zwave.waitForCommands(2)
@@ -166,10 +169,13 @@ import TestSupport
             await bridge.receive(set("Thuis/device/attic/lamp/set", "on"))
             await bridge.receive(set("Thuis/device/bedroom/light/set", "abc"))
             await bridge.receive(set("Thuis/device/living/receiver/volume/set", "10"))
-            await bridge.receive(InboundMessage(topic: "Thuis/device/bedroom/light/set", payload: [0xFF], retained: false))
+            await bridge.receive(
+                InboundMessage(topic: "Thuis/device/bedroom/light/set", payload: [0xFF], retained: false))
             let events = await mqtt.events(on: "Thuis/bridge/living/event")
             let reasons = events.compactMap { event -> String? in
-                guard event["type"] == "command_rejected", case .string(let reason)? = event["reason"] else { return nil }
+                guard event["type"] == "command_rejected", case .string(let reason)? = event["reason"] else {
+                    return nil
+                }
                 return reason
             }
             #expect(reasons.count == 5)
@@ -189,7 +195,8 @@ import TestSupport
             await bridge.receive(set("Thuis/device/bedroom/light/set", "on"))
             let events = await mqtt.events(on: "Thuis/bridge/living/event")
             #expect(events.contains { $0["type"] == "adapter_lost" && $0["reason"] == "stick unplugged" })
-            #expect(events.contains { $0["type"] == "command_rejected" && $0["reason"] == "the zwave adapter is offline" })
+            #expect(
+                events.contains { $0["type"] == "command_rejected" && $0["reason"] == "the zwave adapter is offline" })
             #expect(await zwave.commands.isEmpty)
         }
     }
@@ -209,7 +216,10 @@ import TestSupport
         let mapping = ZWaveSceneConfig(node: 2, scene: 26, topic: "Thuis/scene/homeTheater", payload: "on")
         try await withBridge(scenes: [mapping]) { bridge, mqtt, _, _ in
             await bridge.apply(.scene(node: 2, instance: nil, sceneID: 26))
-            #expect(await mqtt.messages(on: "Thuis/device/bedroom/light/scene") == [.init(topic: "Thuis/device/bedroom/light/scene", payload: "26", retain: false)])
+            #expect(
+                await mqtt.messages(on: "Thuis/device/bedroom/light/scene") == [
+                    .init(topic: "Thuis/device/bedroom/light/scene", payload: "26", retain: false)
+                ])
             #expect(await mqtt.messages(on: "Thuis/scene/homeTheater").map(\.payload) == ["on"])
             #expect(await mqtt.messages(on: "Thuis/scene/homeTheater").allSatisfy { !$0.retain })
         }

@@ -1,7 +1,7 @@
 import BridgeCore
 import Foundation
-import Testing
 import Logging
+import Testing
 
 @Suite struct ShippedConfigurationTests {
     /// The repository's devices.toml, found from this file's path.

@@ -53,7 +53,9 @@ struct FuzzMutator {
             let start = min(position, bytes.count - 1)
             bytes.removeSubrange(start..<min(bytes.count, start + length))
         case 4:  // insert a dictionary token
-            if !dictionary.isEmpty { bytes.insert(contentsOf: dictionary[random.below(dictionary.count)], at: position) }
+            if !dictionary.isEmpty {
+                bytes.insert(contentsOf: dictionary[random.below(dictionary.count)], at: position)
+            }
         case 5:  // insert an interesting value
             bytes.insert(contentsOf: Self.interestingTexts[random.below(Self.interestingTexts.count)], at: position)
         case 6 where !bytes.isEmpty:  // duplicate a chunk
@@ -73,7 +75,8 @@ struct FuzzMutator {
             bytes.swapAt(a, b)
         case 10 where !bytes.isEmpty:  // repeat one byte many times (long levels, deep nesting)
             let byte = bytes[random.below(bytes.count)]
-            bytes.insert(contentsOf: repeatElement(byte, count: 1 + random.below(random.oneIn(8) ? 4_096 : 64)), at: position)
+            bytes.insert(
+                contentsOf: repeatElement(byte, count: 1 + random.below(random.oneIn(8) ? 4_096 : 64)), at: position)
         default:  // overwrite with a dictionary token
             guard !dictionary.isEmpty else { break }
             let token = dictionary[random.below(dictionary.count)]

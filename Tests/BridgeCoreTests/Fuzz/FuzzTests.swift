@@ -1,7 +1,7 @@
 import BridgeCore
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// Issue 7, bad input: deterministic mutation fuzzing of everything that parses outside input, seeded from the
 /// committed corpus (Fuzz/Corpus/<target>/). Besides "no crash, no hang", each target checks properties that
@@ -29,10 +29,14 @@ import TestSupport
         let corpus = try FuzzCorpus.load("topics")
         #expect(corpus.count >= 20)
         let mutator = FuzzMutator(
-            dictionary: ["Thuis", "device", "bridge", "request", "set", "get", "volume", "mute", "input", "attic", "/", "+",
-                         "#", "home/Thuis", "bedroom", "light", "unassigned"],
+            dictionary: [
+                "Thuis", "device", "bridge", "request", "set", "get", "volume", "mute", "input", "attic", "/", "+",
+                "#", "home/Thuis", "bedroom", "light", "unassigned",
+            ],
             maximumLength: 70_000)
-        let topicSets = [TopicNames(prefix: "Thuis", bridge: "attic"), TopicNames(prefix: "home/Thuis", bridge: "attic")]
+        let topicSets = [
+            TopicNames(prefix: "Thuis", bridge: "attic"), TopicNames(prefix: "home/Thuis", bridge: "attic"),
+        ]
         var failures: [String] = []
         let summary = FuzzRun(target: "topics", corpus: corpus, mutator: mutator, iterations: 30_000).run { bytes in
             let topic = String(decoding: bytes, as: UTF8.self)
@@ -51,7 +55,9 @@ import TestSupport
                         rebuilt = topics.request(command)
                         if !TopicNames.isValidLevel(command) { failures.append("invalid command level in \(topic)") }
                     }
-                    if rebuilt != topic, failures.count < 10 { failures.append("\(topic) parsed as \(parsed), rebuilt \(rebuilt)") }
+                    if rebuilt != topic, failures.count < 10 {
+                        failures.append("\(topic) parsed as \(parsed), rebuilt \(rebuilt)")
+                    }
                     outcome += "ok:\(Self.kind("\(parsed)"))|"
                 } catch {
                     if error.topic != topic, failures.count < 10 { failures.append("the error names another topic") }
@@ -71,7 +77,9 @@ import TestSupport
         let corpus = try FuzzCorpus.load("payloads")
         #expect(corpus.count >= 20)
         let mutator = FuzzMutator(
-            dictionary: ["on", "off", "toggle", "standby", "up", "down", "hdmi1", "chromecast", ".", "0", "99", "100", " "],
+            dictionary: [
+                "on", "off", "toggle", "standby", "up", "down", "hdmi1", "chromecast", ".", "0", "99", "100", " ",
+            ],
             maximumLength: 300)
         let inputs = ["HDMI1": "1.0.0.0", "Chromecast": "2.0.0.0", "Tuner": "3.1.0.0"]
         var failures: [String] = []
@@ -110,7 +118,9 @@ import TestSupport
             }
             do throws(PayloadError) {
                 let input = try PayloadParser.inputCommand(bytes, inputs: inputs)
-                if !PayloadParser.isPhysicalAddress(input.address) { fail("input address \(input.address) from \(shown)") }
+                if !PayloadParser.isPhysicalAddress(input.address) {
+                    fail("input address \(input.address) from \(shown)")
+                }
                 if let name = input.name, inputs[name] != input.address { fail("input \(name) -> \(input.address)") }
                 outcome += "input|"
             } catch {
@@ -129,8 +139,10 @@ import TestSupport
         let corpus = try FuzzCorpus.load("json")
         #expect(corpus.count >= 20)
         let mutator = FuzzMutator(
-            dictionary: ["{", "}", "[", "]", ":", ",", "\"", "\\u", "\\", "true", "false", "null", "e+", "E-", ".", "-",
-                         "\"transaction\""],
+            dictionary: [
+                "{", "}", "[", "]", ":", ",", "\"", "\\u", "\\", "true", "false", "null", "e+", "E-", ".", "-",
+                "\"transaction\"",
+            ],
             maximumLength: 20_000)
         var failures: [String] = []
         let summary = FuzzRun(target: "json", corpus: corpus, mutator: mutator, iterations: 20_000).run { bytes in
@@ -141,10 +153,14 @@ import TestSupport
                 do throws(JSONParseError) {
                     let again = try JSONValue.parse(Array(text.utf8))
                     if again != value, !text.contains("null"), failures.count < 10 {
-                        failures.append("round trip of \(String(decoding: bytes.prefix(100), as: UTF8.self)) changed: \(text.prefix(100))")
+                        failures.append(
+                            "round trip of \(String(decoding: bytes.prefix(100), as: UTF8.self)) changed: \(text.prefix(100))"
+                        )
                     }
                 } catch {
-                    if failures.count < 10 { failures.append("serialized \(text.prefix(100)) does not parse: \(error)") }
+                    if failures.count < 10 {
+                        failures.append("serialized \(text.prefix(100)) does not parse: \(error)")
+                    }
                 }
                 return "ok:\(Self.kind(String(describing: value).prefix(8).description))"
             } catch {
@@ -161,9 +177,12 @@ import TestSupport
         let corpus = try FuzzCorpus.load("config")
         #expect(corpus.count >= 5)
         let mutator = FuzzMutator(
-            dictionary: ["[bridge]", "[mqtt]", "[zwave]", "[cec]", "[[zwave.device]]", "[[zwave.scene]]", "[[cec.device]]",
-                         "name = ", "room = ", "node = ", "instance = ", "topic = ", "payload = ", "prefix = ", "port = ",
-                         "\n", " = ", "\"", "'", "[", "]", "{", "}", "=", ".", "#", "+", "\"\"\"", "'''", "\\u0000", "1979-05-27"],
+            dictionary: [
+                "[bridge]", "[mqtt]", "[zwave]", "[cec]", "[[zwave.device]]", "[[zwave.scene]]", "[[cec.device]]",
+                "name = ", "room = ", "node = ", "instance = ", "topic = ", "payload = ", "prefix = ", "port = ",
+                "\n", " = ", "\"", "'", "[", "]", "{", "}", "=", ".", "#", "+", "\"\"\"", "'''", "\\u0000",
+                "1979-05-27",
+            ],
             maximumLength: 16_384)
         var failures: [String] = []
         func fail(_ text: String) { if failures.count < 10 { failures.append(text) } }
@@ -171,14 +190,21 @@ import TestSupport
             let text = String(decoding: bytes, as: UTF8.self)
             do throws(ConfigurationError) {
                 let configuration = try ConfigurationLoader.parse(text: text)
-                if !TopicNames.isValidLevel(configuration.bridge.name) { fail("bridge name \(configuration.bridge.name)") }
-                if !TopicNames.isValidPrefix(configuration.bridge.prefix) { fail("prefix \(configuration.bridge.prefix)") }
+                if !TopicNames.isValidLevel(configuration.bridge.name) {
+                    fail("bridge name \(configuration.bridge.name)")
+                }
+                if !TopicNames.isValidPrefix(configuration.bridge.prefix) {
+                    fail("prefix \(configuration.bridge.prefix)")
+                }
                 let addresses = (configuration.zwave?.devices.map(\.address) ?? [])
-                for address in addresses where !TopicNames.isValidLevel(address.room) || !TopicNames.isValidLevel(address.name) {
+                for address in addresses
+                where !TopicNames.isValidLevel(address.room) || !TopicNames.isValidLevel(address.name) {
                     fail("device address \(address)")
                 }
                 for scene in configuration.zwave?.scenes ?? [] {
-                    if scene.topic.isEmpty || scene.topic.contains("+") || scene.topic.contains("#") || scene.topic.hasPrefix("$") {
+                    if scene.topic.isEmpty || scene.topic.contains("+") || scene.topic.contains("#")
+                        || scene.topic.hasPrefix("$")
+                    {
                         fail("scene topic \(scene.topic)")
                     }
                 }

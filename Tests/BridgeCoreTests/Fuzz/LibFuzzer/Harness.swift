@@ -11,7 +11,9 @@ public func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
         _ = try? TopicNames(prefix: "Thuis", bridge: "attic").parseInbound(String(decoding: bytes, as: UTF8.self))
         _ = try? TopicNames(prefix: "home/Thuis", bridge: "attic").parseInbound(String(decoding: bytes, as: UTF8.self))
     case 1:
-        for kind in [DeviceKind.dimmer, .binarySwitch, .socket, .tv] { _ = try? PayloadParser.deviceCommand(bytes, kind: kind) }
+        for kind in [DeviceKind.dimmer, .binarySwitch, .socket, .tv] {
+            _ = try? PayloadParser.deviceCommand(bytes, kind: kind)
+        }
         _ = try? PayloadParser.volumeCommand(bytes)
         _ = try? PayloadParser.muteCommand(bytes)
         _ = try? PayloadParser.inputCommand(bytes, inputs: ["HDMI1": "1.0.0.0", "Chromecast": "2.0.0.0"])
