@@ -79,6 +79,7 @@ let package = Package(
         .target(
             name: "BridgeDaemon",
             dependencies: [
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 "BridgeCore", "MQTTDriver", "CECDriver", "ZWaveDriver", "CMalloc", "SystemSupport",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

@@ -1,7 +1,5 @@
 import ArgumentParser
-import FoundationEssentials
-internal import Glibc
-internal import SystemSupport
+import BridgeDaemon
 
 /// The `thuis-bridge` command: the daemon and its maintenance CLI (the demo and emulators are `thuis-lab`).
 @main
@@ -22,22 +20,5 @@ struct ThuisBridge: AsyncParsableCommand {
         ]
     )
 
-    /// Runs the chosen command; a usage error exits 2 (ArgumentParser's default is 64), as the CLI documents
-    /// (0 success, 1 failed or timed out, 2 usage or configuration error).
-    static func main() async {
-        do {
-            var command = try parseAsRoot()
-            if var asyncCommand = command as? any AsyncParsableCommand {
-                try await asyncCommand.run()
-            } else {
-                try command.run()
-            }
-        } catch {
-            if exitCode(for: error) == .validationFailure {
-                writeStandardError(fullMessage(for: error) + "\n")
-                Glibc.exit(2)
-            }
-            exit(withError: error)
-        }
-    }
+    static func main() async { await mainExitingTwoOnUsageError() }
 }

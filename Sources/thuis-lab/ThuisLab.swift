@@ -1,6 +1,5 @@
 import ArgumentParser
-internal import Glibc
-internal import SystemSupport
+import BridgeDaemon
 
 /// The `thuis-lab` command: the bridge on emulated hardware (`demo`) and the emulators on their own
 /// (`emulate zwave|cec`), for people without a stick or a TV. The daemon, `thuis-bridge`, links none of it.
@@ -12,21 +11,5 @@ struct ThuisLab: AsyncParsableCommand {
         subcommands: [DemoCommand.self, EmulateCommand.self]
     )
 
-    /// Runs the chosen command; a usage error exits 2, as `thuis-bridge` does.
-    static func main() async {
-        do {
-            var command = try parseAsRoot()
-            if var asyncCommand = command as? any AsyncParsableCommand {
-                try await asyncCommand.run()
-            } else {
-                try command.run()
-            }
-        } catch {
-            if exitCode(for: error) == .validationFailure {
-                writeStandardError(fullMessage(for: error) + "\n")
-                Glibc.exit(2)
-            }
-            exit(withError: error)
-        }
-    }
+    static func main() async { await mainExitingTwoOnUsageError() }
 }
