@@ -21,7 +21,7 @@ extension ZWaveBackend {
         continuation.yield(
             .discovered(
                 DeviceDescriptor(
-                    address: TopicNames.unassignedAddress(node: number, instance: nil), kind: kind, source: source,
+                    address: TopicScheme.unassignedAddress(node: number, instance: nil), kind: kind, source: source,
                     configured: false)))
         logger.notice("interview unfinished: node controlled with Basic Set", metadata: ["node": "\(number)"])
     }

@@ -34,8 +34,8 @@ public actor ZWaveBackend: DeviceBackend {
     var quirkyNodes: Set<NodeID> = []
     var expectedSocket: [NodeID: UInt8] = [:]
     /// One attribution window at a time per PowerNode: commands and sweeps take turns.
-    var lockedNodes: Set<NodeID> = []
-    var lockWaiters: [NodeID: [CheckedContinuation<Void, Never>]] = [:]
+    var windowHolders: Set<NodeID> = []
+    var windowWaiters: [NodeID: [CheckedContinuation<Void, Never>]] = [:]
     /// PowerNodes with a debounced sweep pending (cleared when any full sweep starts), and when each node's last
     /// full sweep started: a pending sweep asked for before then is skipped (that sweep already read every
     /// socket).
@@ -309,7 +309,7 @@ public actor ZWaveBackend: DeviceBackend {
                 continuation.yield(
                     .discovered(
                         DeviceDescriptor(
-                            address: TopicNames.unassignedAddress(node: node, instance: instance), kind: kind,
+                            address: TopicScheme.unassignedAddress(node: node, instance: instance), kind: kind,
                             source: source, configured: false)))
             }
         default:
@@ -404,13 +404,13 @@ public actor ZWaveBackend: DeviceBackend {
             }
         case .on, .off:
             if quirky {
-                await lock(node)
+                await openAttributionWindow(node)
                 expectedSocket[node] = instance
             }
             defer {
                 if quirky {
                     expectedSocket[node] = nil
-                    unlock(node)
+                    closeAttributionWindow(node)
                 }
             }
             guard let sent = try set(command, node: node, instance: instance) else { return }
@@ -551,11 +551,11 @@ public actor ZWaveBackend: DeviceBackend {
             return last >= requested
         }
         if superseded() { return }
-        await lock(node)
+        await openAttributionWindow(node)
         defer {
             expectedSocket[node] = nil
             sweepRead[node] = nil
-            unlock(node)
+            closeAttributionWindow(node)
         }
         if superseded() { return }
         if sockets == nil, reads != .deferredMeters {
@@ -594,22 +594,22 @@ public actor ZWaveBackend: DeviceBackend {
     }
 
     /// Waits until no command or sweep holds `node`'s attribution window, then holds it.
-    func lock(_ node: NodeID) async {
-        guard lockedNodes.contains(node) else {
-            lockedNodes.insert(node)
+    func openAttributionWindow(_ node: NodeID) async {
+        guard windowHolders.contains(node) else {
+            windowHolders.insert(node)
             return
         }
-        await withCheckedContinuation { lockWaiters[node, default: []].append($0) }
+        await withCheckedContinuation { windowWaiters[node, default: []].append($0) }
     }
 
     /// Hands the window to the next waiter, or frees it.
-    func unlock(_ node: NodeID) {
-        if var waiting = lockWaiters[node], !waiting.isEmpty {
+    func closeAttributionWindow(_ node: NodeID) {
+        if var waiting = windowWaiters[node], !waiting.isEmpty {
             let next = waiting.removeFirst()
-            lockWaiters[node] = waiting.isEmpty ? nil : waiting
+            windowWaiters[node] = waiting.isEmpty ? nil : waiting
             next.resume()
         } else {
-            lockedNodes.remove(node)
+            windowHolders.remove(node)
         }
     }
 

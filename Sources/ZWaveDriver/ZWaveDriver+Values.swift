@@ -7,7 +7,7 @@ extension ZWaveDriver {
 
     /// Sets a dimmer's level (Switch Multilevel 0x26, index 0): 0...99, or 255 for "last level".
     /// Wraps `zw_value_set_byte` (Manager::SetValue); OpenZWave sends Set then Get on its driver thread.
-    /// Runs on the caller's thread (see `CommandPath`).
+    /// Runs on the caller's thread (see `FastSetPath`).
     public nonisolated func setLevel(node: NodeID, instance: UInt8 = 1, level: UInt8) throws(ZWaveError) {
         guard level <= 99 || level == 255 else {
             throw ZWaveError(
@@ -22,7 +22,7 @@ extension ZWaveDriver {
     }
 
     /// Switches a binary switch or socket (Switch Binary 0x25, index 0). Wraps `zw_value_set_bool`.
-    /// Runs on the caller's thread (see `CommandPath`).
+    /// Runs on the caller's thread (see `FastSetPath`).
     public nonisolated func setSwitch(node: NodeID, instance: UInt8 = 1, on: Bool) throws(ZWaveError) {
         let key = ZWaveValueKey(node: node, commandClass: Self.switchBinary, instance: instance, index: 0)
         try commandPath.withReadyManager(key, call: "ZWaveDriver.setSwitch") { (manager, id) throws(ZWaveError) in

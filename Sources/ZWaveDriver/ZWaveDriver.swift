@@ -32,7 +32,7 @@ public actor ZWaveDriver {
     var manager: OpaquePointer?
     /// The retained sink passed to the shim as callback context; released after zw_manager_destroy.
     var sinkContext: Unmanaged<NotificationSink>?
-    var phase = Phase.stopped { didSet { syncCommandPath() } }
+    var phase = Phase.stopped { didSet { syncFastSetPath() } }
     var driverAdded = false
     /// DriverRemoved notifications we caused ourselves (the watchdog's remove), not to be treated as failure.
     var pendingRemovals = 0
@@ -43,10 +43,10 @@ public actor ZWaveDriver {
     /// Set when the shim refused to free OpenZWave's node cache copies (a library layout it does not know).
     var nodeCacheCopiesKept = false
     var restartAttempt = 0
-    var home: HomeID? { didSet { syncCommandPath() } }
+    var home: HomeID? { didSet { syncFastSetPath() } }
     var controller: NodeID?
     /// The manager and the value ids, for device commands from any thread.
-    nonisolated let commandPath = CommandPath()
+    nonisolated let commandPath = FastSetPath()
 
     public nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
 
@@ -218,7 +218,7 @@ public actor ZWaveDriver {
     enum RunState { case idle, running, finished }
 
     /// Commands may run while the driver is ready and knows its home.
-    func syncCommandPath() {
+    func syncFastSetPath() {
         if case .ready = phase, home != nil { commandPath.setReady(true) } else { commandPath.setReady(false) }
     }
 

@@ -5,7 +5,7 @@ internal import Logging
 extension Bridge {
     /// Handles one inbound MQTT message. Never throws: every refusal becomes a `command_rejected` event.
     public func receive(_ message: InboundMessage) async {
-        let inbound: TopicNames.Inbound
+        let inbound: TopicScheme.Inbound
         do {
             inbound = try identity.topics.parseInbound(message.topic)
         } catch {
@@ -45,7 +45,7 @@ extension Bridge {
         }
     }
 
-    func parseCommand(_ inbound: TopicNames.Inbound, payload: [UInt8], device: DeviceDescriptor) throws(PayloadError)
+    func parseCommand(_ inbound: TopicScheme.Inbound, payload: [UInt8], device: DeviceDescriptor) throws(PayloadError)
         -> DeviceCommand
     {
         switch inbound {

@@ -115,5 +115,5 @@ public struct BridgeIdentity: Sendable, Hashable {
         self.name = name
         self.prefix = prefix
     }
-    var topics: TopicNames { TopicNames(prefix: prefix, bridge: name) }
+    var topics: TopicScheme { TopicScheme(prefix: prefix, bridge: name) }
 }

@@ -21,5 +21,5 @@ public struct BridgeConfiguration: Sendable, Equatable {
     }
 
     /// The topic names of this bridge instance.
-    public var topics: TopicNames { TopicNames(prefix: bridge.prefix, bridge: bridge.name) }
+    public var topics: TopicScheme { TopicScheme(prefix: bridge.prefix, bridge: bridge.name) }
 }

@@ -13,7 +13,7 @@ enum ConfigurationKeyPath {
 
     /// The key as TOML would need it written: bare when it matches `[A-Za-z0-9_-]+`, else quoted.
     static func quoted(_ key: String) -> String {
-        if TopicNames.isValidLevel(key) { return key }
+        if TopicScheme.isValidLevel(key) { return key }
         var escaped = ""
         for scalar in key.unicodeScalars {
             switch scalar {

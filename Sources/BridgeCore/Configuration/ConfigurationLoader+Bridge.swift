@@ -11,7 +11,7 @@ extension ConfigurationLoader {
         let name = table.level("name", required: true)
         var prefix: String? = BridgeSection.defaultPrefix
         if let value = table.string("prefix") {
-            prefix = TopicNames.isValidPrefix(value) ? value : nil
+            prefix = TopicScheme.isValidPrefix(value) ? value : nil
             if prefix == nil {
                 table.report(
                     "prefix",

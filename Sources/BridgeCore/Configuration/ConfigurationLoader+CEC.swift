@@ -70,7 +70,7 @@ extension ConfigurationLoader {
         var names: [PhysicalAddress: String] = [:]
         var valid = true
         for key in table.keys.sorted() {
-            guard TopicNames.isValidLevel(key) else {
+            guard TopicScheme.isValidLevel(key) else {
                 table.report(key, "input name must match [A-Za-z0-9_-]+ (got \(TableReader.quoted(key)))")
                 valid = false
                 continue

@@ -110,8 +110,8 @@ extension ConfigurationLoader {
     /// Why `topic` cannot be published to, or `nil` when it can.
     static func publishTopicProblem(_ topic: String) -> String? {
         if topic.contains("+") || topic.contains("#") { return "must not contain the wildcards + or #" }
-        if topic.utf8.count > TopicNames.maximumTopicLength {
-            return "must be at most \(TopicNames.maximumTopicLength) bytes"
+        if topic.utf8.count > TopicScheme.maximumTopicLength {
+            return "must be at most \(TopicScheme.maximumTopicLength) bytes"
         }
         if topic.hasPrefix("$") { return "must not start with $ (reserved for the broker)" }
         if topic.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
@@ -123,8 +123,8 @@ extension ConfigurationLoader {
     /// `room` and `name`, both required and `[A-Za-z0-9_-]+`; the room `unassigned` is reserved.
     static func readDeviceAddress(_ table: TableReader) -> DeviceAddress? {
         var room = table.level("room", required: true)
-        if room == TopicNames.unassignedRoom {
-            table.report("room", "\"\(TopicNames.unassignedRoom)\" is reserved for nodes that are not in devices.toml")
+        if room == TopicScheme.unassignedRoom {
+            table.report("room", "\"\(TopicScheme.unassignedRoom)\" is reserved for nodes that are not in devices.toml")
             room = nil
         }
         let name = table.level("name", required: true)

@@ -79,7 +79,7 @@ struct TableReader {
     /// A string that must be one topic level, `[A-Za-z0-9_-]+` (room, name, bridge name).
     func level(_ key: String, required: Bool = false) -> String? {
         guard let value = string(key, required: required) else { return nil }
-        guard TopicNames.isValidLevel(value) else {
+        guard TopicScheme.isValidLevel(value) else {
             report(key, "must match [A-Za-z0-9_-]+ (got \(Self.quoted(value)))")
             return nil
         }

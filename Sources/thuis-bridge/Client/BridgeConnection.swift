@@ -9,7 +9,7 @@ import MQTTDriver
 /// retained `<prefix>/bridge/<bridge>/state`) and sends requests (`.../request/<command>` with a
 /// transaction id), waiting for the matching `.../response/<command>` while passing `.../event` on.
 actor BridgeConnection {
-    let topics: TopicNames
+    let topics: TopicScheme
     let bridge: String
     let broker: String
     let client: MQTTClient

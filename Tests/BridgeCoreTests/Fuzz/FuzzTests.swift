@@ -5,7 +5,7 @@ import Testing
 
 /// Issue 7, bad input: deterministic mutation fuzzing of everything that parses outside input, seeded from the
 /// committed corpus (Fuzz/Corpus/<target>/). Besides "no crash, no hang", each target checks properties that
-/// would catch a wrong parse: accepted topics round-trip through `TopicNames`, accepted JSON round-trips
+/// would catch a wrong parse: accepted topics round-trip through `TopicScheme`, accepted JSON round-trips
 /// through its serializer, accepted commands are in range, accepted configurations only name valid topics.
 ///
 /// Bounded for CI (a few seconds in a debug build); `THUIS_FUZZ_SECONDS=600` runs each target that long.
@@ -35,14 +35,14 @@ import Testing
             ],
             maximumLength: 70_000)
         let topicSets = [
-            TopicNames(prefix: "Thuis", bridge: "attic"), TopicNames(prefix: "home/Thuis", bridge: "attic"),
+            TopicScheme(prefix: "Thuis", bridge: "attic"), TopicScheme(prefix: "home/Thuis", bridge: "attic"),
         ]
         var failures: [String] = []
         let summary = FuzzRun(target: "topics", corpus: corpus, mutator: mutator, iterations: 30_000).run { bytes in
             let topic = String(decoding: bytes, as: UTF8.self)
             var outcome = ""
             for topics in topicSets {
-                do throws(TopicNames.ParseError) {
+                do throws(TopicScheme.ParseError) {
                     let parsed = try topics.parseInbound(topic)
                     let rebuilt: String
                     switch parsed {
@@ -53,7 +53,7 @@ import Testing
                     case .inputSet(let address): rebuilt = topics.device(address).inputSet
                     case .bridgeRequest(let command):
                         rebuilt = topics.request(command)
-                        if !TopicNames.isValidLevel(command) { failures.append("invalid command level in \(topic)") }
+                        if !TopicScheme.isValidLevel(command) { failures.append("invalid command level in \(topic)") }
                     }
                     if rebuilt != topic, failures.count < 10 {
                         failures.append("\(topic) parsed as \(parsed), rebuilt \(rebuilt)")
@@ -190,15 +190,15 @@ import Testing
             let text = String(decoding: bytes, as: UTF8.self)
             do throws(ConfigurationError) {
                 let configuration = try ConfigurationLoader.parse(text: text)
-                if !TopicNames.isValidLevel(configuration.bridge.name) {
+                if !TopicScheme.isValidLevel(configuration.bridge.name) {
                     fail("bridge name \(configuration.bridge.name)")
                 }
-                if !TopicNames.isValidPrefix(configuration.bridge.prefix) {
+                if !TopicScheme.isValidPrefix(configuration.bridge.prefix) {
                     fail("prefix \(configuration.bridge.prefix)")
                 }
                 let addresses = (configuration.zwave?.devices.map(\.address) ?? [])
                 for address in addresses
-                where !TopicNames.isValidLevel(address.room) || !TopicNames.isValidLevel(address.name) {
+                where !TopicScheme.isValidLevel(address.room) || !TopicScheme.isValidLevel(address.name) {
                     fail("device address \(address)")
                 }
                 for scene in configuration.zwave?.scenes ?? [] {

@@ -8,8 +8,8 @@ public func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     let bytes = Array(UnsafeBufferPointer(start: data + 1, count: size - 1))
     switch data[0] % 4 {
     case 0:
-        _ = try? TopicNames(prefix: "Thuis", bridge: "attic").parseInbound(String(decoding: bytes, as: UTF8.self))
-        _ = try? TopicNames(prefix: "home/Thuis", bridge: "attic").parseInbound(String(decoding: bytes, as: UTF8.self))
+        _ = try? TopicScheme(prefix: "Thuis", bridge: "attic").parseInbound(String(decoding: bytes, as: UTF8.self))
+        _ = try? TopicScheme(prefix: "home/Thuis", bridge: "attic").parseInbound(String(decoding: bytes, as: UTF8.self))
     case 1:
         for kind in [DeviceKind.dimmer, .binarySwitch, .socket, .tv] {
             _ = try? PayloadParser.deviceCommand(bytes, kind: kind)

@@ -3,7 +3,7 @@
 ///
 /// `prefix` may have several levels (`home/Thuis`); `bridge`, rooms and names are single levels matching
 /// `[A-Za-z0-9_-]+` (the configuration loader validates them with ``isValidLevel(_:)``).
-public struct TopicNames: Sendable, Hashable {
+public struct TopicScheme: Sendable, Hashable {
     /// The topic prefix, `Thuis` by default.
     public let prefix: String
     /// The bridge instance name (`[bridge] name`).
@@ -170,7 +170,7 @@ public struct TopicNames: Sendable, Hashable {
         private static func describe(_ reason: Reason) -> String {
             switch reason {
             case .empty: "empty topic"
-            case .tooLong(let bytes): "topic too long (\(bytes) bytes, at most \(TopicNames.maximumTopicLength))"
+            case .tooLong(let bytes): "topic too long (\(bytes) bytes, at most \(TopicScheme.maximumTopicLength))"
             case .wrongPrefix: "wrong prefix"
             case .emptyLevel: "empty level"
             case .invalidLevel(let level): "level \"\(level.prefix(40))\" is not [A-Za-z0-9_-]+"

@@ -10,7 +10,7 @@ internal import SystemSupport
 /// A call into OpenZWave through `withReadyManager` holds the lock, and the driver withdraws the handle
 /// (`setManager(nil)`, which waits for that lock) before it destroys the manager, so no call can use a
 /// destroyed one. OpenZWave never calls back into this lock (its notifications go to the driver's stream).
-final class CommandPath: @unchecked Sendable {  // all state is guarded by `lock`
+final class FastSetPath: @unchecked Sendable {  // all state is guarded by `lock`
     private let lock = Lock()
     private var manager: OpaquePointer?
     private var ready = false

@@ -2,8 +2,8 @@ import BridgeCore
 import SystemSupport
 import Testing
 
-@Suite struct TopicNamesTests {
-    let names = TopicNames(prefix: "Thuis", bridge: "living")
+@Suite struct TopicSchemeTests {
+    let names = TopicScheme(prefix: "Thuis", bridge: "living")
 
     @Test func deviceTopicsFollowTheContract() {
         let tv = names.device(room: "living", name: "tv")
@@ -28,7 +28,7 @@ import Testing
         #expect(names.unassigned(node: 7, instance: nil).state == "Thuis/device/unassigned/node7")
         #expect(names.unassigned(node: 3, instance: 4).state == "Thuis/device/unassigned/node3_4")
         #expect(
-            TopicNames.unassignedAddress(node: 3, instance: 4) == DeviceAddress(room: "unassigned", name: "node3_4"))
+            TopicScheme.unassignedAddress(node: 3, instance: 4) == DeviceAddress(room: "unassigned", name: "node3_4"))
     }
 
     @Test func bridgeTopicsAndSubscriptions() {
@@ -42,7 +42,7 @@ import Testing
                 "Thuis/device/+/+/set", "Thuis/device/+/+/get", "Thuis/device/+/+/+/set",
                 "Thuis/bridge/living/request/+",
             ])
-        let nested = TopicNames(prefix: "home/Thuis", bridge: "tv-pi")
+        let nested = TopicScheme(prefix: "home/Thuis", bridge: "tv-pi")
         #expect(nested.subscriptions.first == "home/Thuis/device/+/+/set")
         #expect(nested.device(room: "a", name: "b").muteSet == "home/Thuis/device/a/b/mute/set")
     }
@@ -58,13 +58,13 @@ import Testing
         #expect(try names.parseInbound(names.request("remove_failed")) == .bridgeRequest(command: "remove_failed"))
         let unassigned = names.unassigned(node: 3, instance: 4)
         #expect(
-            try names.parseInbound(unassigned.set) == .deviceSet(TopicNames.unassignedAddress(node: 3, instance: 4)))
-        let nested = TopicNames(prefix: "home/Thuis", bridge: "tv-pi")
+            try names.parseInbound(unassigned.set) == .deviceSet(TopicScheme.unassignedAddress(node: 3, instance: 4)))
+        let nested = TopicScheme(prefix: "home/Thuis", bridge: "tv-pi")
         #expect(try nested.parseInbound("home/Thuis/device/a/b/set") == .deviceSet(DeviceAddress(room: "a", name: "b")))
     }
 
     @Test(arguments: [
-        ("", TopicNames.ParseError.Reason.empty),
+        ("", TopicScheme.ParseError.Reason.empty),
         ("#", .wrongPrefix),
         ("+", .wrongPrefix),
         ("/", .wrongPrefix),
@@ -93,18 +93,18 @@ import Testing
         ("Thuis/bridge/living/request/include/x", .tooManyLevels),
         ("Thuis/bridge/living/request/+", .invalidLevel("+")),
     ])
-    func garbageTopicsAreRefusedWithTheirReason(topic: String, reason: TopicNames.ParseError.Reason) {
-        #expect(throws: TopicNames.ParseError(topic: topic, reason: reason)) { try names.parseInbound(topic) }
+    func garbageTopicsAreRefusedWithTheirReason(topic: String, reason: TopicScheme.ParseError.Reason) {
+        #expect(throws: TopicScheme.ParseError(topic: topic, reason: reason)) { try names.parseInbound(topic) }
     }
 
     @Test func veryLongTopicsAreRefusedWithoutSplitting() throws {
         let long = "Thuis/device/" + String(repeating: "a", count: 70_000) + "/tv/set"
-        #expect(throws: TopicNames.ParseError(topic: long, reason: .tooLong(bytes: long.utf8.count))) {
+        #expect(throws: TopicScheme.ParseError(topic: long, reason: .tooLong(bytes: long.utf8.count))) {
             try names.parseInbound(long)
         }
         let deep = "Thuis/" + String(repeating: "a/", count: 30_000) + "set"
-        #expect(throws: TopicNames.ParseError(topic: deep, reason: .tooManyLevels)) { try names.parseInbound(deep) }
-        let error = try #require(throws: TopicNames.ParseError.self) { try names.parseInbound(long) }
+        #expect(throws: TopicScheme.ParseError(topic: deep, reason: .tooManyLevels)) { try names.parseInbound(deep) }
+        let error = try #require(throws: TopicScheme.ParseError.self) { try names.parseInbound(long) }
         #expect(error.description.count < 200)
     }
 
@@ -114,7 +114,7 @@ import Testing
             "🏠/device/a/b/set", "Thuis/device/a/b/\u{FEFF}set", "\r\n", "Thuis\u{0}/device/a/b/set",
         ]
         for topic in topics {
-            #expect(throws: TopicNames.ParseError.self, "\(topic)") { try names.parseInbound(topic) }
+            #expect(throws: TopicScheme.ParseError.self, "\(topic)") { try names.parseInbound(topic) }
         }
     }
 
@@ -138,15 +138,15 @@ import Testing
     }
 
     @Test func levelAndPrefixValidation() {
-        #expect(TopicNames.isValidLevel("node3_4"))
-        #expect(TopicNames.isValidLevel("Living-Room"))
+        #expect(TopicScheme.isValidLevel("node3_4"))
+        #expect(TopicScheme.isValidLevel("Living-Room"))
         for bad in ["", "a b", "a/b", "+", "#", "é", "a\u{0}", "$SYS"] {
-            #expect(!TopicNames.isValidLevel(bad), "\(bad)")
+            #expect(!TopicScheme.isValidLevel(bad), "\(bad)")
         }
-        #expect(TopicNames.isValidPrefix("Thuis"))
-        #expect(TopicNames.isValidPrefix("home/Thuis"))
+        #expect(TopicScheme.isValidPrefix("Thuis"))
+        #expect(TopicScheme.isValidPrefix("home/Thuis"))
         for bad in ["", "/Thuis", "Thuis/", "a//b", "Thuis/#", "Thuis/+"] {
-            #expect(!TopicNames.isValidPrefix(bad), "\(bad)")
+            #expect(!TopicScheme.isValidPrefix(bad), "\(bad)")
         }
     }
 }
