@@ -4,7 +4,6 @@ internal import Logging
 /// Basic control of a node whose interview did not finish: the library has not created its switch
 /// values yet, so commands go out as Basic Set (`0x20 0x01 value`) until a `refresh` completes.
 extension ZWaveBackend {
-    static let basic: UInt8 = 0x20
 
     /// Gives a node with an unfinished interview a device (`unassigned/node<N>` unless configured) and
     /// marks it for Basic Set control.
@@ -34,20 +33,20 @@ extension ZWaveBackend {
         switch command {
         case .level(let level):
             value = UInt8(clamping: min(max(level, 0), 99))
-            commandClass = Self.switchMultilevel
+            commandClass = CommandClass.switchMultilevel
         case .on:
             value = 0xFF
-            commandClass = Self.switchBinary
+            commandClass = CommandClass.switchBinary
         case .off:
             value = 0x00
-            commandClass = Self.switchBinary
+            commandClass = CommandClass.switchBinary
         default:
             return false
         }
         let key = ZWaveValueKey(node: node, commandClass: commandClass, instance: instance, index: 0)
         guard await driver.valueID(for: key) == nil else { return false }
         do {
-            try await driver.sendRaw(node: node, command: [Self.basic, 0x01, value])
+            try await driver.sendRaw(node: node, command: [CommandClass.basic, 0x01, value])
         } catch {
             throw CommandFailure("Basic Set to \(node) failed: \(error)")
         }

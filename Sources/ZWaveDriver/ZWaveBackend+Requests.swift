@@ -201,7 +201,8 @@ extension ZWaveBackend: BridgeRequestHandler {
     /// One `[[zwave.device]]` per switch endpoint (a multi-channel device gets one per endpoint).
     static func stanza(node: NodeID, manufacturer: String, product: String, values: [ZWaveValueID]) -> String {
         let switches = values.filter {
-            ($0.commandClass == switchBinary || $0.commandClass == switchMultilevel) && $0.index == 0
+            ($0.commandClass == CommandClass.switchBinary || $0.commandClass == CommandClass.switchMultilevel)
+                && $0.index == 0
         }
         let instances = Array(Set(switches.map(\.instance))).sorted()
         let base = slug(product.isEmpty ? "node\(node.rawValue)" : product)
@@ -234,7 +235,7 @@ extension ZWaveBackend: BridgeRequestHandler {
     // MARK: - Configuration parameters
 
     func configKey(_ node: NodeID, _ parameter: UInt8) -> ZWaveValueKey {
-        ZWaveValueKey(node: node, commandClass: Self.configuration, instance: 1, index: UInt16(parameter))
+        ZWaveValueKey(node: node, commandClass: CommandClass.configuration, instance: 1, index: UInt16(parameter))
     }
 
     /// `get_config`: asks the device (Configuration Get) and returns what it reported.

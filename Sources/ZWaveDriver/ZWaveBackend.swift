@@ -94,11 +94,6 @@ public actor ZWaveBackend: DeviceBackend {
     /// at the interview's end normally reads every socket first (and this one is then skipped).
     static let interviewSweepDelay: Duration = .seconds(10)
 
-    static let switchMultilevel: UInt8 = 0x26
-    static let switchBinary: UInt8 = 0x25
-    static let meter: UInt8 = 0x32
-    static let configuration: UInt8 = 0x70
-    static let centralScene: UInt8 = 0x5B
     static let meterKWh: UInt16 = 0
     static let meterWatts: UInt16 = 2
     static let greenwave = "0x0099"
@@ -214,7 +209,7 @@ public actor ZWaveBackend: DeviceBackend {
         let id = value.id
         if !initial { noteSeen(id.node) }
         var instance = id.instance
-        let socketValue = id.commandClass == Self.switchBinary || id.commandClass == Self.meter
+        let socketValue = id.commandClass == CommandClass.switchBinary || id.commandClass == CommandClass.meter
         if quirkyNodes.contains(id.node), socketValue, initial {
             return  // the sweep after the interview reads every socket
         }
@@ -258,7 +253,9 @@ public actor ZWaveBackend: DeviceBackend {
     /// 1 released, 2 held down, 3 pressed twice, 4-6 pressed 3-5 times), e.g. `12` for scene 1 held. The
     /// library's value is the key attribute + 1 and returns to 0 (inactive), which is not an event.
     static func centralScene(_ value: ZWaveValue) -> Int? {
-        guard value.id.commandClass == centralScene, value.id.index > 0, value.id.index < 256 else { return nil }
+        guard value.id.commandClass == CommandClass.centralScene, value.id.index > 0, value.id.index < 256 else {
+            return nil
+        }
         let attribute: Int32
         switch value.content {
         case .list(let v, _): attribute = v
@@ -272,11 +269,11 @@ public actor ZWaveBackend: DeviceBackend {
 
     static func stateUpdate(_ value: ZWaveValue) -> HardwareEvent.StateUpdate? {
         switch (value.id.commandClass, value.id.index, value.content) {
-        case (switchMultilevel, 0, .byte(let level)): return .level(Int(min(level, 99)))
-        case (switchBinary, 0, .bool(let on)): return .isOn(on)
-        case (meter, meterWatts, .decimal(let watts, let precision)):
+        case (CommandClass.switchMultilevel, 0, .byte(let level)): return .level(Int(min(level, 99)))
+        case (CommandClass.switchBinary, 0, .bool(let on)): return .isOn(on)
+        case (CommandClass.meter, meterWatts, .decimal(let watts, let precision)):
             return .power(DeviceState.Measurement(value: watts, precision: Int(precision)))
-        case (meter, meterKWh, .decimal(let kWh, let precision)):
+        case (CommandClass.meter, meterKWh, .decimal(let kWh, let precision)):
             return .energy(DeviceState.Measurement(value: kWh, precision: Int(precision)))
         default: return nil
         }
@@ -287,13 +284,13 @@ public actor ZWaveBackend: DeviceBackend {
     func identify(_ value: ZWaveValue) {
         let id = value.id
         let node = Int(id.node.rawValue)
-        guard value.id.index == 0 || id.commandClass == Self.meter else { return }
+        guard value.id.index == 0 || id.commandClass == CommandClass.meter else { return }
         let nodeConfigured = configured.contains { $0.node == node }
         switch id.commandClass {
-        case Self.switchMultilevel, Self.switchBinary:
-            let multiChannel = id.commandClass == Self.switchBinary && id.instance > 1
+        case CommandClass.switchMultilevel, CommandClass.switchBinary:
+            let multiChannel = id.commandClass == CommandClass.switchBinary && id.instance > 1
             let kind: DeviceKind =
-                id.commandClass == Self.switchMultilevel ? .dimmer : (multiChannel ? .socket : .binarySwitch)
+                id.commandClass == CommandClass.switchMultilevel ? .dimmer : (multiChannel ? .socket : .binarySwitch)
             if nodeConfigured {
                 let source = DeviceSource.zwave(node: node, instance: Int(id.instance))
                 if identified.insert(source).inserted {
@@ -302,7 +299,7 @@ public actor ZWaveBackend: DeviceBackend {
                         .identified(
                             source, kind: instanceConfigured && kind == .binarySwitch ? .socket : kind, metered: false))
                 }
-            } else if id.commandClass == Self.switchBinary || id.instance == 1 {
+            } else if id.commandClass == CommandClass.switchBinary || id.instance == 1 {
                 let instance: Int? = id.instance > 1 || multiChannel ? Int(id.instance) : nil
                 let source = DeviceSource.zwave(node: node, instance: instance)
                 guard discovered.insert(source).inserted else { return }
@@ -374,8 +371,8 @@ public actor ZWaveBackend: DeviceBackend {
     {
         let commandClass: UInt8
         switch command {
-        case .level: commandClass = Self.switchMultilevel
-        case .on, .off: commandClass = Self.switchBinary
+        case .level: commandClass = CommandClass.switchMultilevel
+        case .on, .off: commandClass = CommandClass.switchBinary
         default: return nil
         }
         let key = ZWaveValueKey(node: node, commandClass: commandClass, instance: instance, index: 0)
@@ -426,7 +423,8 @@ public actor ZWaveBackend: DeviceBackend {
             } else {
                 for id in await driver.valueIDs(node: node)
                 where id.instance == instance
-                    && [Self.switchMultilevel, Self.switchBinary, Self.meter].contains(id.commandClass)
+                    && [CommandClass.switchMultilevel, CommandClass.switchBinary, CommandClass.meter].contains(
+                        id.commandClass)
                 {
                     try? await driver.refresh(id)
                 }
@@ -564,16 +562,16 @@ public actor ZWaveBackend: DeviceBackend {
         }
         let ids = await driver.valueIDs(node: node)
         let instances =
-            sockets ?? Array(Set(ids.filter { $0.commandClass == Self.switchBinary }.map(\.instance))).sorted()
+            sockets ?? Array(Set(ids.filter { $0.commandClass == CommandClass.switchBinary }.map(\.instance))).sorted()
         for socket in instances where reads != .deferredMeters {
             guard
                 let switchID = ids.first(where: {
-                    $0.commandClass == Self.switchBinary && $0.instance == socket && $0.index == 0
+                    $0.commandClass == CommandClass.switchBinary && $0.instance == socket && $0.index == 0
                 })
             else { continue }
             expectedSocket[node] = socket
-            sweepRead[node] = (Self.switchBinary, 0, false)
-            let key = ZWaveValueKey(node: node, commandClass: Self.switchBinary, instance: socket, index: 0)
+            sweepRead[node] = (CommandClass.switchBinary, 0, false)
+            let key = ZWaveValueKey(node: node, commandClass: CommandClass.switchBinary, instance: socket, index: 0)
             let before = generations[key, default: 0]
             if (try? await driver.refresh(switchID)) != nil { _ = await waitForReport(key, after: before) }
         }
@@ -582,10 +580,13 @@ public actor ZWaveBackend: DeviceBackend {
         for socket in instances where reads != .switches {
             expectedSocket[node] = socket
             for (index, scale) in [(Self.meterWatts, UInt8(2)), (Self.meterKWh, UInt8(0))] {
-                let key = ZWaveValueKey(node: node, commandClass: Self.meter, instance: socket, index: index)
+                let key = ZWaveValueKey(node: node, commandClass: CommandClass.meter, instance: socket, index: index)
                 let before = generations[key, default: 0]
-                sweepRead[node] = (Self.meter, index, false)
-                let get: [UInt8] = [0x60, 0x0D, 0x01, socket, Self.meter, 0x01, scale << 3]
+                sweepRead[node] = (CommandClass.meter, index, false)
+                let get: [UInt8] = [
+                    CommandClass.multiChannel, CommandClass.multiChannelEncapsulation, 0x01, socket, CommandClass.meter,
+                    CommandClass.meterGet, scale << 3,
+                ]
                 if (try? await driver.sendRaw(node: node, command: get)) != nil {
                     _ = await waitForReport(key, after: before)
                 }
@@ -622,7 +623,7 @@ public actor ZWaveBackend: DeviceBackend {
         var failures: [JSONValue] = []
         for parameter in wanted {
             let key = ZWaveValueKey(
-                node: node, commandClass: Self.configuration, instance: 1, index: UInt16(parameter.parameter))
+                node: node, commandClass: CommandClass.configuration, instance: 1, index: UInt16(parameter.parameter))
             let before = generations[key, default: 0]
             do {
                 try await driver.requestConfigParameter(node: node, parameter: UInt8(clamping: parameter.parameter))

@@ -1,10 +1,6 @@
 internal import CZWaveShim
 
 extension ZWaveDriver {
-    /// Command class ids the convenience commands use.
-    static let switchBinary: UInt8 = 0x25
-    static let switchMultilevel: UInt8 = 0x26
-
     /// Sets a dimmer's level (Switch Multilevel 0x26, index 0): 0...99, or 255 for "last level".
     /// Wraps `zw_value_set_byte` (Manager::SetValue); OpenZWave sends Set then Get on its driver thread.
     /// Runs on the caller's thread (see `FastSetPath`).
@@ -14,7 +10,7 @@ extension ZWaveDriver {
                 .invalidArgument, call: "ZWaveDriver.setLevel", node: node,
                 message: "level \(level) is not 0...99 or 255")
         }
-        let key = ZWaveValueKey(node: node, commandClass: Self.switchMultilevel, instance: instance, index: 0)
+        let key = ZWaveValueKey(node: node, commandClass: CommandClass.switchMultilevel, instance: instance, index: 0)
         try commandPath.withReadyManager(key, call: "ZWaveDriver.setLevel") { (manager, id) throws(ZWaveError) in
             var c = id.cValue
             try ZWaveError.check(zw_value_set_byte(manager, &c, level), call: "zw_value_set_byte", node: node)
@@ -24,7 +20,7 @@ extension ZWaveDriver {
     /// Switches a binary switch or socket (Switch Binary 0x25, index 0). Wraps `zw_value_set_bool`.
     /// Runs on the caller's thread (see `FastSetPath`).
     public nonisolated func setSwitch(node: NodeID, instance: UInt8 = 1, on: Bool) throws(ZWaveError) {
-        let key = ZWaveValueKey(node: node, commandClass: Self.switchBinary, instance: instance, index: 0)
+        let key = ZWaveValueKey(node: node, commandClass: CommandClass.switchBinary, instance: instance, index: 0)
         try commandPath.withReadyManager(key, call: "ZWaveDriver.setSwitch") { (manager, id) throws(ZWaveError) in
             var c = id.cValue
             try ZWaveError.check(zw_value_set_bool(manager, &c, on), call: "zw_value_set_bool", node: node)

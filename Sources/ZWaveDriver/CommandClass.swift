@@ -1,0 +1,15 @@
+/// The Z-Wave command-class ids the driver reads, sets or sends frames of, defined once.
+enum CommandClass {
+    static let basic: UInt8 = 0x20
+    static let switchBinary: UInt8 = 0x25
+    static let switchMultilevel: UInt8 = 0x26
+    static let meter: UInt8 = 0x32
+    static let centralScene: UInt8 = 0x5B
+    static let multiChannel: UInt8 = 0x60
+    static let configuration: UInt8 = 0x70
+
+    /// Multi Channel Command Encapsulation (a command sent to one endpoint).
+    static let multiChannelEncapsulation: UInt8 = 0x0D
+    /// Meter Get.
+    static let meterGet: UInt8 = 0x01
+}
