@@ -135,34 +135,40 @@ let package = Package(
 
         // MARK: Tests.
         .target(
-            name: "TestSupport", dependencies: ["BridgeCore", "MQTTDriver", "SerialPTY"], path: "Tests/TestSupport",
+            name: "TestSupport", dependencies: ["BridgeCore", .product(name: "Logging", package: "swift-log")],
+            path: "Tests/TestSupport", swiftSettings: strict),
+        .target(
+            name: "IntegrationSupport", dependencies: ["TestSupport", "MQTTDriver", "SerialPTY"],
+            path: "Tests/IntegrationSupport",
             swiftSettings: strict),
         .testTarget(name: "SystemSupportTests", dependencies: ["SystemSupport"], swiftSettings: strict),
         .testTarget(
             name: "BridgeCoreTests", dependencies: ["BridgeCore", "SystemSupport", "TestSupport"],
             exclude: ["Fuzz/Corpus", "Fuzz/LibFuzzer"], swiftSettings: strict),
         .testTarget(
-            name: "MQTTDriverTests", dependencies: ["MQTTDriver", "BridgeCore", "TestSupport"],
+            name: "MQTTDriverTests", dependencies: ["MQTTDriver", "BridgeCore", "TestSupport", "IntegrationSupport"],
             swiftSettings: strict),
         .testTarget(
-            name: "CECDriverTests", dependencies: ["CECDriver", "CECEmulator", "TestSupport"],
+            name: "CECDriverTests", dependencies: ["CECDriver", "CECEmulator", "TestSupport", "IntegrationSupport"],
             swiftSettings: strict),
         .testTarget(
-            name: "ZWaveDriverTests", dependencies: ["ZWaveDriver", "ZWaveEmulator", "TestSupport", "SerialPTY"],
+            name: "ZWaveDriverTests",
+            dependencies: ["ZWaveDriver", "ZWaveEmulator", "TestSupport", "IntegrationSupport", "SerialPTY"],
             swiftSettings: strict),
         .testTarget(
-            name: "ZWaveEmulatorTests", dependencies: ["ZWaveEmulator", "TestSupport"],
+            name: "ZWaveEmulatorTests", dependencies: ["ZWaveEmulator", "TestSupport", "IntegrationSupport"],
             swiftSettings: strict),
         .testTarget(
-            name: "CECEmulatorTests", dependencies: ["CECEmulator", "TestSupport"],
+            name: "CECEmulatorTests", dependencies: ["CECEmulator", "TestSupport", "IntegrationSupport"],
             swiftSettings: strict),
         .testTarget(
-            name: "ThuisLabTests", dependencies: ["thuis-lab", "MQTTDriver", "TestSupport"],
+            name: "ThuisLabTests", dependencies: ["thuis-lab", "MQTTDriver", "TestSupport", "IntegrationSupport"],
             swiftSettings: strict),
         .testTarget(
             name: "ThuisBridgeTests",
             dependencies: [
-                "thuis-bridge", "BridgeDaemon", "BridgeCore", "TestSupport", "ZWaveEmulator", "CECEmulator",
+                "thuis-bridge", "BridgeDaemon", "BridgeCore", "TestSupport", "IntegrationSupport", "ZWaveEmulator",
+                "CECEmulator",
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
             ],

@@ -2,6 +2,7 @@ import BridgeCore
 import CECDriver
 import CECEmulator
 import Foundation
+import IntegrationSupport
 import Logging
 import TestSupport
 import Testing

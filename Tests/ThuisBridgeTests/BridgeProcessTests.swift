@@ -1,4 +1,5 @@
 import Foundation
+import IntegrationSupport
 import MQTTDriver
 import TestSupport
 import Testing

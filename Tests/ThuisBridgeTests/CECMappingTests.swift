@@ -1,5 +1,6 @@
 import CECEmulator
 import Foundation
+import IntegrationSupport
 import MQTTDriver
 import TestSupport
 import Testing

@@ -1,3 +1,4 @@
+import IntegrationSupport
 import TestSupport
 import Testing
 

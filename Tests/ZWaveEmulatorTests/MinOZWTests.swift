@@ -1,4 +1,5 @@
 import Foundation
+import IntegrationSupport
 import TestSupport
 import Testing
 import ZWaveEmulator

@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import TestSupport
 
 /// A real `mosquitto` broker on a free 127.0.0.1 port with a temporary config (persistence off, so a
 /// restart starts with an empty retained store). Stop it in a `defer` (`await broker.stop()`); its

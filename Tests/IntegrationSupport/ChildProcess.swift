@@ -1,6 +1,7 @@
 import Foundation
 import SerialPTY
 import Synchronization
+import TestSupport
 
 /// A child process with its stdout and stderr captured line by line. Two reader threads drain the pipes
 /// continuously, so the child never blocks on a full pipe; a third thread reaps it (`waitpid`). The

@@ -1,6 +1,7 @@
 import Foundation
 public import Logging
 public import MQTTDriver
+import TestSupport
 
 /// A test-side MQTT client on `MQTTClient`: connects to a broker, records everything it receives and waits
 /// for messages. Close it with `await close()` (in a `defer`-like path of the test).

@@ -1,4 +1,5 @@
 import Foundation
+public import TestSupport
 
 /// A throw-away certificate authority made with `openssl` (P-256 keys, valid one day) and a server
 /// certificate for 127.0.0.1/localhost signed by it, for TLS tests.
