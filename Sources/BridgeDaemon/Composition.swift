@@ -63,10 +63,7 @@ public struct Composition {
             identity: BridgeIdentity(name: configuration.bridge.name, prefix: configuration.bridge.prefix),
             devices: Self.devices(configuration), scenes: configuration.zwave?.scenes ?? [], backends: backends,
             requestHandlers: requestHandlers, mqtt: mqtt, logger: logger)
-        services.append(
-            BridgeService(
-                bridge: bridge, inbound: mqtt.inbound, inboundExecutor: mqtt.inboundExecutor,
-                hardware: hardware, logger: logger, requestTopicPrefix: topics.request("")))
+        services.append(BridgeService(bridge: bridge, mqtt: mqtt, hardware: hardware))
         services.append(HeapTrimService())
         self.services = services
     }

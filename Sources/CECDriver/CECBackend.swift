@@ -7,7 +7,7 @@ public import Logging
 /// adaptively: every `fastPoll` for `fastPeriod` after a command or a change, every `slowPoll` otherwise,
 /// and never for vendors whose TVs wake up when polled.
 public actor CECBackend: DeviceBackend {
-    public nonisolated let adapter = "cec"
+    public nonisolated let adapter = Adapter.cec
     public nonisolated let events: AsyncStream<HardwareEvent>
     let continuation: AsyncStream<HardwareEvent>.Continuation
     let driver: CECDriver
@@ -100,7 +100,7 @@ public actor CECBackend: DeviceBackend {
             tvVendor = vendor
         case .frame(let frame):
             if rxEvents {
-                continuation.yield(.event(BridgeEvent(type: "cec_rx", fields: [("frame", .string(frame.description))])))
+                continuation.yield(.event(.cecReceived(frame: frame.description)))
             }
         default:
             break

@@ -236,8 +236,6 @@ public enum CECDriverError: Error, Sendable, Equatable, CustomStringConvertible 
     case adapterNotResponding(port: String)
     /// The configured port (a device path) does not exist: the adapter is unplugged.
     case portMissing(port: String)
-    /// A raw frame was malformed.
-    case invalidFrame(String)
     /// A configuration value is unusable.
     case invalidConfiguration(String)
 
@@ -248,7 +246,6 @@ public enum CECDriverError: Error, Sendable, Equatable, CustomStringConvertible 
         case .noAdapterFound: "libcec_detect_adapters found no CEC adapter"
         case .adapterNotResponding(let port): "libcec_open(\(port)) returned, but the adapter does not answer pings"
         case .portMissing(let port): "\(port) does not exist (adapter unplugged?)"
-        case .invalidFrame(let why): "invalid CEC frame: \(why)"
         case .invalidConfiguration(let why): "invalid CEC configuration: \(why)"
         }
     }

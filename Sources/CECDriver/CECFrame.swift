@@ -17,20 +17,9 @@ public struct CECFrame: Sendable, Hashable, CustomStringConvertible {
         self.parameters = opcode == nil ? [] : parameters
     }
 
-    /// Parses libcec's notation `10:44:41` (hex bytes, header first).
-    public init(parsing text: String) throws(CECDriverError) {
-        let parts = text.split(separator: ":", omittingEmptySubsequences: false)
-        var bytes: [UInt8] = []
-        for part in parts {
-            guard (1...2).contains(part.count), let byte = UInt8(part, radix: 16) else {
-                throw .invalidFrame("\"\(text)\" is not hex bytes separated by ':' (like 10:44:41)")
-            }
-            bytes.append(byte)
-        }
-        guard let header = bytes.first else { throw .invalidFrame("empty frame") }
-        guard bytes.count <= 2 + CECFrame.maximumParameters else {
-            throw .invalidFrame("\"\(text)\" is longer than 16 bytes")
-        }
+    /// The frame of `bytes` (header first, then opcode and parameters); nil when empty or over 16 bytes.
+    public init?(bytes: [UInt8]) {
+        guard let header = bytes.first, bytes.count <= 2 + CECFrame.maximumParameters else { return nil }
         self.init(
             initiator: LogicalAddress(header >> 4), destination: LogicalAddress(header & 0x0F),
             opcode: bytes.count > 1 ? bytes[1] : nil, parameters: Array(bytes.dropFirst(2)))

@@ -20,4 +20,22 @@ extension MQTTClient: MQTTPort {
             logger.error("MQTT subscribe rejected", metadata: ["filter": "\(filter)", "error": "\(error)"])
         }
     }
+
+    /// `inbound` as the bridge's messages (single consumer, like `inbound`).
+    public nonisolated var inboundMessages: AsyncMapSequence<AsyncStream<MQTTInbound>, InboundMessage> {
+        inbound.map { $0.inboundMessage }
+    }
+}
+
+extension MQTTInbound {
+    /// The item as BridgeCore's `InboundMessage`: an oversized message keeps its topic and size, its payload
+    /// unread (the bridge rejects it by its size).
+    public var inboundMessage: InboundMessage {
+        switch self {
+        case .message(let message):
+            InboundMessage(topic: message.topic, payload: message.payload, retained: message.retained)
+        case .oversized(let topic, let size, let retained):
+            InboundMessage(topic: topic, payload: [], retained: retained, oversize: size)
+        }
+    }
 }

@@ -1,3 +1,5 @@
+internal import BridgeCore
+
 /// One running controller command of `ZWaveBackend` (inclusion, exclusion, failed-node removal): what
 /// was reported so far and who waits for its end.
 struct ControllerSession {
@@ -5,6 +7,15 @@ struct ControllerSession {
         case include = "inclusion"
         case exclude = "exclusion"
         case removeFailed = "remove_failed"
+
+        /// How its events are named (`inclusion_waiting`, `exclusion_failed`...).
+        var operation: BridgeEvent.ControllerOperation {
+            switch self {
+            case .include: .inclusion
+            case .exclude: .exclusion
+            case .removeFailed: .removeFailed
+            }
+        }
 
         /// OpenZWave's `Driver::ControllerCommand` number.
         var command: UInt8 {

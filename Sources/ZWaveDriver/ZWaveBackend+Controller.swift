@@ -117,24 +117,23 @@ extension ZWaveBackend {
                 "node": "\(update.node.rawValue)",
             ])
         guard var current = session, current.kind.command == update.command else { return }
-        let prefix = current.kind.rawValue
+        let operation = current.kind.operation
         if let node = ControllerSession.valid(update.node) { current.node = node }
         switch update.state {
         case .waiting:
-            emit(prefix + "_waiting", [])
+            emit(.controller(operation, .waiting))
         case .inProgress:
             if !current.nodeFoundReported {
                 current.nodeFoundReported = true
-                emit(prefix + "_node_found", [])
+                emit(.controller(operation, .nodeFound))
             }
             if let node = current.node, !current.addingReported {
                 current.addingReported = true
-                emit(
-                    prefix + (current.kind == .include ? "_adding" : "_removing"), [("node", .int(Int(node.rawValue)))])
+                emit(.controller(operation, .node(Int(node.rawValue))))
             }
         case .completed:
             let node = current.node
-            emit(prefix + "_protocol_done", node.map { [("node", .int(Int($0.rawValue)))] } ?? [])
+            emit(.controller(operation, .protocolDone(node: node.map { Int($0.rawValue) })))
             session = current
             finishSession(
                 current.stopReason != nil && node == nil ? current.stopReason ?? .cancelled : .completed(node))
@@ -179,9 +178,9 @@ extension ZWaveBackend {
             current.addingReported = true
             if !current.nodeFoundReported {
                 current.nodeFoundReported = true
-                emit("inclusion_node_found", [])
+                emit(.controller(.inclusion, .nodeFound))
             }
-            emit("inclusion_adding", [("node", .int(Int(node.rawValue)))])
+            emit(.controller(.inclusion, .node(Int(node.rawValue))))
         }
         session = current
     }
@@ -199,11 +198,11 @@ extension ZWaveBackend {
         identified = identified.filter { $0.node != number }
         readyNodes.remove(node)
         quirkyNodes.remove(node)
-        continuation.yield(.event(nodeEvent("node_removed", node)))
+        emit(.nodeRemoved(node: number))
     }
 
     /// Publishes an event on the bridge's event topic.
-    func emit(_ type: String, _ fields: [(String, JSONValue)]) {
-        continuation.yield(.event(BridgeEvent(type: type, fields: fields)))
+    func emit(_ event: BridgeEvent) {
+        continuation.yield(.event(event))
     }
 }

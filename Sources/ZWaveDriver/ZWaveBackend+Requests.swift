@@ -5,67 +5,51 @@ internal import Glibc
 /// The Z-Wave part of the bridge API (`<prefix>/bridge/<bridge>/request/<command>`): inclusion,
 /// exclusion, re-interview, heal, failed-node removal and configuration parameters.
 extension ZWaveBackend: BridgeRequestHandler {
-    public nonisolated var commands: Set<String> {
-        ["include", "exclude", "cancel", "refresh", "heal", "remove_failed", "get_config", "set_config"]
+    public nonisolated var verbs: Set<BridgeRequest.Verb> {
+        [.include, .exclude, .cancel, .refresh, .heal, .removeFailed, .getConfig, .setConfig]
     }
 
-    /// The longest inclusion/exclusion window a request may ask for.
-    static let maximumTimeout = 600
     /// How long after a refresh a `Type_NodeRemoved` of the node is still taken as the library's reload.
     static let refreshGrace: TimeInterval = 10
 
-    public func handle(
-        command: String, arguments: JSONValue, events: @escaping @Sendable (BridgeEvent) async -> Void
-    ) async throws(RequestFailure) -> JSONValue {
-        let request = RequestArguments(arguments)
-        switch command {
-        case "include":
-            let timeout = try request.integer("timeout_s", default: 60, in: 1...Self.maximumTimeout)
-            let secure = try request.bool("secure", default: false)
-            // How long the interview may take before it is reported as failed (the node stays usable).
-            let interview = try request.integer("interview_timeout_s", default: 60, in: 1...Self.maximumTimeout)
+    /// Runs a request the core parsed and validated; what only the library knows (whether a node exists, a
+    /// parameter's size) is checked here.
+    public func handle(_ request: BridgeRequest) async throws(RequestFailure) -> JSONValue {
+        switch request {
+        case .include(let timeout, let secure, let interview):
             return try await include(timeout: timeout, secure: secure, interviewTimeout: .seconds(interview))
-        case "exclude":
-            let timeout = try request.integer("timeout_s", default: 60, in: 1...Self.maximumTimeout)
+        case .exclude(let timeout):
             return try await exclude(timeout: timeout)
-        case "cancel":
+        case .cancel:
             let cancelled = await cancelSession()
             return .object([("cancelled", cancelled.map { .string($0) } ?? .null)])
-        case "refresh":
-            let node = try await knownNode(request)
-            let interview = try request.integer("interview_timeout_s", default: 60, in: 1...Self.maximumTimeout)
-            return try await refresh(node, interviewTimeout: .seconds(interview))
-        case "heal":
-            let node: NodeID? = request.has("node") ? try await knownNode(request) : nil
+        case .refresh(let node, let interview):
+            return try await refresh(try await knownNode(node), interviewTimeout: .seconds(interview))
+        case .heal(let number):
+            var node: NodeID?
+            if let number { node = try await knownNode(number) }
             do {
                 try await driver.heal(node: node, returnRoutes: true)
             } catch {
                 throw RequestFailure("heal failed: \(error)")
             }
             return .object([("node", node.map { .int(Int($0.rawValue)) } ?? .null), ("started", true)])
-        case "remove_failed":
-            let node = try await knownNode(request)
+        case .removeFailed(let number):
+            let node = try await knownNode(number)
             let outcome = try await runControllerCommand(.removeFailed, timeout: .seconds(60)) {
                 () async throws(ZWaveError) in
                 try await driver.removeFailed(node: node)
             }
             guard case .completed = outcome else { throw RequestFailure(Self.explain(outcome, "removal of \(node)")) }
             return .object([("node", .int(Int(node.rawValue)))])
-        case "get_config":
-            let node = try await knownNode(request)
-            let parameter = try request.integer("parameter", in: 1...255)
-            return try await getConfig(node, parameter: UInt8(parameter))
-        case "set_config":
-            let node = try await knownNode(request)
-            let parameter = try request.integer("parameter", in: 1...255)
-            let value = try request.integer("value", in: Int(Int32.min)...Int(Int32.max))
-            let size = try request.integer("size", default: 0, in: 0...4)
-            guard [0, 1, 2, 4].contains(size) else {
-                throw RequestFailure("size must be 1, 2 or 4 (bytes), not \(size)")
-            }
-            return try await setConfig(node, parameter: UInt8(parameter), value: Int32(value), size: UInt8(size))
-        default:
-            throw RequestFailure("unknown Z-Wave command \"\(command)\"")
+        case .getConfig(let node, let parameter):
+            return try await getConfig(try await knownNode(node), parameter: UInt8(clamping: parameter))
+        case .setConfig(let node, let parameter, let value, let size):
+            return try await setConfig(
+                try await knownNode(node), parameter: UInt8(clamping: parameter), value: value,
+                size: UInt8(clamping: size))
+        case .devices, .cecTransmit:
+            throw RequestFailure("\(request.verb) is not a Z-Wave request")
         }
     }
 
@@ -81,10 +65,10 @@ extension ZWaveBackend: BridgeRequestHandler {
                 outcome == .timedOut || outcome == .completed(nil)
                 ? "no device joined within \(timeout) s; the controller left inclusion mode"
                 : Self.explain(outcome, "inclusion")
-            emit("inclusion_failed", [("reason", .string(reason))])
+            emit(.controllerFailed(.inclusion, reason: reason))
             throw RequestFailure(reason)
         }
-        emit("node_added", [("node", .int(Int(node.rawValue)))])
+        emit(.nodeAdded(node: Int(node.rawValue)))
         let interview = await watchInterview(node, timeout: interviewTimeout)
         if !interview.completed { await enableBasicControl(node) }
         return await inclusionResult(node, interview: interview)
@@ -100,7 +84,7 @@ extension ZWaveBackend: BridgeRequestHandler {
                 outcome == .timedOut || outcome == .completed(nil)
                 ? "no device left within \(timeout) s; the controller left exclusion mode"
                 : Self.explain(outcome, "exclusion")
-            emit("exclusion_failed", [("reason", .string(reason))])
+            emit(.controllerFailed(.exclusion, reason: reason))
             throw RequestFailure(reason)
         }
         // OpenZWave reports Type_NodeRemoved, which removes the node's devices (`removeNode`).
@@ -133,7 +117,7 @@ extension ZWaveBackend: BridgeRequestHandler {
             let stage = (try? await driver.nodeInfo(node))?.queryStage ?? ""
             if !stage.isEmpty, stage != lastStage {
                 lastStage = stage
-                emit("interview_progress", [("node", .int(Int(node.rawValue))), ("stage", .string(stage))])
+                emit(.interviewProgress(node: Int(node.rawValue), stage: stage))
             }
             if readyNodes.contains(node), stage != "Complete" {
                 readyNodes.remove(node)  // a stale completion of an interview the library restarted
@@ -141,19 +125,15 @@ extension ZWaveBackend: BridgeRequestHandler {
             if readyNodes.contains(node) || stage == "Complete" {
                 let info = try? await driver.nodeInfo(node)
                 emit(
-                    "interview_completed",
-                    [
-                        ("node", .int(Int(node.rawValue))), ("manufacturer", .string(info?.manufacturerName ?? "")),
-                        ("product", .string(info?.productName ?? "")),
-                    ])
+                    .interviewCompleted(
+                        node: Int(node.rawValue), manufacturer: info?.manufacturerName ?? "",
+                        product: info?.productName ?? ""))
                 return InterviewResult(completed: true, stage: "Complete")
             }
             if clock.now >= deadline || Task.isCancelled {
                 let reason =
                     "the interview did not finish within \(timeout); the node works for basic control, `refresh` retries"
-                emit(
-                    "interview_failed",
-                    [("node", .int(Int(node.rawValue))), ("stage", .string(lastStage)), ("reason", .string(reason))])
+                emit(.interviewFailed(node: Int(node.rawValue), stage: lastStage, reason: reason))
                 return InterviewResult(completed: false, stage: lastStage)
             }
             try? await Task.sleep(for: .milliseconds(200))
@@ -302,9 +282,11 @@ extension ZWaveBackend: BridgeRequestHandler {
     // MARK: - Arguments
 
     /// The request's `node`, which the library must know.
-    func knownNode(_ request: RequestArguments) async throws(RequestFailure) -> NodeID {
-        let number = try request.integer("node", in: 1...232)
-        let node = NodeID(UInt8(number))
+    func knownNode(_ number: Int) async throws(RequestFailure) -> NodeID {
+        guard let byte = UInt8(exactly: number), (1...232).contains(byte) else {
+            throw RequestFailure("node \(number) is not a Z-Wave node id (1...232)")
+        }
+        let node = NodeID(byte)
         let info = try? await driver.nodeInfo(node)
         let known =
             !(await driver.valueIDs(node: node)).isEmpty

@@ -16,7 +16,7 @@ public import Logging
 /// an unsolicited one is never published as socket 1's: it triggers a debounced sweep that re-reads
 /// every socket one at a time. The end of the node's interview sweeps at once (no debounce).
 public actor ZWaveBackend: DeviceBackend {
-    public nonisolated let adapter = "zwave"
+    public nonisolated let adapter = Adapter.zwave
     /// Hardware events for the bridge; single consumer.
     public nonisolated let events: AsyncStream<HardwareEvent>
     let continuation: AsyncStream<HardwareEvent>.Continuation
@@ -332,10 +332,6 @@ public actor ZWaveBackend: DeviceBackend {
         lastSeenPublished[node] = lastSeen[node]
     }
 
-    func nodeEvent(_ type: String, _ node: NodeID) -> BridgeEvent {
-        BridgeEvent(type: type, fields: [("node", .int(Int(node.rawValue)))])
-    }
-
     // MARK: - Bridge → hardware
 
     public nonisolated func execute(_ command: DeviceCommand, on device: DeviceDescriptor) async throws(CommandFailure)
@@ -619,8 +615,8 @@ public actor ZWaveBackend: DeviceBackend {
     /// Reads the configured parameters of a node and sets those that differ; reports what changed.
     func applyConfiguration(_ node: NodeID) async {
         let wanted = configured.filter { $0.node == Int(node.rawValue) }.flatMap(\.config)
-        var changes: [JSONValue] = []
-        var failures: [JSONValue] = []
+        var changes: [BridgeEvent.ParameterChange] = []
+        var failures: [BridgeEvent.ParameterFailure] = []
         for parameter in wanted {
             let key = ZWaveValueKey(
                 node: node, commandClass: CommandClass.configuration, instance: 1, index: UInt16(parameter.parameter))
@@ -628,13 +624,12 @@ public actor ZWaveBackend: DeviceBackend {
             do {
                 try await driver.requestConfigParameter(node: node, parameter: UInt8(clamping: parameter.parameter))
             } catch {
-                failures.append(.object([("parameter", .int(parameter.parameter)), ("reason", .string("\(error)"))]))
+                failures.append(.init(parameter: parameter.parameter, reason: "\(error)"))
                 continue
             }
             _ = await waitForReport(key, after: before)
             guard let id = await driver.valueID(for: key), let current = try? await driver.read(id) else {
-                failures.append(
-                    .object([("parameter", .int(parameter.parameter)), ("reason", "the device did not report it")]))
+                failures.append(.init(parameter: parameter.parameter, reason: "the device did not report it"))
                 continue
             }
             let (value, size) = Self.integer(current.content)
@@ -649,11 +644,7 @@ public actor ZWaveBackend: DeviceBackend {
                 try await driver.setConfigParameter(
                     node: node, parameter: UInt8(clamping: parameter.parameter), value: parameter.value, size: size)
                 _ = await waitForReport(key, after: after)
-                changes.append(
-                    .object([
-                        ("parameter", .int(parameter.parameter)), ("from", value.map { .int($0) } ?? .null),
-                        ("to", .int(Int(parameter.value))),
-                    ]))
+                changes.append(.init(parameter: parameter.parameter, from: value, to: Int(parameter.value)))
                 logger.info(
                     "configuration parameter set",
                     metadata: [
@@ -661,16 +652,10 @@ public actor ZWaveBackend: DeviceBackend {
                         "value": "\(parameter.value)",
                     ])
             } catch {
-                failures.append(.object([("parameter", .int(parameter.parameter)), ("reason", .string("\(error)"))]))
+                failures.append(.init(parameter: parameter.parameter, reason: "\(error)"))
             }
         }
-        continuation.yield(
-            .event(
-                BridgeEvent(
-                    type: "configuration_applied",
-                    fields: [
-                        ("node", .int(Int(node.rawValue))), ("changed", .array(changes)), ("failed", .array(failures)),
-                    ])))
+        continuation.yield(.event(.configurationApplied(node: Int(node.rawValue), changed: changes, failed: failures)))
     }
 
     static func integer(_ content: ZWaveValue.Content) -> (Int?, UInt8) {

@@ -3,7 +3,7 @@ public import BridgeCore
 /// A `DeviceBackend` that records the commands it executes. Each command can be held until the test
 /// releases it, to observe the one-in-flight and coalescing behaviour deterministically.
 public actor FakeDeviceBackend: DeviceBackend {
-    public nonisolated let adapter: String
+    public nonisolated let adapter: Adapter
     public private(set) var executed: [(DeviceAddress, DeviceCommand)] = []
     private var holding = false
     private var held: [CheckedContinuation<Void, Never>] = []
@@ -13,7 +13,7 @@ public actor FakeDeviceBackend: DeviceBackend {
     public private(set) var sentAtOnce: [DeviceCommand] = []
     private var arrivalWaiters: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
 
-    public init(adapter: String) { self.adapter = adapter }
+    public init(adapter: Adapter) { self.adapter = adapter }
 
     public nonisolated func execute(_ command: DeviceCommand, on device: DeviceDescriptor) async throws(CommandFailure)
     {

@@ -15,11 +15,25 @@ public actor FakeMQTTPort: MQTTPort {
 
     public private(set) var published: [Published] = []
     public private(set) var subscriptions: [String] = []
+    private var waiters: [(matches: @Sendable (Published) -> Bool, continuation: CheckedContinuation<Void, Never>)] = []
 
     public init() {}
 
     public func publish(topic: String, payload: [UInt8], retain: Bool) async {
-        published.append(Published(topic: topic, payload: String(decoding: payload, as: UTF8.self), retain: retain))
+        let message = Published(topic: topic, payload: String(decoding: payload, as: UTF8.self), retain: retain)
+        published.append(message)
+        waiters.removeAll { waiter in
+            guard waiter.matches(message) else { return false }
+            waiter.continuation.resume()
+            return true
+        }
+    }
+
+    /// Waits until a message on `topic` (with `payload`, when given) has been published, now or earlier.
+    public func waitFor(_ topic: String, payload: String? = nil) async {
+        let matches: @Sendable (Published) -> Bool = { $0.topic == topic && (payload == nil || $0.payload == payload) }
+        if published.contains(where: matches) { return }
+        await withCheckedContinuation { waiters.append((matches, $0)) }
     }
 
     public func subscribe(_ filter: String) async { subscriptions.append(filter) }

@@ -164,7 +164,7 @@ extension Bridge {
                 var fields: [(String, JSONValue)] = [
                     ("topic", .string(identity.topics.device(device.address).state)),
                     ("room", .string(device.address.room)), ("name", .string(device.address.name)),
-                    ("kind", .string(device.kind.rawValue)), ("adapter", .string(device.source.adapter)),
+                    ("kind", .string(device.kind.rawValue)), ("adapter", .string(device.source.adapter.rawValue)),
                 ]
                 switch device.source {
                 case .zwave(let node, let instance):

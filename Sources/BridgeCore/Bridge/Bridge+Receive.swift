@@ -3,24 +3,29 @@ internal import Logging
 /// The MQTT → hardware flow: message on a `/set` topic → topic parser → typed device command →
 /// per-device command queue (coalescing, one in flight per device) → backend → library call.
 extension Bridge {
-    /// Handles one inbound MQTT message. Never throws: every refusal becomes a `command_rejected` event.
+    /// Handles one inbound MQTT message (its topic parsed here). Never throws: every refusal becomes a
+    /// `command_rejected` event, or for a bridge request its error response.
     public func receive(_ message: InboundMessage) async {
+        await receive(message, topic: identity.topics.route(message.topic))
+    }
+
+    /// Handles one inbound message whose topic `run(inbound:hardware:inboundExecutor:)` parsed already.
+    func receive(_ message: InboundMessage, topic: Result<TopicScheme.Inbound, TopicScheme.ParseError>) async {
         let inbound: TopicScheme.Inbound
-        do {
-            inbound = try identity.topics.parseInbound(message.topic)
-        } catch {
-            return await reject(message, reason: error.description)
-        }
-        if message.retained {
-            return await reject(message, reason: "retained command ignored: commands must not be retained")
+        switch topic {
+        case .success(let parsed): inbound = parsed
+        case .failure(let error): return await reject(message, reason: error.description)
         }
         let address: DeviceAddress
         switch inbound {
-        case .bridgeRequest(let command):
-            // A request always gets its one response, also when it is too large to read.
-            return await handleRequest(command: command, payload: message.payload, oversize: message.oversize)
+        case .bridgeRequest(let verb):
+            // A request always gets its one response: also when it is retained, too large or malformed.
+            return await handleRequest(verb: verb, message: message)
         case .deviceSet(let a), .deviceGet(let a), .volumeSet(let a), .muteSet(let a), .inputSet(let a):
             address = a
+        }
+        if message.retained {
+            return await reject(message, reason: "retained command ignored: commands must not be retained")
         }
         if let size = message.oversize {
             return await reject(message, reason: "payload too large (\(size) bytes); it was not read")
@@ -127,13 +132,7 @@ extension Bridge {
 
     func failed(_ resolved: DeviceCommand, at address: DeviceAddress, _ error: CommandFailure) async {
         stats.commandsRejected += 1
-        await publish(
-            event: BridgeEvent(
-                type: "command_failed",
-                fields: [
-                    ("device", .string(address.description)), ("command", .string(resolved.description)),
-                    ("reason", .string(error.reason)),
-                ]))
+        await publish(event: .commandFailed(device: address, command: resolved.description, reason: error.reason))
     }
 
     /// Turns `toggle` and a dimmer's `on` into concrete commands from the current state, at the moment

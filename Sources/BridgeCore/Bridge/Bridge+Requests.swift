@@ -1,30 +1,19 @@
 internal import Logging
 
-/// The bridge API: `<prefix>/bridge/<bridge>/request/<command>` → `.../response/<command>`. Every request
-/// gets exactly one response, `status` `ok` or `error` with the reason.
+/// The bridge API: `<prefix>/bridge/<bridge>/request/<verb>` → `.../response/<verb>`. Every request gets
+/// exactly one response, `status` `ok` or `error` with the reason; nothing reaches the hardware unless the
+/// whole request is valid.
 extension Bridge {
     /// The longest request payload accepted (the MQTT client reports longer ones by size only: `oversize`).
     static let maximumRequestLength = 4 * 1024
 
-    func handleRequest(command: String, payload: [UInt8], oversize: Int? = nil) async {
-        var transaction: JSONValue = .null
+    /// Answers the request in `message` (its topic parsed to `verb`) on `response/<verb>`.
+    func handleRequest(verb: String, message: InboundMessage) async {
+        let (transaction, parsed) = parseRequest(verb: verb, message: message)
         let result: Result<JSONValue, RequestFailure>
-        let size = oversize ?? payload.count
-        if oversize != nil || size > Self.maximumRequestLength {
-            result = .failure(RequestFailure("request too long (\(size) bytes; at most \(Self.maximumRequestLength))"))
-        } else {
-            do {
-                let arguments = payload.isEmpty ? JSONValue.object([]) : try JSONValue.parse(payload)
-                guard case .object = arguments else { throw RequestFailure("the request must be a JSON object") }
-                transaction = arguments["transaction"] ?? .null
-                result = .success(try await perform(command, arguments: arguments))
-            } catch let error as JSONParseError {
-                result = .failure(RequestFailure(error.description))
-            } catch let error as RequestFailure {
-                result = .failure(error)
-            } catch {
-                result = .failure(RequestFailure("\(error)"))
-            }
+        switch parsed {
+        case .success(let request): result = await perform(request)
+        case .failure(let failure): result = .failure(failure)
         }
         var fields: [(String, JSONValue)] = [("transaction", transaction)]
         switch result {
@@ -32,20 +21,73 @@ extension Bridge {
             fields += [("status", "ok"), ("data", data)]
         case .failure(let failure):
             fields += [("status", "error"), ("error", .string(failure.reason))]
-            logger.warning("request failed", metadata: ["command": "\(command)", "reason": "\(failure.reason)"])
+            logger.warning("request failed", metadata: ["command": "\(verb)", "reason": "\(failure.reason)"])
         }
         await mqtt.publish(
-            topic: identity.topics.response(command), text: JSONValue.object(fields).serialized, retain: false)
+            topic: identity.topics.response(verb), text: JSONValue.object(fields).serialized, retain: false)
     }
 
-    func perform(_ command: String, arguments: JSONValue) async throws(RequestFailure) -> JSONValue {
-        if command == "devices" { return inventory() }
-        if let handler = requestHandlers.first(where: { $0.commands.contains(command) }) {
-            return try await handler.handle(command: command, arguments: arguments) { event in
-                await self.publish(event: event)
+    /// The request's transaction (echoed in the response whenever the payload is a JSON object that has one)
+    /// and the typed request, or why there is none.
+    func parseRequest(verb text: String, message: InboundMessage) -> (JSONValue, Result<BridgeRequest, RequestFailure>)
+    {
+        let size = message.oversize ?? message.payload.count
+        guard size <= Self.maximumRequestLength else {
+            return (
+                .null,
+                .failure(RequestFailure("request too long (\(size) bytes; at most \(Self.maximumRequestLength))"))
+            )
+        }
+        var arguments = JSONValue.object([])
+        if !message.payload.isEmpty {
+            do {
+                arguments = try JSONValue.parse(message.payload)
+            } catch {
+                return (.null, .failure(RequestFailure(error.description)))
             }
         }
-        let known = (["devices"] + requestHandlers.flatMap(\.commands).sorted()).joined(separator: ", ")
-        throw RequestFailure("unknown command \"\(command)\"; this bridge serves: \(known)")
+        let transaction = arguments["transaction"] ?? .null
+        guard let verb = BridgeRequest.Verb(rawValue: text) else {
+            return (transaction, .failure(RequestFailure("unknown command \"\(text.prefix(64))\"; \(servedVerbs)")))
+        }
+        if message.retained {
+            return (
+                transaction, .failure(RequestFailure("retained request ignored: requests must not be retained"))
+            )
+        }
+        if message.payload.isEmpty && verb.changesNetwork {
+            return (
+                transaction,
+                .failure(
+                    RequestFailure(
+                        "empty request: \(verb) needs a JSON object such as {\"transaction\": \"1\"}"
+                            + " (an empty payload, like a cleared retained message, never changes the network)"))
+            )
+        }
+        do {
+            return (transaction, .success(try BridgeRequest.parse(verb: verb, arguments: arguments)))
+        } catch {
+            return (transaction, .failure(error))
+        }
+    }
+
+    /// Runs a valid request: `devices` here, the rest on the handler that serves its verb.
+    func perform(_ request: BridgeRequest) async -> Result<JSONValue, RequestFailure> {
+        if request == .devices { return .success(inventory()) }
+        guard let handler = requestHandlers.first(where: { $0.verbs.contains(request.verb) }) else {
+            let needs = request.verb == .cecTransmit ? "a CEC adapter" : "a Z-Wave adapter"
+            return .failure(RequestFailure("\(request.verb) needs \(needs), which this bridge has not; \(servedVerbs)"))
+        }
+        do {
+            return .success(try await handler.handle(request))
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    /// "this bridge serves: devices, cancel, ...".
+    var servedVerbs: String {
+        let served = ["devices"] + requestHandlers.flatMap(\.verbs).map(\.rawValue).sorted()
+        return "this bridge serves: " + served.joined(separator: ", ")
     }
 }

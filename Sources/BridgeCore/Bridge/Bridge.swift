@@ -1,22 +1,23 @@
 public import Logging
 
-/// The bridge: owns the device registry and the per-device command queue, and connects the two flows.
+/// The bridge: owns the device registry and the per-device command queue, and runs the two flows.
 ///
-/// - MQTT → hardware: `receive(_:)` in `Bridge+Receive.swift`.
+/// - MQTT → hardware: `receive(_:)` in `Bridge+Receive.swift` (requests: `Bridge+Requests.swift`).
 /// - Hardware → MQTT: `apply(_:)` in `Bridge+Publish.swift`.
 ///
-/// `run()` executes queued commands (one in flight per device) until cancelled; `start()` subscribes
-/// and publishes the initial retained states; `shutdown()` marks everything `offline`.
+/// ``run(inbound:hardware:inboundExecutor:)`` is the whole bridge: it subscribes and publishes the initial
+/// retained states, pumps both flows and executes queued commands (one in flight per device) until its task
+/// is cancelled, then marks everything `offline`.
 public actor Bridge {
     let identity: BridgeIdentity
     let mqtt: any MQTTPort
     let logger: Logger
     var registry: DeviceRegistry
     var queue = CoalescingQueue<DeviceAddress, CommandChannel, DeviceCommand>()
-    var backends: [String: any DeviceBackend] = [:]
-    var adapterOnline: [String: Bool] = [:]
+    var backends: [Adapter: any DeviceBackend] = [:]
+    var adapterOnline: [Adapter: Bool] = [:]
     /// Adapters whose loss was reported (`adapter_lost`) and not yet followed by `adapter_recovered`.
-    var adaptersLost: Set<String> = []
+    var adaptersLost: Set<Adapter> = []
     /// The first command of a device that just became busy, handed from `receive` to `drain`.
     var pendingFirst: [DeviceAddress: DrainStart] = [:]
     /// Retained state topics published at least once by this process.
@@ -67,9 +68,46 @@ public actor Bridge {
         await publishInventory()
     }
 
+    /// Runs the bridge until the task is cancelled, then marks every device `offline` (``shutdown()``).
+    ///
+    /// - MQTT → hardware: each message of `inbound` has its topic parsed once (``TopicScheme/route(_:)``);
+    ///   bridge requests run concurrently (an `include` lasts until inclusion ends, and its `cancel` and the
+    ///   device commands meanwhile must still arrive), everything else in arrival order. `inboundExecutor`,
+    ///   when given, runs this loop (the MQTT client's network thread: one thread hand-off fewer).
+    /// - Hardware → MQTT: the events of each stream of `hardware` are applied in order.
+    public func run(
+        inbound: some AsyncSequence<InboundMessage, Never> & Sendable, hardware: [AsyncStream<HardwareEvent>],
+        inboundExecutor: (any TaskExecutor)? = nil
+    ) async {
+        await start()
+        let topics = identity.topics
+        await withDiscardingTaskGroup { group in
+            group.addTask { await self.runCommandQueue() }
+            group.addTask(executorPreference: inboundExecutor) {
+                await withDiscardingTaskGroup { requests in
+                    for await message in inbound {
+                        let topic = topics.route(message.topic)
+                        if case .success(.bridgeRequest) = topic {
+                            requests.addTask { await self.receive(message, topic: topic) }
+                        } else {
+                            await self.receive(message, topic: topic)
+                        }
+                    }
+                }
+            }
+            for stream in hardware {
+                group.addTask {
+                    for await event in stream { await self.apply(event) }
+                }
+            }
+        }
+        logger.info("stopping: marking devices and the bridge offline")
+        await shutdown()
+    }
+
     /// Executes queued commands until the task is cancelled. Devices run concurrently; each device has
     /// at most one command in flight.
-    public func run() async {
+    public func runCommandQueue() async {
         await withDiscardingTaskGroup { group in
             for await address in ready {
                 group.addTask { await self.drain(address) }

@@ -1,55 +1,173 @@
-/// An event published (never retained) on `<prefix>/bridge/<bridge>/event` as JSON
-/// `{"type": "...", ...}`. The constructors below are the catalogue of event types.
-public struct BridgeEvent: Sendable, Equatable, CustomStringConvertible {
-    public let type: String
-    public let fields: [(String, JSONValue)]
+/// An event published (never retained) on `<prefix>/bridge/<bridge>/event` as JSON `{"type": "...", ...}`.
+///
+/// The cases are the catalogue of event types; ``json`` is their one encoder (the `type` first, then the
+/// fields in a fixed order), so every part of the bridge reports a fact in the same shape.
+public enum BridgeEvent: Sendable, Equatable, CustomStringConvertible {
+    /// `command_rejected`: a message the bridge did not accept (topic, payload or state), with the reason.
+    case commandRejected(topic: String, payload: [UInt8], reason: String)
+    /// `command_failed`: an accepted command the hardware did not take.
+    case commandFailed(device: DeviceAddress, command: String, reason: String)
+    /// `adapter_lost`: an adapter stopped answering or vanished.
+    case adapterLost(Adapter, reason: String)
+    /// `adapter_recovered`: an adapter is back after a reported loss.
+    case adapterRecovered(Adapter)
+    /// `node_dead` / `node_alive`: a Z-Wave node (or CEC device) died or came back, once per fact, with every
+    /// configured device of it (the bridge marks them `offline`/`online`).
+    case nodeAvailability(DeviceSource, online: Bool, devices: [DeviceAddress])
+    /// `<operation>_<step>`: progress of inclusion, exclusion or failed-node removal on the controller.
+    case controller(ControllerOperation, ControllerStep)
+    /// `inclusion_failed` / `exclusion_failed`: the operation ended without a node joining or leaving.
+    case controllerFailed(ControllerOperation, reason: String)
+    /// `node_added`: inclusion added a node.
+    case nodeAdded(node: Int)
+    /// `node_removed`: a node left the network.
+    case nodeRemoved(node: Int)
+    /// `interview_progress`: a node's interview reached `stage`.
+    case interviewProgress(node: Int, stage: String)
+    /// `interview_completed`: a node's interview finished.
+    case interviewCompleted(node: Int, manufacturer: String, product: String)
+    /// `interview_failed`: a node's interview did not finish in time (the node stays usable).
+    case interviewFailed(node: Int, stage: String, reason: String)
+    /// `configuration_applied`: the desired configuration parameters of a node were compared and set.
+    case configurationApplied(node: Int, changed: [ParameterChange], failed: [ParameterFailure])
+    /// `cec_rx`: a CEC frame the bridge received and was asked to report (`[cec] rx_events`).
+    case cecReceived(frame: String)
 
-    public init(type: String, fields: [(String, JSONValue)] = []) {
-        self.type = type
-        self.fields = fields
+    /// A controller operation, spelled as its events' prefix.
+    public enum ControllerOperation: String, Sendable, Hashable {
+        case inclusion
+        case exclusion
+        case removeFailed = "remove_failed"
     }
 
-    public static func == (lhs: BridgeEvent, rhs: BridgeEvent) -> Bool {
-        lhs.json == rhs.json
+    /// A step of a controller operation.
+    public enum ControllerStep: Sendable, Hashable {
+        /// The controller waits for a device's button.
+        case waiting
+        /// A device answered.
+        case nodeFound
+        /// The controller is adding (inclusion) or removing (exclusion) `node`.
+        case node(Int)
+        /// The protocol part ended (with the node, when the controller named one).
+        case protocolDone(node: Int?)
     }
 
-    /// The event as a JSON object, `type` first.
+    /// A configuration parameter that was changed.
+    public struct ParameterChange: Sendable, Hashable {
+        public let parameter: Int
+        public let from: Int?
+        public let to: Int
+        public init(parameter: Int, from: Int?, to: Int) {
+            self.parameter = parameter
+            self.from = from
+            self.to = to
+        }
+    }
+
+    /// A configuration parameter that could not be set, with the reason.
+    public struct ParameterFailure: Sendable, Hashable {
+        public let parameter: Int
+        public let reason: String
+        public init(parameter: Int, reason: String) {
+            self.parameter = parameter
+            self.reason = reason
+        }
+    }
+
+    /// The event's `type` field.
+    public var type: String {
+        switch self {
+        case .commandRejected: "command_rejected"
+        case .commandFailed: "command_failed"
+        case .adapterLost: "adapter_lost"
+        case .adapterRecovered: "adapter_recovered"
+        case .nodeAvailability(_, let online, _): online ? "node_alive" : "node_dead"
+        case .controller(let operation, let step):
+            switch step {
+            case .waiting: "\(operation.rawValue)_waiting"
+            case .nodeFound: "\(operation.rawValue)_node_found"
+            case .node: "\(operation.rawValue)_\(operation == .exclusion ? "removing" : "adding")"
+            case .protocolDone: "\(operation.rawValue)_protocol_done"
+            }
+        case .controllerFailed(let operation, _): "\(operation.rawValue)_failed"
+        case .nodeAdded: "node_added"
+        case .nodeRemoved: "node_removed"
+        case .interviewProgress: "interview_progress"
+        case .interviewCompleted: "interview_completed"
+        case .interviewFailed: "interview_failed"
+        case .configurationApplied: "configuration_applied"
+        case .cecReceived: "cec_rx"
+        }
+    }
+
+    /// The fields after `type`, in their published order.
+    public var fields: [(String, JSONValue)] {
+        switch self {
+        case .commandRejected(let topic, let payload, let reason):
+            // The payload is shown as text (invalid UTF-8 replaced, at most 64 characters), with its size.
+            let shown = String(decoding: payload.prefix(PayloadParser.maximumLength), as: UTF8.self)
+            return [
+                ("topic", .string(topic)), ("payload", .string(shown)), ("payload_bytes", .int(payload.count)),
+                ("reason", .string(reason)),
+            ]
+        case .commandFailed(let device, let command, let reason):
+            return [
+                ("device", .string(device.description)), ("command", .string(command)), ("reason", .string(reason)),
+            ]
+        case .adapterLost(let adapter, let reason):
+            return [("adapter", .string(adapter.rawValue)), ("reason", .string(reason))]
+        case .adapterRecovered(let adapter):
+            return [("adapter", .string(adapter.rawValue))]
+        case .nodeAvailability(let source, _, let devices):
+            let id: (String, JSONValue) =
+                switch source {
+                case .zwave(let node, _): ("node", .int(node))
+                case .cec(let address): ("logical_address", .int(address))
+                }
+            return [
+                id, ("device", devices.first.map { .string($0.description) } ?? .null),
+                ("devices", .array(devices.map { .string($0.description) })),
+            ]
+        case .controller(_, let step):
+            switch step {
+            case .waiting, .nodeFound, .protocolDone(nil): return []
+            case .node(let node), .protocolDone(let node?): return [("node", .int(node))]
+            }
+        case .controllerFailed(_, let reason):
+            return [("reason", .string(reason))]
+        case .nodeAdded(let node), .nodeRemoved(let node):
+            return [("node", .int(node))]
+        case .interviewProgress(let node, let stage):
+            return [("node", .int(node)), ("stage", .string(stage))]
+        case .interviewCompleted(let node, let manufacturer, let product):
+            return [("node", .int(node)), ("manufacturer", .string(manufacturer)), ("product", .string(product))]
+        case .interviewFailed(let node, let stage, let reason):
+            return [("node", .int(node)), ("stage", .string(stage)), ("reason", .string(reason))]
+        case .configurationApplied(let node, let changed, let failed):
+            return [
+                ("node", .int(node)),
+                (
+                    "changed",
+                    .array(
+                        changed.map {
+                            .object([
+                                ("parameter", .int($0.parameter)), ("from", $0.from.map { .int($0) } ?? .null),
+                                ("to", .int($0.to)),
+                            ])
+                        })
+                ),
+                (
+                    "failed",
+                    .array(failed.map { .object([("parameter", .int($0.parameter)), ("reason", .string($0.reason))]) })
+                ),
+            ]
+        case .cecReceived(let frame):
+            return [("frame", .string(frame))]
+        }
+    }
+
+    /// The event as a JSON object, `type` first: the one encoder of every event.
     public var json: JSONValue { .object([("type", .string(type))] + fields) }
 
     public var description: String { json.serialized }
-
-    /// A command that was not executed, with the reason. The payload is shown as text (invalid UTF-8
-    /// replaced, at most 64 characters) and its size is given.
-    public static func commandRejected(topic: String, payload: [UInt8], reason: String) -> BridgeEvent {
-        let shown = String(decoding: payload.prefix(PayloadParser.maximumLength), as: UTF8.self)
-        return BridgeEvent(
-            type: "command_rejected",
-            fields: [
-                ("topic", .string(topic)), ("payload", .string(shown)), ("payload_bytes", .int(payload.count)),
-                ("reason", .string(reason)),
-            ])
-    }
-
-    /// An adapter (`zwave` or `cec`) stopped answering or vanished.
-    public static func adapterLost(_ adapter: String, reason: String) -> BridgeEvent {
-        BridgeEvent(type: "adapter_lost", fields: [("adapter", .string(adapter)), ("reason", .string(reason))])
-    }
-
-    /// An adapter is back.
-    public static func adapterRecovered(_ adapter: String) -> BridgeEvent {
-        BridgeEvent(type: "adapter_recovered", fields: [("adapter", .string(adapter))])
-    }
-
-    /// A Z-Wave node died (`node_dead`) or came back (`node_alive`), once per fact: the node and every
-    /// configured device of it, which the bridge marks `offline`/`online`.
-    public static func nodeAvailability(_ source: DeviceSource, online: Bool, devices: [DeviceAddress]) -> BridgeEvent {
-        var fields: [(String, JSONValue)] = []
-        switch source {
-        case .zwave(let node, _): fields.append(("node", .int(node)))
-        case .cec(let address): fields.append(("logical_address", .int(address)))
-        }
-        fields.append(("device", devices.first.map { .string($0.description) } ?? .null))
-        fields.append(("devices", .array(devices.map { .string($0.description) })))
-        return BridgeEvent(type: online ? "node_alive" : "node_dead", fields: fields)
-    }
 }

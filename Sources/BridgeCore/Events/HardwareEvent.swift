@@ -5,7 +5,7 @@ public enum HardwareEvent: Sendable {
     case update(DeviceSource, StateUpdate)
     /// A node died or came back; an adapter was lost or recovered (all its devices at once).
     case availability(DeviceSource, online: Bool)
-    case adapterAvailability(adapter: String, online: Bool, reason: String)
+    case adapterAvailability(adapter: Adapter, online: Bool, reason: String)
     /// A scene activation (FGD212 S1/S2 clicks, Central Scene): published on `<device>/scene`, never retained.
     case scene(node: Int, instance: Int?, sceneID: Int)
     /// A node the configuration does not name appeared (it gets an `unassigned/node<N>` device).

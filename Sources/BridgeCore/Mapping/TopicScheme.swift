@@ -184,6 +184,11 @@ public struct TopicScheme: Sendable, Hashable {
         }
     }
 
+    /// ``parseInbound(_:)`` as a `Result`, for a message that is handed on with its parsed topic.
+    public func route(_ topic: String) -> Result<Inbound, ParseError> {
+        Result { () throws(ParseError) in try parseInbound(topic) }
+    }
+
     /// Parses a topic the bridge received. Never traps, whatever the input.
     /// - Throws: ``ParseError`` naming the reason for anything that is not a command topic of this bridge.
     public func parseInbound(_ topic: String) throws(ParseError) -> Inbound {

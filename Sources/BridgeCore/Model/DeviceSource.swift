@@ -13,11 +13,11 @@ public enum DeviceSource: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    /// The adapter the device hangs off: `zwave` or `cec`.
-    public var adapter: String {
+    /// The adapter the device hangs off.
+    public var adapter: Adapter {
         switch self {
-        case .zwave: "zwave"
-        case .cec: "cec"
+        case .zwave: .zwave
+        case .cec: .cec
         }
     }
 }

@@ -1,8 +1,8 @@
 /// The hardware side of one adapter (Z-Wave or CEC) as the bridge sees it. The drivers' adapters
 /// implement it; tests use fakes.
 public protocol DeviceBackend: Sendable {
-    /// Which adapter this is: `zwave` or `cec`.
-    var adapter: String { get }
+    /// Which adapter this is.
+    var adapter: Adapter { get }
     /// Executes one resolved command (`on`/`off`/`level`/`volume`/`mute`/`input`/`refresh`; never
     /// `toggle`, which the bridge resolves from the current state). Returns when the hardware library
     /// accepted the command; state changes come back as `HardwareEvent`s.

@@ -46,8 +46,8 @@ public struct DeviceRegistry: Sendable {
         }.sorted { $0.address < $1.address }
     }
 
-    /// Every device on an adapter (`zwave` or `cec`).
-    public func devices(onAdapter adapter: String) -> [DeviceDescriptor] {
+    /// Every device on an adapter.
+    public func devices(onAdapter adapter: Adapter) -> [DeviceDescriptor] {
         devices.values.filter { $0.source.adapter == adapter }.sorted { $0.address < $1.address }
     }
 

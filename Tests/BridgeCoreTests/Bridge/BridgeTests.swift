@@ -22,16 +22,16 @@ import Testing
         _ body: @Sendable (Bridge, FakeMQTTPort, FakeDeviceBackend, FakeDeviceBackend) async throws -> Void
     ) async throws {
         let mqtt = FakeMQTTPort()
-        let zwave = FakeDeviceBackend(adapter: "zwave")
-        let cec = FakeDeviceBackend(adapter: "cec")
+        let zwave = FakeDeviceBackend(adapter: .zwave)
+        let cec = FakeDeviceBackend(adapter: .cec)
         let bridge = Bridge(
             identity: BridgeIdentity(name: "living"), devices: [bedroom, ambilight, receiver, tv], scenes: scenes,
             backends: [zwave, cec], mqtt: mqtt, logger: Logger(label: "test"))
         await bridge.start()
-        await bridge.apply(.adapterAvailability(adapter: "zwave", online: true, reason: ""))
-        await bridge.apply(.adapterAvailability(adapter: "cec", online: true, reason: ""))
+        await bridge.apply(.adapterAvailability(adapter: .zwave, online: true, reason: ""))
+        await bridge.apply(.adapterAvailability(adapter: .cec, online: true, reason: ""))
         try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask { await bridge.run() }
+            group.addTask { await bridge.runCommandQueue() }
             try await body(bridge, mqtt, zwave, cec)
             await bridge.shutdown()
             try await group.waitForAll()
@@ -49,9 +49,9 @@ import Testing
         let mqtt = FakeMQTTPort()
         let bridge = Bridge(
             identity: BridgeIdentity(name: "living"), devices: sockets, scenes: [],
-            backends: [FakeDeviceBackend(adapter: "zwave")], mqtt: mqtt, logger: Logger(label: "test"))
+            backends: [FakeDeviceBackend(adapter: .zwave)], mqtt: mqtt, logger: Logger(label: "test"))
         await bridge.start()
-        await bridge.apply(.adapterAvailability(adapter: "zwave", online: true, reason: ""))
+        await bridge.apply(.adapterAvailability(adapter: .zwave, online: true, reason: ""))
         await bridge.apply(.availability(.zwave(node: 5, instance: nil), online: false))
         let retained = await mqtt.retained
         #expect(retained["Thuis/device/hall/socket2/availability"] == "offline")
@@ -117,12 +117,12 @@ import Testing
 
     @Test func theFirstCommandOfAnIdleDeviceIsSentBeforeReceiveReturns() async throws {
         // No command runner: only the fast path can have sent it.
-        let zwave = FakeDeviceBackend(adapter: "zwave")
+        let zwave = FakeDeviceBackend(adapter: .zwave)
         await zwave.takeFastPath()
         let bridge = Bridge(
             identity: BridgeIdentity(name: "living"), devices: [bedroom], backends: [zwave], mqtt: FakeMQTTPort(),
             logger: Logger(label: "test"))
-        await bridge.apply(.adapterAvailability(adapter: "zwave", online: true, reason: ""))
+        await bridge.apply(.adapterAvailability(adapter: .zwave, online: true, reason: ""))
         await bridge.apply(.update(.zwave(node: 2, instance: 1), .level(60)))
         await bridge.receive(set("Thuis/device/bedroom/light/set", "toggle"))
         #expect(await zwave.sentAtOnce == [.level(0)], "resolved from the current state, then sent")
@@ -190,7 +190,7 @@ import Testing
 
     @Test func commandsForAnOfflineAdapterAreRejectedNotDropped() async throws {
         try await withBridge { bridge, mqtt, zwave, _ in
-            await bridge.apply(.adapterAvailability(adapter: "zwave", online: false, reason: "stick unplugged"))
+            await bridge.apply(.adapterAvailability(adapter: .zwave, online: false, reason: "stick unplugged"))
             #expect(await mqtt.retained["Thuis/device/bedroom/light/availability"] == "offline")
             await bridge.receive(set("Thuis/device/bedroom/light/set", "on"))
             let events = await mqtt.events(on: "Thuis/bridge/living/event")

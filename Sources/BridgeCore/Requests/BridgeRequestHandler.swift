@@ -1,0 +1,10 @@
+/// Runs the bridge API requests that need the hardware (include, exclude, heal, configuration parameters,
+/// raw CEC frames). The core parses and validates every request (``BridgeRequest/parse(verb:arguments:)``)
+/// and answers `devices` itself; a handler receives only the verbs it serves. Progress goes out as
+/// `HardwareEvent.event`s of the handler's event stream.
+public protocol BridgeRequestHandler: Sendable {
+    /// The verbs this handler serves.
+    var verbs: Set<BridgeRequest.Verb> { get }
+    /// Runs `request`; its result is the response's `data`.
+    func handle(_ request: BridgeRequest) async throws(RequestFailure) -> JSONValue
+}

@@ -1,0 +1,51 @@
+import BridgeCore
+import Logging
+import TestSupport
+import Testing
+
+/// `Bridge.run` is the whole bridge: both flows, the command queue, and the offline marks when it stops.
+@Suite struct BridgeRunTests {
+    let light = DeviceDescriptor(
+        address: DeviceAddress(room: "bedroom", name: "light"), kind: .dimmer, source: .zwave(node: 2, instance: nil))
+
+    @Test func bothFlowsRunUntilCancelledAndThenEverythingIsOffline() async throws {
+        let mqtt = FakeMQTTPort()
+        let zwave = FakeDeviceBackend(adapter: .zwave)
+        let requests = FakeRequestHandler(verbs: [.include])
+        let bridge = Bridge(
+            identity: BridgeIdentity(name: "living"), devices: [light], backends: [zwave], requestHandlers: [requests],
+            mqtt: mqtt, logger: Logger(label: "test"))
+        let (inbound, toBridge) = AsyncStream.makeStream(of: InboundMessage.self)
+        let (hardware, fromHardware) = AsyncStream.makeStream(of: HardwareEvent.self)
+        let running = Task { await bridge.run(inbound: inbound, hardware: [hardware]) }
+
+        // Hardware → MQTT.
+        fromHardware.yield(.adapterAvailability(adapter: .zwave, online: true, reason: "ready"))
+        fromHardware.yield(.update(light.source, .level(40)))
+        await mqtt.waitFor("Thuis/device/bedroom/light", payload: "40")
+        #expect(await mqtt.subscriptions.contains("Thuis/device/+/+/set"))
+
+        // A request that lasts (an inclusion waiting for a device) does not hold up device commands.
+        await requests.hold()
+        toBridge.yield(
+            InboundMessage(
+                topic: "Thuis/bridge/living/request/include", payload: Array(#"{"transaction":"1"}"#.utf8),
+                retained: false))
+        toBridge.yield(
+            InboundMessage(topic: "Thuis/device/bedroom/light/set", payload: Array("10".utf8), retained: false))
+        await zwave.waitForCommands(1)
+        #expect(await zwave.commands == [.level(10)])
+        await requests.releaseAll()
+        await mqtt.waitFor("Thuis/bridge/living/response/include")
+
+        // A wrong topic is parsed once and rejected with the parser's reason.
+        toBridge.yield(InboundMessage(topic: "Thuis/device/bedroom/light/colour/set", payload: [], retained: false))
+        await mqtt.waitFor("Thuis/bridge/living/event")
+        let rejected = await mqtt.events(on: "Thuis/bridge/living/event").last
+        #expect(rejected?["type"] == "command_rejected")
+
+        running.cancel()
+        await running.value
+        #expect(await mqtt.retained["Thuis/device/bedroom/light/availability"] == "offline")
+    }
+}
