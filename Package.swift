@@ -75,12 +75,18 @@ let package = Package(
             ],
             swiftSettings: strict),
 
+        // MARK: Front ends beside the MQTT contract (pure Swift over the core).
+        .target(
+            name: "HomeAssistant",
+            dependencies: ["BridgeCore", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: strict),
+
         // MARK: The daemon's composition root and services, shared by `thuis-bridge run` and `thuis-lab demo`.
         .target(
             name: "BridgeDaemon",
             dependencies: [
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                "BridgeCore", "MQTTDriver", "CECDriver", "ZWaveDriver", "CMalloc", "SystemSupport",
+                "BridgeCore", "MQTTDriver", "CECDriver", "ZWaveDriver", "HomeAssistant", "CMalloc", "SystemSupport",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
@@ -101,7 +107,8 @@ let package = Package(
         .executableTarget(
             name: "thuis-bridge",
             dependencies: [
-                "BridgeCore", "BridgeDaemon", "MQTTDriver", "CECDriver", "ZWaveDriver", "SystemSupport",
+                "BridgeCore", "BridgeDaemon", "MQTTDriver", "CECDriver", "ZWaveDriver", "HomeAssistant",
+                "SystemSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -145,6 +152,9 @@ let package = Package(
         .testTarget(
             name: "BridgeCoreTests", dependencies: ["BridgeCore", "SystemSupport", "TestSupport"],
             exclude: ["Fuzz/Corpus", "Fuzz/LibFuzzer"], swiftSettings: strict),
+        .testTarget(
+            name: "HomeAssistantTests", dependencies: ["HomeAssistant", "BridgeCore", "TestSupport"],
+            exclude: ["Golden"], swiftSettings: strict),
         .testTarget(
             name: "MQTTDriverTests", dependencies: ["MQTTDriver", "BridgeCore", "TestSupport", "IntegrationSupport"],
             swiftSettings: strict),

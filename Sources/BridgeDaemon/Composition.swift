@@ -1,6 +1,7 @@
 public import BridgeCore
 import CECDriver
 import FoundationEssentials
+import HomeAssistant
 public import Logging
 public import MQTTDriver
 public import ServiceLifecycle
@@ -59,10 +60,16 @@ public struct Composition {
             services.append(CECService(driver: driver, backend: backend, logger: logger))
         }
 
+        let identity = BridgeIdentity(name: configuration.bridge.name, prefix: configuration.bridge.prefix)
+        var frontEnds: [any BridgeFrontEnd] = []
+        if configuration.homeAssistant.enabled {
+            frontEnds.append(
+                HomeAssistantDiscovery(
+                    prefix: configuration.homeAssistant.prefix, bridge: identity, mqtt: mqtt, logger: logger))
+        }
         let bridge = Bridge(
-            identity: BridgeIdentity(name: configuration.bridge.name, prefix: configuration.bridge.prefix),
-            devices: Self.devices(configuration), scenes: configuration.zwave?.scenes ?? [], backends: backends,
-            requestHandlers: requestHandlers, mqtt: mqtt, logger: logger)
+            identity: identity, devices: Self.devices(configuration), scenes: configuration.zwave?.scenes ?? [],
+            backends: backends, requestHandlers: requestHandlers, frontEnds: frontEnds, mqtt: mqtt, logger: logger)
         services.append(BridgeService(bridge: bridge, mqtt: mqtt, hardware: hardware))
         services.append(HeapTrimService())
         self.services = services
@@ -88,7 +95,7 @@ public struct Composition {
 
     /// The configured devices. Z-Wave kinds are a first guess (an endpoint is a socket, a node a dimmer)
     /// that the hardware corrects once the library reports the node's command classes.
-    static func devices(_ configuration: BridgeConfiguration) -> [DeviceDescriptor] {
+    public static func devices(_ configuration: BridgeConfiguration) -> [DeviceDescriptor] {
         let zwave = (configuration.zwave?.devices ?? []).map { device in
             DeviceDescriptor(
                 address: device.address, kind: device.instance == nil ? .dimmer : .socket, source: device.source,

@@ -149,8 +149,9 @@ public actor ZWaveBackend: DeviceBackend {
             controllerUpdate(update)
         case .nodeNew(let node):
             sessionSawNode(node)
-        case .driverReady:
+        case .driverReady(let home, _):
             networkQueried = false
+            continuation.yield(.network(adapter, id: String(home.description.dropFirst(2))))
             continuation.yield(.adapterAvailability(adapter: adapter, online: true, reason: "driver ready"))
         case .adapterRecovered:
             continuation.yield(.adapterAvailability(adapter: adapter, online: true, reason: "recovered"))
@@ -198,6 +199,7 @@ public actor ZWaveBackend: DeviceBackend {
             removeNode(node)
         case .awakeNodesQueried, .allNodesQueried:
             networkQueriesEnded()
+            continuation.yield(.networkQueried(adapter))
         default:
             break
         }

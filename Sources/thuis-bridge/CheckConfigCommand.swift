@@ -1,7 +1,9 @@
 import ArgumentParser
 import BridgeCore
+import BridgeDaemon
 import FoundationEssentials
 internal import Glibc
+import HomeAssistant
 internal import SystemSupport
 
 /// `thuis-bridge check-config [file]`: validates devices.toml without touching any hardware or the broker.
@@ -28,6 +30,34 @@ struct CheckConfigCommand: AsyncParsableCommand {
         print(Self.summary(configuration, file: file))
         print("")
         print(TopicTable(configuration).description)
+        print("")
+        print(Self.homeAssistant(configuration))
+    }
+
+    /// What Home Assistant discovery publishes for each device, or that it is off.
+    static func homeAssistant(_ configuration: BridgeConfiguration) -> String {
+        let section = configuration.homeAssistant
+        guard section.enabled else { return "HOME ASSISTANT DISCOVERY  off ([homeassistant] enabled = false)" }
+        let identity = BridgeIdentity(name: configuration.bridge.name, prefix: configuration.bridge.prefix)
+        var lines = [
+            "HOME ASSISTANT DISCOVERY  on, retained under \"\(section.prefix)/\" (Z-Wave entities once the stick "
+                + "reports its home id; the bridge itself: a connectivity binary_sensor)",
+            "DEVICE  ENTITIES",
+        ]
+        for device in Composition.devices(configuration) {
+            let inventory = BridgeInventory(
+                identity: identity, devices: [BridgeInventory.Device(descriptor: device)],
+                networks: [.zwave: "home"])
+            let configs = DiscoveryMapping.configs(for: inventory).filter { !$0.objectID.hasPrefix("thuis_bridge_") }
+            let triggers = configs.filter { $0.component == "device_automation" }.count
+            var entities = configs.filter { $0.component != "device_automation" }.map { config in
+                guard case .string(let name)? = config.payload["name"] else { return config.component }
+                return "\(config.component) (\(name.lowercased()))"
+            }
+            if triggers > 0 { entities.append("\(triggers) device triggers") }
+            lines.append("\(device.address)  \(entities.joined(separator: ", "))")
+        }
+        return lines.joined(separator: "\n")
     }
 
     /// `devices.toml is valid: bridge "living", prefix "Thuis", MQTT localhost:1883, ...`.

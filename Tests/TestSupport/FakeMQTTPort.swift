@@ -29,10 +29,11 @@ public actor FakeMQTTPort: MQTTPort {
         }
     }
 
-    /// Waits until a message on `topic` (with `payload`, when given) has been published, now or earlier.
-    public func waitFor(_ topic: String, payload: String? = nil) async {
+    /// Waits until a message on `topic` (with `payload`, when given) has been published, now or earlier (from
+    /// the `after`-th message on).
+    public func waitFor(_ topic: String, payload: String? = nil, after: Int = 0) async {
         let matches: @Sendable (Published) -> Bool = { $0.topic == topic && (payload == nil || $0.payload == payload) }
-        if published.contains(where: matches) { return }
+        if published.dropFirst(after).contains(where: matches) { return }
         await withCheckedContinuation { waiters.append((matches, $0)) }
     }
 

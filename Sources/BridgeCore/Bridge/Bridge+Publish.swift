@@ -67,6 +67,12 @@ extension Bridge {
             await publishInventory()
         case .event(let event):
             await publish(event: event)
+        case .network(let adapter, let id):
+            networks[adapter] = id
+            await notifyFrontEnds()
+        case .networkQueried(let adapter):
+            networksQueried.insert(adapter)
+            await notifyFrontEnds()
         }
     }
 
@@ -155,6 +161,65 @@ extension Bridge {
         guard text != lastInventory else { return }
         lastInventory = text
         await mqtt.publish(topic: identity.topics.bridgeDevices, text: text, retain: true)
+        await notifyFrontEnds()
+    }
+
+    /// Tells the front ends the inventory, when it changed since they last saw it.
+    func notifyFrontEnds() async {
+        guard !frontEnds.isEmpty else { return }
+        let inventory = frontEndSnapshot()
+        guard inventory != frontEndInventory else { return }
+        frontEndInventory = inventory
+        for frontEnd in frontEnds { await frontEnd.inventoryChanged(inventory) }
+    }
+
+    func frontEndSnapshot() -> BridgeInventory {
+        let devices = registry.all.map { device in
+            var facts: [String: String] = [:]
+            let node: DeviceSource? =
+                if case .zwave(let node, _) = device.source { .zwave(node: node, instance: nil) } else { nil }
+            for (key, value) in details[device.source] ?? node.flatMap({ details[$0] }) ?? [] {
+                if case .string(let text) = value { facts[key] = text }
+            }
+            return BridgeInventory.Device(descriptor: device, facts: facts)
+        }
+        // Adapters without a backend add no devices; CEC devices come from the configuration.
+        let open: Set<Adapter> = backends[.zwave] != nil && !networksQueried.contains(.zwave) ? [.zwave] : []
+        return BridgeInventory(
+            identity: identity, devices: devices, networks: networks,
+            complete: Set(Adapter.allCases).subtracting(open))
+    }
+
+    /// Publishes again every device's availability and every state it has reported, and the bridge's own
+    /// `online` (for a consumer that lost them, such as a restarted Home Assistant; retained anyway).
+    public func republishStates() async {
+        await mqtt.publish(topic: identity.topics.bridgeState, text: "online", retain: true)
+        for device in registry.all {
+            await publishAvailability(device)
+            let topics = identity.topics.device(device.address)
+            let state = registry.state(of: device.address)
+            for (topic, payload) in Self.statePayloads(state, of: device, topics: topics) {
+                await mqtt.publish(topic: topic, text: payload, retain: true)
+            }
+        }
+    }
+
+    /// Every retained state topic of `device` with a known value, with its payload.
+    static func statePayloads(_ state: DeviceState, of device: DeviceDescriptor, topics: TopicScheme.Device)
+        -> [(String, String)]
+    {
+        var payloads: [(String, String)] = []
+        if state.isOn != nil || state.level != nil {
+            payloads.append((topics.state, statePayload(state, kind: device.kind)))
+        }
+        if let power = state.power { payloads.append((topics.power, decimal(power))) }
+        if let energy = state.energy { payloads.append((topics.energy, decimal(energy))) }
+        if let volume = state.volume { payloads.append((topics.volume, String(volume))) }
+        if let muted = state.muted { payloads.append((topics.mute, muted ? "on" : "off")) }
+        if let input = state.input {
+            payloads.append((topics.input, device.inputs.first { $0.value == input }?.key ?? input))
+        }
+        return payloads
     }
 
     func inventory() -> JSONValue {

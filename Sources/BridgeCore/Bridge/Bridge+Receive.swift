@@ -43,6 +43,13 @@ extension Bridge {
         if let refusal = refusal(for: device) {
             return await reject(message, reason: refusal)
         }
+        if command == .on, device.kind == .dimmer,
+            case .level(let level)? = queue.waiting(for: address, channel: command.channel), level > 0
+        {
+            // A level makes the dimmer on already: an `on` right behind it (Home Assistant sends a brightness,
+            // then `on`) must not replace it with the last level.
+            return
+        }
         if let first = queue.submit(command, for: address, channel: command.channel) {
             // The device was idle: its queue now holds it busy, so this await cannot reorder its commands.
             pendingFirst[address] = await start(first, at: address)
@@ -104,7 +111,10 @@ extension Bridge {
         guard let device = registry.device(at: address), let backend = backends[device.source.adapter] else {
             return .finished
         }
-        let resolved = resolve(command, for: device)
+        guard let resolved = resolve(command, for: device) else {
+            executed(command, at: address)
+            return .finished
+        }
         do {
             guard let confirmation = try await backend.send(resolved, on: device) else { return .execute(command) }
             return .confirm(resolved, confirmation)
@@ -116,7 +126,7 @@ extension Bridge {
 
     func execute(_ command: DeviceCommand, at address: DeviceAddress) async {
         guard let device = registry.device(at: address), let backend = backends[device.source.adapter] else { return }
-        let resolved = resolve(command, for: device)
+        guard let resolved = resolve(command, for: device) else { return executed(command, at: address) }
         do {
             try await backend.execute(resolved, on: device)
             executed(resolved, at: address)
@@ -136,16 +146,17 @@ extension Bridge {
     }
 
     /// Turns `toggle` and a dimmer's `on` into concrete commands from the current state, at the moment
-    /// the command is sent (so a toggle acts on the latest state).
-    func resolve(_ command: DeviceCommand, for device: DeviceDescriptor) -> DeviceCommand {
+    /// the command is sent (so a toggle acts on the latest state); nil when there is nothing to send (`on`
+    /// for a dimmer that is on keeps its level).
+    func resolve(_ command: DeviceCommand, for device: DeviceDescriptor) -> DeviceCommand? {
         let state = registry.state(of: device.address)
         switch (command, device.kind) {
         case (.toggle, .dimmer):
-            return (state.level ?? 0) > 0 ? .level(0) : resolve(.on, for: device)
+            return (state.level ?? 0) > 0 ? .level(0) : .level(state.lastOnLevel ?? 99)
         case (.toggle, _):
             return state.isOn == true ? .off : .on
         case (.on, .dimmer):
-            return .level(state.lastOnLevel ?? 99)
+            return (state.level ?? 0) > 0 ? nil : .level(state.lastOnLevel ?? 99)
         case (.off, .dimmer):
             return .level(0)
         case (.mute(.toggle), _):

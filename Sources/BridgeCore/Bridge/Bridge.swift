@@ -28,6 +28,13 @@ public actor Bridge {
     var lastInventory: String?
     let scenes: [ZWaveSceneConfig]
     let requestHandlers: [any BridgeRequestHandler]
+    /// Front ends beside the MQTT contract (Home Assistant discovery), told of every inventory change.
+    let frontEnds: [any BridgeFrontEnd]
+    /// Network ids by adapter (the Z-Wave home id), and the adapters that reported their whole network.
+    var networks: [Adapter: String] = [:]
+    var networksQueried: Set<Adapter> = []
+    /// The inventory as the front ends last saw it.
+    var frontEndInventory: BridgeInventory?
     /// Devices whose first command is ready to run; consumed by `run()`.
     let ready: AsyncStream<DeviceAddress>
     let readyContinuation: AsyncStream<DeviceAddress>.Continuation
@@ -44,7 +51,7 @@ public actor Bridge {
     public init(
         identity: BridgeIdentity, devices: [DeviceDescriptor], scenes: [ZWaveSceneConfig] = [],
         backends: [any DeviceBackend], requestHandlers: [any BridgeRequestHandler] = [],
-        mqtt: any MQTTPort, logger: Logger
+        frontEnds: [any BridgeFrontEnd] = [], mqtt: any MQTTPort, logger: Logger
     ) {
         self.identity = identity
         self.registry = DeviceRegistry(devices)
@@ -52,6 +59,7 @@ public actor Bridge {
         self.mqtt = mqtt
         self.logger = logger
         self.requestHandlers = requestHandlers
+        self.frontEnds = frontEnds
         for backend in backends {
             self.backends[backend.adapter] = backend
             self.adapterOnline[backend.adapter] = false
@@ -62,7 +70,9 @@ public actor Bridge {
     /// Subscribes to the command topics and publishes the bridge's retained state: `online`, every
     /// device's availability (`offline` until its adapter reports it) and the inventory.
     public func start() async {
-        for filter in identity.topics.subscriptions { await mqtt.subscribe(filter) }
+        for filter in identity.topics.subscriptions + frontEnds.flatMap(\.subscriptions) {
+            await mqtt.subscribe(filter)
+        }
         await mqtt.publish(topic: identity.topics.bridgeState, text: "online", retain: true)
         for device in registry.all { await publishAvailability(device) }
         await publishInventory()
@@ -86,6 +96,10 @@ public actor Bridge {
             group.addTask(executorPreference: inboundExecutor) {
                 await withDiscardingTaskGroup { requests in
                     for await message in inbound {
+                        if let frontEnd = self.frontEnds.first(where: { $0.owns(message.topic) }) {
+                            await frontEnd.receive(message)
+                            continue
+                        }
                         let topic = topics.route(message.topic)
                         if case .success(.bridgeRequest) = topic {
                             requests.addTask { await self.receive(message, topic: topic) }
@@ -99,6 +113,9 @@ public actor Bridge {
                 group.addTask {
                     for await event in stream { await self.apply(event) }
                 }
+            }
+            for frontEnd in frontEnds {
+                group.addTask { await frontEnd.run(serving: self) }
             }
         }
         logger.info("stopping: marking devices and the bridge offline")
@@ -153,5 +170,6 @@ public struct BridgeIdentity: Sendable, Hashable {
         self.name = name
         self.prefix = prefix
     }
-    var topics: TopicScheme { TopicScheme(prefix: prefix, bridge: name) }
+    /// Every topic of this bridge instance.
+    public var topics: TopicScheme { TopicScheme(prefix: prefix, bridge: name) }
 }

@@ -9,15 +9,18 @@ public struct BridgeConfiguration: Sendable, Equatable {
     public var zwave: ZWaveSection?
     /// `[cec]`, or `nil` when this bridge has no CEC adapter.
     public var cec: CECSection?
+    /// `[homeassistant]`: discovery, on by default.
+    public var homeAssistant: HomeAssistantSection
 
     public init(
         bridge: BridgeSection, mqtt: MQTTSection = MQTTSection(), zwave: ZWaveSection? = nil,
-        cec: CECSection? = nil
+        cec: CECSection? = nil, homeAssistant: HomeAssistantSection = HomeAssistantSection()
     ) {
         self.bridge = bridge
         self.mqtt = mqtt
         self.zwave = zwave
         self.cec = cec
+        self.homeAssistant = homeAssistant
     }
 
     /// The topic names of this bridge instance.

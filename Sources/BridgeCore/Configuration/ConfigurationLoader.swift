@@ -48,20 +48,23 @@ public enum ConfigurationLoader {
             throw ConfigurationError(source: source, problems: diagnostics.sortedProblems)
         }
 
-        let root = TableReader(document, path: "", known: ["bridge", "mqtt", "zwave", "cec"], diagnostics: diagnostics)
+        let root = TableReader(
+            document, path: "", known: ["bridge", "mqtt", "zwave", "cec", "homeassistant"], diagnostics: diagnostics)
         let bridge = readBridge(root)
         let mqtt = readMQTT(root)
         let zwave = readZWave(root)
         let cec = readCEC(root)
+        let homeAssistant = readHomeAssistant(root)
         checkDuplicateAddresses((zwave?.addresses ?? []) + (cec?.addresses ?? []), diagnostics: diagnostics)
 
-        guard diagnostics.problems.isEmpty, let bridge, let mqtt else {
+        guard diagnostics.problems.isEmpty, let bridge, let mqtt, let homeAssistant else {
             if diagnostics.problems.isEmpty {
                 diagnostics.report("", "the configuration is incomplete")  // unreachable: a nil is always reported
             }
             throw ConfigurationError(source: source, problems: diagnostics.sortedProblems)
         }
-        return BridgeConfiguration(bridge: bridge, mqtt: mqtt, zwave: zwave?.section, cec: cec?.section)
+        return BridgeConfiguration(
+            bridge: bridge, mqtt: mqtt, zwave: zwave?.section, cec: cec?.section, homeAssistant: homeAssistant)
     }
 
     // MARK: Syntax

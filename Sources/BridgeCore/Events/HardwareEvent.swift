@@ -6,6 +6,10 @@ public enum HardwareEvent: Sendable {
     /// A node died or came back; an adapter was lost or recovered (all its devices at once).
     case availability(DeviceSource, online: Bool)
     case adapterAvailability(adapter: Adapter, online: Bool, reason: String)
+    /// The adapter's network id: the Z-Wave home id (`c0ffee01`), which makes device identities stable.
+    case network(Adapter, id: String)
+    /// The adapter has reported every device of its network (Z-Wave: the start-up queries ended).
+    case networkQueried(Adapter)
     /// A scene activation (FGD212 S1/S2 clicks, Central Scene): published on `<device>/scene`, never retained.
     case scene(node: Int, instance: Int?, sceneID: Int)
     /// A node the configuration does not name appeared (it gets an `unassigned/node<N>` device).

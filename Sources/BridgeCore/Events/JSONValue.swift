@@ -90,3 +90,7 @@ extension JSONValue: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, Ex
     public init(integerLiteral value: Int) { self = .int(value) }
     public init(booleanLiteral value: Bool) { self = .bool(value) }
 }
+
+extension JSONValue: ExpressibleByArrayLiteral {
+    public init(arrayLiteral elements: JSONValue...) { self = .array(elements) }
+}

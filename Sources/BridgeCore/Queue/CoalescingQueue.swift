@@ -59,6 +59,11 @@ public struct CoalescingQueue<Key: Hashable & Sendable, Channel: Hashable & Send
         return dropped
     }
 
+    /// The command of `channel` waiting for `key` (not the one in flight), if any.
+    public func waiting(for key: Key, channel: Channel) -> Command? {
+        lanes[key]?.waiting.first { $0.channel == channel }?.command
+    }
+
     /// Whether a command is in flight for `key`.
     public func isBusy(_ key: Key) -> Bool { lanes[key]?.inFlight ?? false }
 

@@ -130,6 +130,32 @@ import Testing
         #expect(await zwave.commands == [.level(0)], "the device is busy until its first command is confirmed")
     }
 
+    /// Home Assistant sets a brightness as the level, then `on`: one Set. An `on` behind a level in flight
+    /// keeps the level once it is confirmed; an `on` behind a waiting level does not replace it.
+    @Test func aLevelThenOnIsOneSet() async throws {
+        try await withBridge { bridge, _, zwave, _ in
+            await zwave.takeFastPath()
+            await zwave.hold()
+            await bridge.receive(set("Thuis/device/bedroom/light/set", "50"))
+            await bridge.receive(set("Thuis/device/bedroom/light/set", "on"))
+            await bridge.receive(set("Thuis/device/bedroom/light/get", ""))  // another channel, runs after the on
+            await bridge.apply(.update(.zwave(node: 2, instance: nil), .level(50)))
+            await zwave.releaseAll()
+            await zwave.waitForCommands(2)
+            #expect(await zwave.commands == [.level(50), .refresh])
+        }
+        try await withBridge { bridge, _, zwave, _ in
+            await zwave.hold()
+            await bridge.receive(set("Thuis/device/bedroom/light/set", "30"))
+            await zwave.waitForCommands(1)
+            await bridge.receive(set("Thuis/device/bedroom/light/set", "50"))
+            await bridge.receive(set("Thuis/device/bedroom/light/set", "on"))
+            await zwave.releaseAll()
+            await zwave.waitForCommands(2)
+            #expect(await zwave.commands == [.level(30), .level(50)])
+        }
+    }
+
     @Test func aCommandSentAtOnceStaysInFlightUntilConfirmed() async throws {
         try await withBridge { bridge, _, zwave, _ in
             await zwave.takeFastPath()
