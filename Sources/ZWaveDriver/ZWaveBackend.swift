@@ -94,8 +94,6 @@ public actor ZWaveBackend: DeviceBackend {
     /// at the interview's end normally reads every socket first (and this one is then skipped).
     static let interviewSweepDelay: Duration = .seconds(10)
 
-    static let meterKWh: UInt16 = 0
-    static let meterWatts: UInt16 = 2
     static let greenwave = "0x0099"
 
     public init(
@@ -271,9 +269,9 @@ public actor ZWaveBackend: DeviceBackend {
         switch (value.id.commandClass, value.id.index, value.content) {
         case (CommandClass.switchMultilevel, 0, .byte(let level)): return .level(Int(min(level, 99)))
         case (CommandClass.switchBinary, 0, .bool(let on)): return .isOn(on)
-        case (CommandClass.meter, meterWatts, .decimal(let watts, let precision)):
+        case (CommandClass.meter, CommandClass.meterWattsIndex, .decimal(let watts, let precision)):
             return .power(DeviceState.Measurement(value: watts, precision: Int(precision)))
-        case (CommandClass.meter, meterKWh, .decimal(let kWh, let precision)):
+        case (CommandClass.meter, CommandClass.meterKWhIndex, .decimal(let kWh, let precision)):
             return .energy(DeviceState.Measurement(value: kWh, precision: Int(precision)))
         default: return nil
         }
@@ -575,7 +573,7 @@ public actor ZWaveBackend: DeviceBackend {
         // each socket's meter is asked for directly: Multi Channel encapsulated Meter Get, W then kWh.
         for socket in instances where reads != .switches {
             expectedSocket[node] = socket
-            for (index, scale) in [(Self.meterWatts, UInt8(2)), (Self.meterKWh, UInt8(0))] {
+            for (index, scale) in [(CommandClass.meterWattsIndex, UInt8(2)), (CommandClass.meterKWhIndex, UInt8(0))] {
                 let key = ZWaveValueKey(node: node, commandClass: CommandClass.meter, instance: socket, index: index)
                 let before = generations[key, default: 0]
                 sweepRead[node] = (CommandClass.meter, index, false)
