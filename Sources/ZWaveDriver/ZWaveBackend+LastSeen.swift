@@ -17,7 +17,7 @@ extension ZWaveBackend {
     }
 
     /// `2026-11-22T04:38:02Z`: UTC, whole seconds (truncated).
-    static func timestamp(_ date: Date) -> String {
+    nonisolated static func timestamp(_ date: Date) -> String {
         Timestamp.iso8601(secondsSince1970: date.timeIntervalSince1970)
     }
 }

@@ -15,7 +15,11 @@ public import Logging
 /// is attributed to the socket the bridge is waiting for (after a command or during a refresh sweep), and
 /// an unsolicited one is never published as socket 1's: it triggers a debounced sweep that re-reads
 /// every socket one at a time. The end of the node's interview sweeps at once (no debounce).
-public actor ZWaveBackend: DeviceBackend {
+///
+/// Report counting and waiting is `ReportWaiter`'s, the desired configuration `ConfigurationApplier`'s; the three
+/// share the `ZWaveBackendActor`.
+@ZWaveBackendActor
+public final class ZWaveBackend: DeviceBackend {
     public nonisolated let adapter = Adapter.zwave
     /// Hardware events for the bridge; single consumer.
     public nonisolated let events: AsyncStream<HardwareEvent>
@@ -23,13 +27,11 @@ public actor ZWaveBackend: DeviceBackend {
     let driver: ZWaveDriver
     let configured: [ZWaveDeviceConfig]
     let logger: Logger
-    let confirmationTimeout: Duration
     let sweepDebounce: Duration
-
-    /// Per value key: how many reports arrived, and who waits for the next one.
-    var generations: [ZWaveValueKey: Int] = [:]
-    var waiters: [ZWaveValueKey: [(id: Int, after: Int, continuation: CheckedContinuation<Bool, Never>)]] = [:]
-    var nextWaiterID = 0
+    /// Counts each value's reports and holds the commands waiting for them.
+    let reports: ReportWaiter
+    /// Applies devices.toml's configuration parameters after each node's interview.
+    let configuration: ConfigurationApplier
     /// Nodes with the PowerNode endpoint quirk, and the socket whose report is expected on instance 1.
     var quirkyNodes: Set<NodeID> = []
     var expectedSocket: [NodeID: UInt8] = [:]
@@ -46,7 +48,6 @@ public actor ZWaveBackend: DeviceBackend {
     var sweepRead: [NodeID: (commandClass: UInt8, index: UInt16, answered: Bool)] = [:]
     var identified: Set<DeviceSource> = []
     var discovered: Set<DeviceSource> = []
-    var configApplied: Set<NodeID> = []
     /// The running controller command (inclusion, exclusion, failed-node removal), if any.
     var session: ControllerSession?
     var sessionCounter = 0
@@ -96,17 +97,22 @@ public actor ZWaveBackend: DeviceBackend {
 
     static let greenwave = "0x0099"
 
-    public init(
+    public nonisolated init(
         driver: ZWaveDriver, devices: [ZWaveDeviceConfig], logger: Logger,
         confirmationTimeout: Duration = .seconds(3), sweepDebounce: Duration = .milliseconds(300)
     ) {
         self.driver = driver
         self.configured = devices
         self.logger = logger
-        self.confirmationTimeout = confirmationTimeout
         self.sweepDebounce = sweepDebounce
+        let reports = ReportWaiter(timeout: confirmationTimeout)
+        self.reports = reports
+        configuration = ConfigurationApplier(devices: devices, driver: driver, reports: reports, logger: logger)
         (events, continuation) = AsyncStream.makeStream(of: HardwareEvent.self, bufferingPolicy: .bufferingNewest(4096))
     }
+
+    /// How long a command waits for the device's report.
+    var confirmationTimeout: Duration { reports.timeout }
 
     /// Maps driver events until the driver's event stream ends (or the task is cancelled).
     public func run() async {
@@ -154,7 +160,7 @@ public actor ZWaveBackend: DeviceBackend {
             continuation.yield(.adapterAvailability(adapter: adapter, online: true, reason: "recovered"))
         case .adapterLost(let reason):
             continuation.yield(.adapterAvailability(adapter: adapter, online: false, reason: reason))
-            wakeAllWaiters()
+            reports.wakeAll()
         case .driverFailed, .driverRemoved:
             break  // the driver's supervision reports these as adapterLost
         case .valueAdded(let value):
@@ -172,7 +178,7 @@ public actor ZWaveBackend: DeviceBackend {
             continuation.yield(.scene(node: Int(node.rawValue), instance: nil, sceneID: Int(scene)))
         case .nodeDead(let node):
             continuation.yield(.availability(.zwave(node: Int(node.rawValue), instance: nil), online: false))
-            wakeWaiters(of: node)
+            reports.wakeWaiters(of: node)
         case .nodeAlive(let node):
             continuation.yield(.availability(.zwave(node: Int(node.rawValue), instance: nil), online: true))
         case .nodeAdded(let node):
@@ -185,11 +191,7 @@ public actor ZWaveBackend: DeviceBackend {
             basicOnly.remove(node)
             await publishDetails(node)
             if quirkyNodes.contains(node) { sweepAfterInterview(node) }
-            let wantsConfiguration = configured.contains { $0.node == Int(node.rawValue) && !$0.config.isEmpty }
-            if wantsConfiguration, !configApplied.contains(node) {
-                configApplied.insert(node)
-                workContinuation.yield(.applyConfiguration(node))
-            }
+            if configuration.takeOn(node) { workContinuation.yield(.applyConfiguration(node)) }
         case .nodeRemoved(let node) where (refreshing[node] ?? .distantPast) > Date():
             logger.debug("node dropped and re-added by the re-interview", metadata: ["node": "\(node.rawValue)"])
         case .nodeRemoved(let node), .nodeReset(let node):
@@ -214,7 +216,8 @@ public actor ZWaveBackend: DeviceBackend {
         let update = Self.stateUpdate(value)
         if quirkyNodes.contains(id.node), instance == 1, socketValue {
             if update == nil {
-                bump(id.key)  // a value the bridge does not publish (e.g. the meter's "exporting" flag)
+                // A value the bridge does not publish (e.g. the meter's "exporting" flag).
+                reports.reportArrived(id.key)
                 return
             }
             if let read = sweepRead[id.node] {
@@ -226,7 +229,7 @@ public actor ZWaveBackend: DeviceBackend {
                         "unattributable PowerNode report during a sweep",
                         metadata: ["node": "\(id.node.rawValue)", "value": "\(id.commandClass)/\(id.index)"])
                     requestSweep(id.node)
-                    bump(id.key)
+                    reports.reportArrived(id.key)
                     return
                 }
                 sweepRead[id.node]?.answered = true
@@ -237,12 +240,12 @@ public actor ZWaveBackend: DeviceBackend {
                 // Unsolicited (or the library's cached/initial value): it may be any socket's. Never publish
                 // it as socket 1's; re-read every socket instead.
                 requestSweep(id.node)
-                bump(id.key)
+                reports.reportArrived(id.key)
                 return
             }
         }
         let key = ZWaveValueKey(node: id.node, commandClass: id.commandClass, instance: instance, index: id.index)
-        bump(key)
+        reports.reportArrived(key)
         guard let update else { return }
         continuation.yield(.update(.zwave(node: Int(id.node.rawValue), instance: Int(instance)), update))
     }
@@ -250,7 +253,7 @@ public actor ZWaveBackend: DeviceBackend {
     /// A Central Scene (0x5B) notification as a scene id: `<scene> * 10 + <key attribute>` (0 pressed once,
     /// 1 released, 2 held down, 3 pressed twice, 4-6 pressed 3-5 times), e.g. `12` for scene 1 held. The
     /// library's value is the key attribute + 1 and returns to 0 (inactive), which is not an event.
-    static func centralScene(_ value: ZWaveValue) -> Int? {
+    nonisolated static func centralScene(_ value: ZWaveValue) -> Int? {
         guard value.id.commandClass == CommandClass.centralScene, value.id.index > 0, value.id.index < 256 else {
             return nil
         }
@@ -265,7 +268,7 @@ public actor ZWaveBackend: DeviceBackend {
         return Int(value.id.index) * 10 + Int(attribute - 1)
     }
 
-    static func stateUpdate(_ value: ZWaveValue) -> HardwareEvent.StateUpdate? {
+    nonisolated static func stateUpdate(_ value: ZWaveValue) -> HardwareEvent.StateUpdate? {
         switch (value.id.commandClass, value.id.index, value.content) {
         case (CommandClass.switchMultilevel, 0, .byte(let level)): return .level(Int(min(level, 99)))
         case (CommandClass.switchBinary, 0, .bool(let on)): return .isOn(on)
@@ -370,7 +373,7 @@ public actor ZWaveBackend: DeviceBackend {
         default: return nil
         }
         let key = ZWaveValueKey(node: node, commandClass: commandClass, instance: instance, index: 0)
-        let before = generations[key, default: 0]
+        let before = reports.generation(of: key)
         do {
             if case .level(let level) = command {
                 try driver.setLevel(node: node, instance: instance, level: UInt8(clamping: level))
@@ -406,10 +409,10 @@ public actor ZWaveBackend: DeviceBackend {
             }
             guard let sent = try set(command, node: node, instance: instance) else { return }
             await confirm(sent.key, after: sent.before)
-            if quirky, generations[sent.key, default: 0] <= sent.before + 1 {
+            if quirky, reports.generation(of: sent.key) <= sent.before + 1 {
                 // The library's verifying Get is answered on instance 1 as well: keep this socket's window
                 // open for it, so it cannot land in the next command's or sweep's window as another socket's.
-                _ = await waitForReport(sent.key, after: sent.before + 1, timeout: .seconds(1))
+                _ = await reports.wait(for: sent.key, after: sent.before + 1, timeout: .seconds(1))
             }
         case .refresh:
             if quirky {
@@ -430,62 +433,9 @@ public actor ZWaveBackend: DeviceBackend {
 
     /// Waits for the device's report of `key` newer than generation `before` (or the timeout).
     func confirm(_ key: ZWaveValueKey, after before: Int) async {
-        if !(await waitForReport(key, after: before)) {
+        if !(await reports.wait(for: key, after: before)) {
             logger.debug("no report within the confirmation time", metadata: ["value": "\(key)"])
         }
-    }
-
-    // MARK: - Report waiting
-
-    func bump(_ key: ZWaveValueKey) {
-        let generation = generations[key, default: 0] + 1
-        generations[key] = generation
-        guard var list = waiters[key] else { return }
-        list.removeAll { waiter in
-            guard generation > waiter.after else { return false }
-            waiter.continuation.resume(returning: true)
-            return true
-        }
-        waiters[key] = list.isEmpty ? nil : list
-    }
-
-    /// Waits until a report for `key` newer than generation `after` arrives; `false` on timeout.
-    func waitForReport(_ key: ZWaveValueKey, after: Int, timeout: Duration? = nil) async -> Bool {
-        if generations[key, default: 0] > after { return true }
-        let id = nextWaiterID
-        nextWaiterID += 1
-        let timeout = timeout ?? confirmationTimeout
-        return await withTaskGroup(of: Void.self) { group in
-            group.addTask {
-                try? await Task.sleep(for: timeout)
-                await self.expire(key, id: id)
-            }
-            let confirmed = await withCheckedContinuation { continuation in
-                waiters[key, default: []].append((id, after, continuation))
-            }
-            group.cancelAll()
-            return confirmed
-        }
-    }
-
-    func expire(_ key: ZWaveValueKey, id: Int) {
-        guard var list = waiters[key], let index = list.firstIndex(where: { $0.id == id }) else { return }
-        list.remove(at: index).continuation.resume(returning: false)
-        waiters[key] = list.isEmpty ? nil : list
-    }
-
-    func wakeWaiters(of node: NodeID) {
-        for key in waiters.keys where key.node == node {
-            for waiter in waiters[key] ?? [] { waiter.continuation.resume(returning: false) }
-            waiters[key] = nil
-        }
-    }
-
-    func wakeAllWaiters() {
-        for list in waiters.values {
-            for waiter in list { waiter.continuation.resume(returning: false) }
-        }
-        waiters.removeAll()
     }
 
     // MARK: - PowerNode sweep
@@ -566,8 +516,8 @@ public actor ZWaveBackend: DeviceBackend {
             expectedSocket[node] = socket
             sweepRead[node] = (CommandClass.switchBinary, 0, false)
             let key = ZWaveValueKey(node: node, commandClass: CommandClass.switchBinary, instance: socket, index: 0)
-            let before = generations[key, default: 0]
-            if (try? await driver.refresh(switchID)) != nil { _ = await waitForReport(key, after: before) }
+            let before = reports.generation(of: key)
+            if (try? await driver.refresh(switchID)) != nil { _ = await reports.wait(for: key, after: before) }
         }
         // The library only created meter values for instance 1 (the supported reports landed there), so
         // each socket's meter is asked for directly: Multi Channel encapsulated Meter Get, W then kWh.
@@ -575,14 +525,14 @@ public actor ZWaveBackend: DeviceBackend {
             expectedSocket[node] = socket
             for (index, scale) in [(CommandClass.meterWattsIndex, UInt8(2)), (CommandClass.meterKWhIndex, UInt8(0))] {
                 let key = ZWaveValueKey(node: node, commandClass: CommandClass.meter, instance: socket, index: index)
-                let before = generations[key, default: 0]
+                let before = reports.generation(of: key)
                 sweepRead[node] = (CommandClass.meter, index, false)
                 let get: [UInt8] = [
                     CommandClass.multiChannel, CommandClass.multiChannelEncapsulation, 0x01, socket, CommandClass.meter,
                     CommandClass.meterGet, scale << 3,
                 ]
                 if (try? await driver.sendRaw(node: node, command: get)) != nil {
-                    _ = await waitForReport(key, after: before)
+                    _ = await reports.wait(for: key, after: before)
                 }
             }
         }
@@ -610,61 +560,9 @@ public actor ZWaveBackend: DeviceBackend {
 
     // MARK: - Desired configuration
 
-    /// Reads the configured parameters of a node and sets those that differ; reports what changed.
+    /// Applies the desired configuration of `node` and reports it.
     func applyConfiguration(_ node: NodeID) async {
-        let wanted = configured.filter { $0.node == Int(node.rawValue) }.flatMap(\.config)
-        var changes: [BridgeEvent.ParameterChange] = []
-        var failures: [BridgeEvent.ParameterFailure] = []
-        for parameter in wanted {
-            let key = ZWaveValueKey(
-                node: node, commandClass: CommandClass.configuration, instance: 1, index: UInt16(parameter.parameter))
-            let before = generations[key, default: 0]
-            do {
-                try await driver.requestConfigParameter(node: node, parameter: UInt8(clamping: parameter.parameter))
-            } catch {
-                failures.append(.init(parameter: parameter.parameter, reason: "\(error)"))
-                continue
-            }
-            _ = await waitForReport(key, after: before)
-            guard let id = await driver.valueID(for: key), let current = try? await driver.read(id) else {
-                failures.append(.init(parameter: parameter.parameter, reason: "the device did not report it"))
-                continue
-            }
-            let (value, size) = Self.integer(current.content)
-            logger.debug(
-                "configuration parameter read",
-                metadata: [
-                    "node": "\(node.rawValue)", "parameter": "\(parameter.parameter)", "value": "\(current.content)",
-                ])
-            guard value != Int(parameter.value) else { continue }
-            do {
-                let after = generations[key, default: 0]
-                try await driver.setConfigParameter(
-                    node: node, parameter: UInt8(clamping: parameter.parameter), value: parameter.value, size: size)
-                _ = await waitForReport(key, after: after)
-                changes.append(.init(parameter: parameter.parameter, from: value, to: Int(parameter.value)))
-                logger.info(
-                    "configuration parameter set",
-                    metadata: [
-                        "node": "\(node.rawValue)", "parameter": "\(parameter.parameter)",
-                        "value": "\(parameter.value)",
-                    ])
-            } catch {
-                failures.append(.init(parameter: parameter.parameter, reason: "\(error)"))
-            }
-        }
-        continuation.yield(.event(.configurationApplied(node: Int(node.rawValue), changed: changes, failed: failures)))
-    }
-
-    static func integer(_ content: ZWaveValue.Content) -> (Int?, UInt8) {
-        switch content {
-        case .byte(let b): (Int(b), 1)
-        case .short(let s): (Int(s), 2)
-        case .int(let i): (Int(i), 4)
-        case .list(let value, _): (Int(value), 1)
-        case .bool(let b): (b ? 1 : 0, 1)
-        default: (nil, 1)
-        }
+        continuation.yield(.event(await configuration.apply(node)))
     }
 }
 
