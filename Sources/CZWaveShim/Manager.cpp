@@ -60,14 +60,6 @@ bool zw_manager_exists(void) {
     }
 }
 
-zw_status zw_version(char *buffer, size_t size) {
-    return guarded("Manager::getVersionLongAsString", [&] {
-        ZW_REQUIRE(buffer != nullptr && size > 0, "buffer is NULL");
-        copyText(Manager::getVersionLongAsString(), buffer, size);
-        return ZW_OK;
-    });
-}
-
 zw_status zw_manager_create(const zw_options *options, zw_notification_fn notificationFn, zw_log_fn logFn,
                             void *context, zw_manager **outManager) {
     return guarded("zw_manager_create", [&]() -> zw_status {
@@ -190,15 +182,6 @@ zw_status zw_send_queue_count(zw_manager *m, uint32_t home, int32_t *out) {
         int32 count = m->manager->GetSendQueueCount(home);
         if (count < 0) return failed("Manager::GetSendQueueCount");
         *out = count;
-        return ZW_OK;
-    });
-}
-
-zw_status zw_controller_node_id(zw_manager *m, uint32_t home, uint8_t *out) {
-    ZW_REQUIRE_MANAGER(m);
-    return guarded("Manager::GetControllerNodeId", [&] {
-        ZW_REQUIRE(out != nullptr, "out pointer is NULL");
-        *out = m->manager->GetControllerNodeId(home);
         return ZW_OK;
     });
 }
