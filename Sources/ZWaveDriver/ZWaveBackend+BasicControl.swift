@@ -46,7 +46,7 @@ extension ZWaveBackend {
         let key = ZWaveValueKey(node: node, commandClass: commandClass, instance: instance, index: 0)
         guard await driver.valueID(for: key) == nil else { return false }
         do {
-            try await driver.sendRaw(node: node, command: [CommandClass.basic, 0x01, value])
+            try await driver.sendRaw(node: node, command: [CommandClass.basic, CommandClass.basicSet, value])
         } catch {
             throw CommandFailure("Basic Set to \(node) failed: \(error)")
         }

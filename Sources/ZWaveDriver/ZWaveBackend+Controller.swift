@@ -197,7 +197,7 @@ extension ZWaveBackend {
         discovered = discovered.filter { $0.node != number }
         identified = identified.filter { $0.node != number }
         readyNodes.remove(node)
-        quirkyNodes.remove(node)
+        quirk.observe(.removed(node))
         emit(.nodeRemoved(node: number))
     }
 

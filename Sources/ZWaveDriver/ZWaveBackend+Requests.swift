@@ -221,13 +221,13 @@ extension ZWaveBackend: BridgeRequestHandler {
     /// `get_config`: asks the device (Configuration Get) and returns what it reported.
     func getConfig(_ node: NodeID, parameter: UInt8) async throws(RequestFailure) -> JSONValue {
         let key = configKey(node, parameter)
-        let before = generations[key, default: 0]
+        let before = reports.generation(of: key)
         do {
             try await driver.requestConfigParameter(node: node, parameter: parameter)
         } catch {
             throw RequestFailure("cannot ask \(node) for parameter \(parameter): \(error)")
         }
-        guard await waitForReport(key, after: before) else {
+        guard await reports.wait(for: key, after: before) else {
             throw RequestFailure("\(node) did not report parameter \(parameter) within \(confirmationTimeout)")
         }
         return try await configValue(node, parameter: parameter)
@@ -242,7 +242,7 @@ extension ZWaveBackend: BridgeRequestHandler {
         var chosen = size
         if chosen == 0 {
             if let id = await driver.valueID(for: key), let current = try? await driver.read(id) {
-                chosen = Self.integer(current.content).1
+                chosen = current.content.integer.size
             } else {
                 chosen = 1
             }
@@ -269,7 +269,7 @@ extension ZWaveBackend: BridgeRequestHandler {
         } catch {
             throw RequestFailure("cannot read parameter \(parameter) of \(node): \(error)")
         }
-        let (value, size) = Self.integer(current.content)
+        let (value, size) = current.content.integer
         guard let value else {
             throw RequestFailure("parameter \(parameter) of \(node) is not a number: \(current.content)")
         }

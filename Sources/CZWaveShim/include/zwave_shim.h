@@ -210,9 +210,6 @@ bool zw_manager_exists(void);
 /** The message of the last failure on this thread (empty if none). Valid until the next shim call. */
 const char *zw_last_error(void);
 
-/** OpenZWave's version string (Manager::getVersionLongAsString). Copies into `buffer`. */
-zw_status zw_version(char *buffer, size_t size);
-
 /* ---- Drivers ---- */
 /** Manager::AddDriver(path, serial). ZW_ERR_FAILED if a driver for the path exists. */
 zw_status zw_add_driver(zw_manager *manager, const char *port_path);
@@ -249,21 +246,10 @@ zw_status zw_release_node_cache_copies(zw_manager *manager, uint32_t home_id, ui
 uint64_t zw_node_cache_copies_released(void);
 /** Manager::GetSendQueueCount: messages waiting in all the driver's send queues. */
 zw_status zw_send_queue_count(zw_manager *manager, uint32_t home_id, int32_t *out_count);
-/** Manager::GetControllerNodeId. */
-zw_status zw_controller_node_id(zw_manager *manager, uint32_t home_id, uint8_t *out_node);
 
 /* ---- Values ---- */
 /** Reads the value, its label, units, precision and read-only flag (Manager::GetValueAs*, GetValueLabel...). */
 zw_status zw_value_read(zw_manager *manager, const zw_value_id *value_id, zw_value_snapshot *out_snapshot);
-zw_status zw_value_get_bool(zw_manager *manager, const zw_value_id *value_id, bool *out_value);
-/** Byte, short, int, list (selected value). */
-zw_status zw_value_get_int(zw_manager *manager, const zw_value_id *value_id, int32_t *out_value);
-/** Decimal (exact text parsed) or any integer type. */
-zw_status zw_value_get_double(zw_manager *manager, const zw_value_id *value_id, double *out_value);
-zw_status zw_value_get_string(zw_manager *manager, const zw_value_id *value_id, char *buffer, size_t size);
-zw_status zw_value_get_label(zw_manager *manager, const zw_value_id *value_id, char *buffer, size_t size);
-zw_status zw_value_get_units(zw_manager *manager, const zw_value_id *value_id, char *buffer, size_t size);
-zw_status zw_value_get_precision(zw_manager *manager, const zw_value_id *value_id, uint8_t *out_precision);
 
 /** Manager::SetValue(bool). Bool values. */
 zw_status zw_value_set_bool(zw_manager *manager, const zw_value_id *value_id, bool value);

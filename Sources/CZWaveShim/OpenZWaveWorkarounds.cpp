@@ -1,0 +1,252 @@
+// Every work-around of OpenZWave 1.6 the shim carries, in one place: what the library does that the bridge
+// patches around, and the C API that controls and reports each patch.
+//
+// - Deferred network-cache writes: the executable's own Driver::WriteCache (zw_set_cache_writes_deferred,
+//   zw_write_config, zw_cache_writes_interposed, zw_cache_write_counts).
+// - Product config revisions: the executable's own ManufacturerSpecificDB::LoadConfigFileRevision, which skips
+//   parsing every product file at start-up (zw_config_revision_reads_skipped).
+// - Node cache copies: frees the copy of each node's cache element OpenZWave keeps but no longer reads
+//   (zw_release_node_cache_copies, zw_node_cache_copies_released).
+// - The bootstrap log file OpenZWave's own logger opens while the Manager is constructed (bootstrapLogOptions,
+//   removeBootstrapLog, used by zw_manager_create).
+//
+// The two replaced library functions are defined here under the library's mangled names and exported, so
+// libopenzwave's own calls, which go through its PLT, bind to them.
+
+#include "ShimInternal.h"
+
+#include <atomic>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <dlfcn.h>
+#include <malloc.h>
+#include <unistd.h>
+
+#include "Driver.h"
+#include "Node.h"
+#include "Utils.h"
+#include "platform/Mutex.h"
+#include "tinyxml/tinyxml.h"
+
+using namespace zwshim;
+
+// ---- The bootstrap log ----
+
+namespace {
+// The log file OZW's own logger opens while the Manager is constructed (before ours replaces it). It is
+// created empty (both levels None at that moment) inside the user path and deleted right after.
+const char *const kBootstrapLogName = "ozw_bootstrap_log.txt";
+} // namespace
+
+namespace zwshim {
+
+std::string bootstrapLogOptions() {
+    std::string options = "--Logging true --ConsoleOutput false --AppendLogFile false";
+    options += std::string(" --LogFileName ") + kBootstrapLogName;
+    options += " --SaveLogLevel 1 --QueueLogLevel 1 --DumpTriggerLevel 1";
+    return options;
+}
+
+void removeBootstrapLog(const std::string &userPath) {
+    std::string bootstrapLog = userPath + kBootstrapLogName;
+    unlink(bootstrapLog.c_str());
+}
+
+} // namespace zwshim
+
+// ---- Deferred cache writes ----
+
+namespace {
+
+// Deferred cache writes (see zw_set_cache_writes_deferred). The executable defines
+// OpenZWave::Driver::WriteCache (thuisWriteCache below, under the library's mangled name) and exports it, so
+// libopenzwave's own calls, which go through its PLT, bind here; the library's definition is reached with
+// dlsym(RTLD_NEXT).
+const char *const kWriteCacheSymbol = "_ZN9OpenZWave6Driver10WriteCacheEv";
+std::atomic<bool> g_cacheWritesDeferred{false};
+std::atomic<uint64_t> g_cacheWritesDone{0};
+std::atomic<uint64_t> g_cacheWritesSkipped{0};
+thread_local int t_explicitCacheWrites = 0;
+
+// Marks the calls in its scope as the application's own (zw_write_config): they always write.
+struct ExplicitCacheWrite {
+    ExplicitCacheWrite() { ++t_explicitCacheWrites; }
+    ~ExplicitCacheWrite() { --t_explicitCacheWrites; }
+    ExplicitCacheWrite(const ExplicitCacheWrite &) = delete;
+    ExplicitCacheWrite &operator=(const ExplicitCacheWrite &) = delete;
+};
+
+} // namespace
+
+// OpenZWave::Driver::WriteCache() as libopenzwave's PLT calls see it (the Itanium ABI passes `this` first).
+extern "C" void thuisWriteCache(void *driver) __asm__("_ZN9OpenZWave6Driver10WriteCacheEv");
+
+namespace {
+using WriteCacheFn = void (*)(void *);
+// The library's own Driver::WriteCache, or nullptr when none can be found (then nothing can be written:
+// zw_cache_writes_interposed says false and zw_write_config fails).
+WriteCacheFn libraryWriteCache() {
+    static WriteCacheFn library = [] {
+        auto found = reinterpret_cast<WriteCacheFn>(dlsym(RTLD_NEXT, kWriteCacheSymbol));
+        return found == &thuisWriteCache ? nullptr : found;
+    }();
+    return library;
+}
+} // namespace
+
+extern "C" __attribute__((visibility("default"))) void thuisWriteCache(void *driver) {
+    if (g_cacheWritesDeferred.load() && t_explicitCacheWrites == 0) {
+        g_cacheWritesSkipped.fetch_add(1);
+        return;
+    }
+    WriteCacheFn library = libraryWriteCache();
+    if (library == nullptr) return;  // no library definition to forward to
+    g_cacheWritesDone.fetch_add(1);
+    library(driver);
+    // The write builds the whole network as a TinyXML document (some 15 MB for 50 nodes) and frees it again:
+    // give those pages back now rather than at the next periodic trim.
+    malloc_trim(0);
+}
+
+// ---- Product config revisions ----
+
+namespace {
+std::atomic<uint64_t> g_configRevisionReadsSkipped{0};
+} // namespace
+
+// OpenZWave::Internal::ManufacturerSpecificDB::LoadConfigFileRevision(ProductDescriptor*), as libopenzwave's PLT
+// calls see it. OpenZWave 1.6 calls it for every product in manufacturer_specific.xml while loading the device
+// database, and it parses that product's whole config file only to store its Revision attribute in the
+// ProductDescriptor, where nothing in the library reads it again (a node's config revision is read from its own
+// config file when the node is interviewed). Parsing some 800 files is most of OpenZWave's start-up time, so
+// this definition does nothing and counts the calls (zw_config_revision_reads_skipped).
+extern "C" void thuisLoadConfigFileRevision(void *database, void *product) __asm__(
+    "_ZN9OpenZWave8Internal22ManufacturerSpecificDB22LoadConfigFileRevisionEPNS0_17ProductDescriptorE");
+extern "C" __attribute__((visibility("default"))) void thuisLoadConfigFileRevision(void *, void *) {
+    g_configRevisionReadsSkipped.fetch_add(1);
+}
+
+// ---- Node cache copies ----
+//
+// OpenZWave 1.6 keeps, in each node it read from the network cache, a copy of that node's <Node> element
+// (Node::m_nodeCache) for the node's lifetime, although Node::WriteXML reads it only while the node is at
+// QueryStage_CacheLoad, and a node never returns to that stage once past it (CacheLoad is entered only from the
+// cache, at start-up; every later step back leads to a stage above it or skips it). With 50 nodes those copies
+// are about 9 MB of TinyXML nodes. These members are private; an explicit template instantiation may name
+// private members (the usual access checks do not apply there), which gives member pointers to them from the
+// installed headers, i.e. the layout of the library they came with.
+namespace {
+template <typename Tag, typename Tag::type Member> struct ExposeMember {
+    friend typename Tag::type exposed(Tag) { return Member; }
+};
+struct NodeCacheCopyMember {
+    using type = TiXmlNode *OpenZWave::Node::*;
+    friend type exposed(NodeCacheCopyMember);
+};
+template struct ExposeMember<NodeCacheCopyMember, &OpenZWave::Node::m_nodeCache>;
+struct DriverNodesMember {
+    using type = OpenZWave::Node *(OpenZWave::Driver::*)[256];
+    friend type exposed(DriverNodesMember);
+};
+template struct ExposeMember<DriverNodesMember, &OpenZWave::Driver::m_nodes>;
+struct DriverInitMember {
+    using type = bool OpenZWave::Driver::*;
+    friend type exposed(DriverInitMember);
+};
+template struct ExposeMember<DriverInitMember, &OpenZWave::Driver::m_init>;
+struct DriverNodeMutexMember {
+    using type = OpenZWave::Internal::Platform::Mutex *OpenZWave::Driver::*;
+    friend type exposed(DriverNodeMutexMember);
+};
+template struct ExposeMember<DriverNodeMutexMember, &OpenZWave::Driver::m_nodeMutex>;
+struct ManagerGetDriverMember {
+    using type = OpenZWave::Driver *(OpenZWave::Manager::*)(uint32 const);
+    friend type exposed(ManagerGetDriverMember);
+};
+template struct ExposeMember<ManagerGetDriverMember, &OpenZWave::Manager::GetDriver>;
+
+std::atomic<uint64_t> g_nodeCacheCopiesReleased{0};
+} // namespace
+
+extern "C" {
+
+zw_status zw_write_config(zw_manager *m, uint32_t home) {
+    ZW_REQUIRE_MANAGER(m);
+    return guarded("Manager::WriteConfig", [&] {
+        if (libraryWriteCache() == nullptr) {
+            setError("OpenZWave::Driver::WriteCache not found in libopenzwave: the cache cannot be written");
+            return ZW_ERR_FAILED;
+        }
+        ExplicitCacheWrite explicitWrite;
+        OPENZWAVE_DEPRECATED_WARNINGS_OFF
+        m->manager->WriteConfig(home);
+        OPENZWAVE_DEPRECATED_WARNINGS_ON
+        return ZW_OK;
+    });
+}
+
+zw_status zw_release_node_cache_copies(zw_manager *m, uint32_t home, uint32_t *out_released) {
+    ZW_REQUIRE_MANAGER(m);
+    return guarded("zw_release_node_cache_copies", [&]() -> zw_status {
+        if (out_released != nullptr) *out_released = 0;
+        OpenZWave::Driver *driver = (m->manager->*exposed(ManagerGetDriverMember{}))(home);
+        if (driver == nullptr) {
+            setError("no driver with this home id");
+            return ZW_ERR_INVALID_HOMEID;
+        }
+        OpenZWave::Internal::LockGuard guard(driver->*exposed(DriverNodeMutexMember{}));  // as WriteCache holds it
+        // Until the stick's init data has been handled (m_init), nodes read from the cache still carry the stage
+        // stored in it, and are about to be set back to CacheLoad, when their copy is needed again. The driver
+        // thread sets m_init after that loop, whose every step takes the node lock held here.
+        if (!(driver->*exposed(DriverInitMember{}))) return ZW_OK;
+        OpenZWave::Node *(&nodes)[256] = driver->*exposed(DriverNodesMember{});
+        // The nodes holding a copy they no longer need. Each is checked before any is freed: the headers' layout
+        // must be the library's (the inline accessors, compiled here, have to agree with the library's own code),
+        // or nothing at all is freed. Once the copies are gone (or after a cold start) a call finds none.
+        std::vector<OpenZWave::Node *> candidates;
+        for (int id = 1; id < 256; ++id) {
+            OpenZWave::Node *node = nodes[id];
+            if (node == nullptr || node->*exposed(NodeCacheCopyMember{}) == nullptr) continue;
+            OpenZWave::Node::QueryStage stage = node->GetCurrentQueryStage();
+            if (node->GetNodeId() != id || stage < OpenZWave::Node::QueryStage_None ||
+                stage > OpenZWave::Node::QueryStage_Complete ||
+                m->manager->GetNodeQueryStage(home, static_cast<uint8>(id)) != node->GetQueryStageName(stage)) {
+                setError("OpenZWave's Node layout differs from the installed headers: nothing released");
+                return ZW_ERR_FAILED;
+            }
+            if (stage > OpenZWave::Node::QueryStage_CacheLoad) candidates.push_back(node);  // else WriteXML needs it
+        }
+        uint32_t released = 0;
+        for (OpenZWave::Node *node : candidates) {
+            TiXmlNode *&copy = node->*exposed(NodeCacheCopyMember{});
+            delete copy;
+            copy = nullptr;
+            ++released;
+        }
+        g_nodeCacheCopiesReleased.fetch_add(released);
+        if (out_released != nullptr) *out_released = released;
+        return ZW_OK;
+    });
+}
+
+uint64_t zw_node_cache_copies_released(void) { return g_nodeCacheCopiesReleased.load(); }
+
+void zw_set_cache_writes_deferred(bool deferred) { g_cacheWritesDeferred.store(deferred); }
+
+bool zw_cache_writes_deferred(void) { return g_cacheWritesDeferred.load(); }
+
+bool zw_cache_writes_interposed(void) {
+    void *bound = dlsym(RTLD_DEFAULT, kWriteCacheSymbol);
+    return bound != nullptr && bound == reinterpret_cast<void *>(&thuisWriteCache) && libraryWriteCache() != nullptr;
+}
+
+uint64_t zw_config_revision_reads_skipped(void) { return g_configRevisionReadsSkipped.load(); }
+
+void zw_cache_write_counts(uint64_t *written, uint64_t *skipped) {
+    if (written != nullptr) *written = g_cacheWritesDone.load();
+    if (skipped != nullptr) *skipped = g_cacheWritesSkipped.load();
+}
+
+} // extern "C"

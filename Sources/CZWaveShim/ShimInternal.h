@@ -1,0 +1,103 @@
+// What the shim's .cpp files share; not part of the C API (include/zwave_shim.h). Every entry point catches
+// every exception (OZW's OZW_ERROR macros throw OZWException) through `guarded` and returns a zw_status; the
+// message is kept per thread for zw_last_error().
+
+#ifndef ZWAVE_SHIM_INTERNAL_H
+#define ZWAVE_SHIM_INTERNAL_H
+
+#include "zwave_shim.h"
+
+#include <exception>
+#include <string>
+
+#include "Defs.h"
+#include "Manager.h"
+#include "Notification.h"
+#include "OZWException.h"
+#include "platform/Log.h"
+#include "value_classes/ValueID.h"
+
+// The handle zw_manager_create returns (Manager.cpp): the Manager, and the client's notification callback with
+// its context (the watcher's context is the handle).
+struct zw_manager {
+    OpenZWave::Manager *manager;
+    zw_notification_fn notificationFn;
+    void *context;
+};
+
+namespace zwshim {
+
+// ---- Status and errors (Status.cpp) ----
+
+void clearError();
+void setError(std::string message);
+zw_status statusFor(OpenZWave::OZWException::ExceptionType type);
+// Sets the error "<call> returned false" and returns ZW_ERR_FAILED.
+zw_status failed(const char *call);
+zw_status boolResult(const char *call, bool ok);
+// Copies `text` into `buffer` (truncated, always terminated).
+void copyText(const std::string &text, char *buffer, size_t size);
+
+// Runs `body` (returning zw_status), turning every exception into a status and a message naming `call`.
+template <typename Body> zw_status guarded(const char *call, Body &&body) {
+    clearError();
+    try {
+        return body();
+    } catch (OpenZWave::OZWException &e) {
+        setError(std::string(call) + ": " + e.what());
+        return statusFor(e.GetType());
+    } catch (std::exception &e) {
+        setError(std::string(call) + ": " + e.what());
+        return ZW_ERR_EXCEPTION;
+    } catch (...) {
+        setError(std::string(call) + ": unknown exception");
+        return ZW_ERR_UNKNOWN_EXCEPTION;
+    }
+}
+
+// ---- Values (Values.cpp) ----
+
+void fillValueId(OpenZWave::ValueID const &v, zw_value_id *out);
+OpenZWave::ValueID toValueId(const zw_value_id *v);
+// Reads everything about a value into `s`; throws what OZW throws.
+void readSnapshot(OpenZWave::Manager *m, OpenZWave::ValueID const &v, zw_value_snapshot *s);
+
+// ---- Notifications (Notifications.cpp) ----
+
+// The watcher: copies the notification into the C struct and calls the client. Runs on OZW's thread.
+void onNotification(OpenZWave::Notification const *n, void *context);
+
+// ---- Log (ForwardingLog.cpp) ----
+
+OpenZWave::LogLevel clampLevel(int level, OpenZWave::LogLevel fallback);
+// OpenZWave's log output as C callbacks (owned by OZW's Log once installed with Log::SetLoggingClass).
+OpenZWave::i_LogImpl *makeForwardingLog(zw_log_fn fn, void *context, OpenZWave::LogLevel save,
+                                        OpenZWave::LogLevel queue, OpenZWave::LogLevel dump);
+
+// ---- Work-arounds (OpenZWaveWorkarounds.cpp) ----
+
+// The logging part of OpenZWave's command line: its own logger writes nothing, to a file removed right after
+// (removeBootstrapLog), never to the console.
+std::string bootstrapLogOptions();
+void removeBootstrapLog(const std::string &userPath);
+
+} // namespace zwshim
+
+// Manager handle check shared by all calls.
+#define ZW_REQUIRE_MANAGER(m)                                                                                \
+    do {                                                                                                     \
+        if ((m) == nullptr || (m)->manager == nullptr) {                                                     \
+            zwshim::setError("no manager");                                                                  \
+            return ZW_ERR_NO_MANAGER;                                                                        \
+        }                                                                                                    \
+    } while (0)
+
+#define ZW_REQUIRE(cond, what)                                                                               \
+    do {                                                                                                     \
+        if (!(cond)) {                                                                                       \
+            zwshim::setError(what);                                                                          \
+            return ZW_ERR_INVALID_ARGUMENT;                                                                  \
+        }                                                                                                    \
+    } while (0)
+
+#endif // ZWAVE_SHIM_INTERNAL_H

@@ -1,0 +1,91 @@
+public import BridgeCore
+internal import Logging
+
+/// Bridge → hardware: a device command becomes a Set (or a refresh) handed to OpenZWave, confirmed by the device's
+/// report; the node's quirk (if any) frames switch commands and refreshes.
+extension ZWaveBackend {
+    public nonisolated func execute(_ command: DeviceCommand, on device: DeviceDescriptor) async throws(CommandFailure)
+    {
+        guard case .zwave(let node, let instance) = device.source, let nodeID = UInt8(exactly: node) else {
+            throw CommandFailure("\(device.address) is not a Z-Wave device")
+        }
+        // Inclusion freezes the library's normal traffic: hold the command until it ends (it always
+        // ends, by completion, cancel or its timeout); the bridge's queue coalesces what arrives meanwhile.
+        await waitUntilControllerIdle()
+        try await perform(command, node: NodeID(nodeID), instance: UInt8(instance ?? 1), device: device)
+    }
+
+    /// The fast path (`DeviceBackend.send`): a level or switch Set to a node that needs none of the slow
+    /// path's care (inclusion hold, Basic fallback, a quirk) is handed to OpenZWave at once, by the same call
+    /// `perform` makes; the confirmation is the same wait.
+    public func send(_ command: DeviceCommand, on device: DeviceDescriptor) async throws(CommandFailure)
+        -> CommandConfirmation?
+    {
+        guard case .zwave(let node, let instance) = device.source, let nodeID = UInt8(exactly: node) else { return nil }
+        let id = NodeID(nodeID)
+        guard !controllerHoldsCommands, !basicOnly.contains(id), !quirk.adopted(id),
+            let sent = try set(command, node: id, instance: UInt8(instance ?? 1))
+        else { return nil }
+        return CommandConfirmation { await self.confirm(sent) }
+    }
+
+    /// Hands a level (Switch Multilevel) or switch (Switch Binary) Set to OpenZWave, which queues it for its
+    /// driver thread. Returns the value whose report confirms it and that value's generation before the Set;
+    /// `nil` (nothing done) for any other command.
+    func set(_ command: DeviceCommand, node: NodeID, instance: UInt8) throws(CommandFailure) -> PendingConfirmation? {
+        let commandClass: UInt8
+        switch command {
+        case .level: commandClass = CommandClass.switchMultilevel
+        case .on, .off: commandClass = CommandClass.switchBinary
+        default: return nil
+        }
+        let key = ZWaveValueKey(node: node, commandClass: commandClass, instance: instance, index: 0)
+        let before = reports.generation(of: key)
+        do {
+            if case .level(let level) = command {
+                try driver.setLevel(node: node, instance: instance, level: UInt8(clamping: level))
+            } else {
+                try driver.setSwitch(node: node, instance: instance, on: command == .on)
+            }
+        } catch {
+            throw CommandFailure("\(error)")
+        }
+        return PendingConfirmation(key: key, before: before)
+    }
+
+    func perform(_ command: DeviceCommand, node: NodeID, instance: UInt8, device: DeviceDescriptor)
+        async throws(CommandFailure)
+    {
+        if basicOnly.contains(node), try await performBasic(command, node: node, instance: instance) { return }
+        switch command {
+        case .level:
+            if let sent = try set(command, node: node, instance: instance) {
+                await confirm(sent)
+            }
+        case .on, .off:
+            try await quirk.sendSwitch(to: node, instance: instance) { () async throws(CommandFailure) in
+                guard let sent = try set(command, node: node, instance: instance) else { return nil }
+                await confirm(sent)
+                return sent
+            }
+        case .refresh:
+            if await quirk.refresh(node, instance: instance) { return }
+            for id in await driver.valueIDs(node: node)
+            where id.instance == instance
+                && [CommandClass.switchMultilevel, CommandClass.switchBinary, CommandClass.meter].contains(
+                    id.commandClass)
+            {
+                try? await driver.refresh(id)
+            }
+        case .toggle, .volume, .mute, .input:
+            throw CommandFailure("\(command) is not supported by Z-Wave device \(device.address)")
+        }
+    }
+
+    /// Waits for the device's report confirming `sent` (or the timeout).
+    func confirm(_ sent: PendingConfirmation) async {
+        if !(await reports.wait(for: sent.key, after: sent.before)) {
+            logger.debug("no report within the confirmation time", metadata: ["value": "\(sent.key)"])
+        }
+    }
+}
