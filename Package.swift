@@ -24,7 +24,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
-        .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
+        // Exact: the configuration preflight (TOMLPreflight) is written against this version's parser.
+        .package(url: "https://github.com/LebJe/TOMLKit", exact: "0.6.0"),
     ],
     targets: [
         // MARK: C leaf targets: module maps and the one C++ shim, nothing else.

@@ -124,7 +124,7 @@ import Testing
             contentsOf: repository.appendingPathComponent("udev/thuis-bridge.service"), encoding: .utf8)
         let directives = unit.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
         for required in [
-            "User=thuis-bridge", "SupplementaryGroups=dialout", "NoNewPrivileges=yes", "ProtectSystem=strict",
+            "User=thuis-bridge", "SupplementaryGroups=dialout video", "NoNewPrivileges=yes", "ProtectSystem=strict",
             "StateDirectory=thuis-bridge", "StateDirectoryMode=0700", "CapabilityBoundingSet=",
         ] {
             #expect(directives.contains(required), "the unit lacks \(required)")

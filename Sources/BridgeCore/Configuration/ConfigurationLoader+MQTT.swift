@@ -1,5 +1,6 @@
 extension ConfigurationLoader {
-    /// `[mqtt]`: every key optional; `password_file` needs `username`, `cert_file` and `key_file` come together.
+    /// `[mqtt]`: every key optional; `password_file` needs `username`, `cert_file` and `key_file` come together
+    /// and need `ca_file` (a client certificate is only sent over TLS, which `ca_file` turns on).
     static func readMQTT(_ root: TableReader) -> MQTTSection? {
         guard root.contains("mqtt") else { return MQTTSection() }
         let known = ["host", "port", "username", "password_file", "ca_file", "cert_file", "key_file"]
@@ -25,6 +26,10 @@ extension ConfigurationLoader {
         if table.contains("cert_file") != table.contains("key_file") {
             let (present, absent) = table.contains("cert_file") ? ("cert_file", "key_file") : ("key_file", "cert_file")
             table.report(present, "requires \(absent) (a client certificate needs both)")
+            valid = false
+        } else if table.contains("cert_file") && !table.contains("ca_file") {
+            table.report(
+                "cert_file", "requires ca_file (a client certificate is only used over TLS, which ca_file turns on)")
             valid = false
         }
         guard valid else { return nil }

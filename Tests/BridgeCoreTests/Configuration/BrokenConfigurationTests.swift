@@ -258,6 +258,10 @@ import Testing
         #expect(
             problems(Self.bridge + "[mqtt]\ncert_file = \"/c\"\n").first?.message
                 == "requires key_file (a client certificate needs both)")
+        // `run` cannot use a client certificate without TLS: check-config refuses it too.
+        let withoutCA = problems(Self.bridge + "[mqtt]\ncert_file = \"/c\"\nkey_file = \"/k\"\n")
+        #expect(withoutCA.map(\.keyPath) == ["mqtt.cert_file"])
+        #expect(withoutCA.first?.message.hasPrefix("requires ca_file") == true)
     }
 
     @Test func nodeInstanceAndSceneRanges() {
