@@ -20,14 +20,7 @@ import Testing
             let broker = try await MosquittoBroker.start()
             let directory = try TemporaryDirectory()
             let config = try directory.write(
-                "devices.toml",
-                """
-                [bridge]
-                name = "\(name)"
-                [mqtt]
-                host = "127.0.0.1"
-                port = \(broker.port)
-                """)
+                "devices.toml", ConfigFixture(name: name, mqtt: .local(port: broker.port)).text)
             let watcher = try await MQTTTestClient.connect(port: broker.port)
             try await watcher.subscribe("Thuis/#")
             try await beforeBridge(watcher)
@@ -151,7 +144,7 @@ import Testing
     @Test func refusesAnInvalidConfigurationWithExitCode2() async throws {
         let directory = try TemporaryDirectory()
         let config = try directory.write(
-            "devices.toml", "[bridge]\nname = \"bad name\"\n[zwave]\nport = \"/dev/nonexistent\"\n")
+            "devices.toml", ConfigFixture(name: "bad name", zwave: .init(port: "/dev/nonexistent")).text)
         let bridge = try ChildProcess(
             executable: try BuiltProduct.executable(named: "thuis-bridge").path, arguments: ["run", "--config", config])
         #expect(await bridge.waitForExit(timeout: .seconds(20)) == .exited(2))

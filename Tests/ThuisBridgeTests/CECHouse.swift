@@ -1,6 +1,7 @@
 import CECEmulator
 import Foundation
 import IntegrationSupport
+import Logging
 import MQTTDriver
 import TestSupport
 
@@ -29,28 +30,16 @@ final class CECHouse: Sendable {
         emulator = CECEmulator(configuration: configuration)
         link = directory.file("cec")
         try emulator.start(link: link)
-        let config = try directory.write(
-            "devices.toml",
-            """
-            [bridge]
-            name = "\(name)"
-            log_level = "debug"
-            [mqtt]
-            host = "127.0.0.1"
-            port = \(broker.port)
-            [cec]
-            port = "\(link)"
-            osd_name = "Thuis"
-            cec_rx_events = \(rxEvents)
-
-            [[cec.device]]
-            address = 0
-            room = "living"
-            name = "tv"
-            [cec.device.inputs]
-            appletv = "1.0.0.0"
-            receiver = "2.0.0.0"
-            """)
+        let fixture = ConfigFixture(
+            name: name, logLevel: .debug, mqtt: .local(port: broker.port),
+            cec: .init(
+                port: link, osdName: "Thuis", rxEvents: rxEvents,
+                devices: [
+                    .init(
+                        address: 0, room: "living", name: "tv",
+                        inputs: ["appletv": "1.0.0.0", "receiver": "2.0.0.0"])
+                ]))
+        let config = try directory.write("devices.toml", fixture.text)
         watcher = try await MQTTTestClient.connect(port: broker.port)
         try await watcher.subscribe("Thuis/#")
         bridge = try ChildProcess(

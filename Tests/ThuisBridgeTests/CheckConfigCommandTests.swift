@@ -65,36 +65,41 @@ import Testing
                 "\(file.path):9: zwave.device[0].room: must match [A-Za-z0-9_-]+ (got \"living room\")"))
     }
 
-    static let bridge = "[bridge]\nname = \"living\"\n"
-    static let zwave = bridge + "[zwave]\nport = \"/dev/zwave\"\n"
-    static let tv = "[[cec.device]]\naddress = 0\nroom = \"living\"\nname = \"tv\"\n"
+    /// `[bridge]` (two lines), and `[zwave]` after it (four lines): the broken text follows.
+    static let bridge = ConfigFixture(name: "living").text
+    static let zwave = ConfigFixture(name: "living", zwave: .init(port: "/dev/zwave")).text
+    /// `living/tv` both a Z-Wave node and a CEC device.
+    static let livingTVTwice = ConfigFixture(
+        zwave: .init(devices: [.init(node: 2, room: "living", name: "tv")]),
+        cec: .init(devices: [.init(address: 0, room: "living", name: "tv")])
+    ).text
+    /// Node 2 mapped twice.
+    static let node2Twice = ConfigFixture(
+        zwave: .init(devices: [.init(node: 2, room: "a", name: "b"), .init(node: 2, room: "a", name: "c")])
+    ).text
 
     /// Broken files, each with the key path (or location) that must appear on standard error.
-    @Test(arguments: [
-        ("[bridge]\nname = = 1\n", ":2:"),
-        (bridge + "[mqtt]\nprot = 1883\n", ":4: mqtt.prot: unknown key"),
-        (bridge + "[zwaev]\n", ":3: zwaev: unknown section"),
-        (zwave + "[[zwave.device]]\nnode = 2\nname = \"light\"\n", ":5: zwave.device[0].room: missing"),
-        ("[bridge]\nname = \"living room\"\n", ":2: bridge.name: must match"),
-        (
-            zwave + "[[zwave.device]]\nnode = 2\nroom = \"living\"\nname = \"tv\"\n[cec]\n" + tv,
-            ":13: cec.device[0].name: duplicate: living/tv"
-        ),
-        (
-            zwave + "[[zwave.device]]\nnode = 2\nroom = \"a\"\nname = \"b\"\n"
-                + "[[zwave.device]]\nnode = 2\nroom = \"a\"\nname = \"c\"\n", ":10: zwave.device[1].node: duplicate"
-        ),
-        (bridge + "[mqtt]\nport = 65536\n", ":4: mqtt.port: must be between 1 and 65535"),
-        (
-            bridge + "[cec]\n[[cec.device]]\naddress = 15\nroom = \"living\"\nname = \"tv\"\n",
-            ":5: cec.device[0].address: must be between 0 and 14"
-        ),
-        (
-            bridge + "[cec]\n" + tv + "[cec.device.inputs]\nappletv = \"1.0.0\"\n",
-            ":9: cec.device[0].inputs.appletv: bad physical address"
-        ),
-        (bridge + "[[[zwave]]]\n", ":3:3: TOML syntax"),
-    ])
+    @Test(
+        arguments: [
+            ("[bridge]\nname = = 1\n", ":2:"),
+            (bridge + "[mqtt]\nprot = 1883\n", ":4: mqtt.prot: unknown key"),
+            (bridge + "[zwaev]\n", ":3: zwaev: unknown section"),
+            (zwave + "[[zwave.device]]\nnode = 2\nname = \"light\"\n", ":5: zwave.device[0].room: missing"),
+            ("[bridge]\nname = \"living room\"\n", ":2: bridge.name: must match"),
+            (livingTVTwice, ":13: cec.device[0].name: duplicate: living/tv"),
+            (node2Twice, ":10: zwave.device[1].node: duplicate"),
+            (bridge + "[mqtt]\nport = 65536\n", ":4: mqtt.port: must be between 1 and 65535"),
+            (
+                bridge + "[cec]\n[[cec.device]]\naddress = 15\nroom = \"living\"\nname = \"tv\"\n",
+                ":5: cec.device[0].address: must be between 0 and 14"
+            ),
+            (
+                bridge + "[cec]\n[[cec.device]]\naddress = 0\nroom = \"living\"\nname = \"tv\"\n"
+                    + "[cec.device.inputs]\nappletv = \"1.0.0\"\n",
+                ":9: cec.device[0].inputs.appletv: bad physical address"
+            ),
+            (bridge + "[[[zwave]]]\n", ":3:3: TOML syntax"),
+        ] as [(String, String)])
     func brokenFilesExitTwoNamingTheKeyPath(text: String, expected: String) async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("check-config-\(UUID())")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)

@@ -12,14 +12,7 @@ import ZWaveEmulator
         let directory = try TemporaryDirectory(prefix: "thuis-client")
         defer { directory.remove() }
         let config = try directory.write(
-            "devices.toml",
-            """
-            [bridge]
-            name = "nobody"
-            [mqtt]
-            host = "127.0.0.1"
-            port = \(broker.port)
-            """)
+            "devices.toml", ConfigFixture(name: "nobody", mqtt: .local(port: broker.port)).text)
         let started = ContinuousClock.now
         let devices = try InclusionHouse.cli(["devices", "--config", config], directory: directory)
         let exit = await devices.waitForExit(timeout: .seconds(10))
@@ -33,7 +26,7 @@ import ZWaveEmulator
         // No broker at all: the same bound.
         let port = try FreePort.next()
         let unreachable = try directory.write(
-            "unreachable.toml", "[bridge]\nname = \"nobody\"\n[mqtt]\nhost = \"127.0.0.1\"\nport = \(port)\n")
+            "unreachable.toml", ConfigFixture(name: "nobody", mqtt: .local(port: port)).text)
         let again = ContinuousClock.now
         let include = try InclusionHouse.cli(["include", "--config", unreachable], directory: directory)
         #expect(await include.waitForExit(timeout: .seconds(10)) == .exited(1), "\(include.outputText)")

@@ -1,3 +1,4 @@
+import BridgeCore
 import Foundation
 import IntegrationSupport
 import MQTTDriver
@@ -70,9 +71,9 @@ import ZWaveEmulator
             let rejections = await house.events(from: mark).filter { $0.contains("command_rejected") }
             #expect(rejections.count == cases.count, "\(rejections)")
             for item in cases {
-                let topic = FaultEscapedText(item.topic).text
+                let topic = JSONValue.string(item.topic).serialized
                 #expect(
-                    rejections.contains { $0.contains(#""topic":"\#(topic)""#) && $0.contains(item.reason) },
+                    rejections.contains { $0.contains(#""topic":\#(topic)"#) && $0.contains(item.reason) },
                     "no rejection of \(item.payload.count) bytes on \(item.topic) saying \"\(item.reason)\"")
             }
             // The 16 KiB payload is not echoed back: the event carries its size only.
@@ -129,24 +130,12 @@ import ZWaveEmulator
     func aSceneTopicThatCannotBePublishedToIsRefused(topic: String) async throws {
         let directory = try TemporaryDirectory(prefix: "thuis-badscene")
         defer { directory.remove() }
-        let escaped = FaultEscapedText(topic).text
-        let config = try directory.write(
-            "devices.toml",
-            """
-            [bridge]
-            name = "scenes"
-            [zwave]
-            port = "\(directory.file("zwave"))"
-            [[zwave.device]]
-            node = 2
-            room = "bedroom"
-            name = "light"
-            [[zwave.scene]]
-            node = 2
-            scene = 26
-            topic = "\(escaped)"
-            payload = "on"
-            """)
+        let fixture = ConfigFixture(
+            name: "scenes",
+            zwave: .init(
+                port: directory.file("zwave"), devices: [.init(node: 2, room: "bedroom", name: "light")],
+                scenes: [.init(node: 2, scene: 26, topic: topic, payload: "on")]))
+        let config = try directory.write("devices.toml", fixture.text)
         let bridge = try ChildProcess(
             executable: try BuiltProduct.executable(named: "thuis-bridge").path, arguments: ["run", "--config", config])
         #expect(await bridge.waitForExit(timeout: .seconds(20)) == .exited(2))

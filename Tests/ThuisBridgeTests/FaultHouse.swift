@@ -5,14 +5,14 @@ import TestSupport
 import ZWaveEmulator
 
 /// The fixture of the fault and security tests (issue 7): a real mosquitto with chosen options, optionally
-/// the emulated Z-Wave stick with the house's devices (ZWaveHouse.devices), the real `thuis-bridge run`
+/// the emulated Z-Wave stick with the house's devices (ZWaveHouse.zwave), the real `thuis-bridge run`
 /// process and a subscriber on everything under `Thuis/`.
 final class FaultHouse: Sendable {
     /// How to build the house.
     struct Options: Sendable {
         var broker = MosquittoBroker.Options()
-        /// Extra lines of the `[mqtt]` section (credentials, TLS).
-        var mqttLines: [String] = []
+        /// The `[mqtt]` section's credentials and TLS files (the house sets host and port).
+        var mqtt = ConfigFixture.MQTT()
         /// Start the Z-Wave stick emulator and configure the `[zwave]` section.
         var zwave = true
         /// Configure the stick before the bridge starts (e.g. silent during init).
@@ -35,33 +35,21 @@ final class FaultHouse: Sendable {
         self.name = name
         broker = try await MosquittoBroker.start(options.broker)
         directory = try TemporaryDirectory(prefix: "thuis-fault")
-        var zwaveSection = ""
+        var fixture = ConfigFixture(name: name, mqtt: options.mqtt)
+        fixture.mqtt?.host = "127.0.0.1"
+        fixture.mqtt?.port = broker.port
         if options.zwave {
             let stick = ZWaveStickEmulator(network: .defaultNetwork)
             options.prepareStick(stick)
             try stick.start(link: directory.file("zwave"))
             self.stick = stick
-            zwaveSection = """
-                [zwave]
-                port = "\(directory.file("zwave"))"
-                state_dir = "\(directory.file("state"))"
-
-                \(ZWaveHouse.devices)
-                """
+            fixture.zwave = ZWaveHouse.zwave
+            fixture.zwave?.port = directory.file("zwave")
+            fixture.zwave?.stateDirectory = directory.file("state")
         } else {
             stick = nil
         }
-        config = try directory.write(
-            "devices.toml",
-            """
-            [bridge]
-            name = "\(name)"
-            [mqtt]
-            host = "127.0.0.1"
-            port = \(broker.port)
-            \(options.mqttLines.joined(separator: "\n"))
-            \(zwaveSection)
-            """)
+        config = try directory.write("devices.toml", fixture.text)
         watcher = try await MQTTTestClient.connect(port: broker.port, configure: options.watcher)
         try await watcher.subscribe("Thuis/#")
         bridge = try ChildProcess(

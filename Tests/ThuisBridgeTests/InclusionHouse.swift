@@ -35,23 +35,12 @@ final class InclusionHouse: Sendable {
         directory = try TemporaryDirectory(prefix: "thuis-incl")
         stick = ZWaveStickEmulator(network: Self.network(joinAfter: joinAfter, joinsAs: joinsAs))
         try stick.start(link: directory.file("zwave"))
-        config = try directory.write(
-            "devices.toml",
-            """
-            [bridge]
-            name = "\(name)"
-            [mqtt]
-            host = "127.0.0.1"
-            port = \(broker.port)
-            [zwave]
-            port = "\(directory.file("zwave"))"
-            state_dir = "\(directory.file("state"))"
-
-            [[zwave.device]]
-            node = 2
-            room = "bedroom"
-            name = "light"
-            """)
+        let fixture = ConfigFixture(
+            name: name, mqtt: .local(port: broker.port),
+            zwave: .init(
+                port: directory.file("zwave"), stateDirectory: directory.file("state"),
+                devices: [.init(node: 2, room: "bedroom", name: "light")]))
+        config = try directory.write("devices.toml", fixture.text)
         watcher = try await MQTTTestClient.connect(port: broker.port)
         try await watcher.subscribe("Thuis/#")
         bridge = try ChildProcess(

@@ -15,7 +15,8 @@ import Testing
     static func authenticatedOptions(passwordFile: String) -> FaultHouse.Options {
         var options = FaultHouse.Options()
         options.broker = MosquittoBroker.Options(allowAnonymous: false, users: brokerUsers)
-        options.mqttLines = [#"username = "thuis""#, #"password_file = "\#(passwordFile)""#]
+        options.mqtt.username = "thuis"
+        options.mqtt.passwordFile = passwordFile
         options.watcher = {
             $0.username = "watcher"
             $0.password = "watcher-pw"
@@ -80,7 +81,7 @@ import Testing
         var options = FaultHouse.Options()
         options.zwave = false
         options.broker = MosquittoBroker.Options(tls: authority.brokerFiles)
-        options.mqttLines = [#"ca_file = "\#(authority.caFile)""#]
+        options.mqtt.caFile = authority.caFile
         options.watcher = { $0.caFile = authority.caFile }
         try await FaultHouse.with(name: "tls", options: options) { house in
             try await house.waitFor(topic: house.stateTopic, "online", timeout: .seconds(30))
@@ -101,7 +102,7 @@ import Testing
         var options = FaultHouse.Options()
         options.zwave = false
         options.broker = MosquittoBroker.Options(tls: server.brokerFiles)
-        options.mqttLines = [#"ca_file = "\#(other.caFile)""#]
+        options.mqtt.caFile = other.caFile
         options.watcher = { $0.caFile = server.caFile }
         try await FaultHouse.with(name: "badtls", options: options) { house in
             try await MQTTTestClient.poll(timeout: .seconds(30), "two refused TLS connection attempts") {

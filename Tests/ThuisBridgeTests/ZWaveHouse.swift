@@ -26,39 +26,16 @@ final class ZWaveHouse: Sendable {
         func set(_ p: ChildProcess) { process.withLock { $0 = p } }
     }
 
-    static let devices = """
-        [[zwave.device]]
-        node = 2
-        room = "bedroom"
-        name = "light"
-        [zwave.device.config]
-        28 = 1
-        50 = 20
-
-        [[zwave.device]]
-        node = 3
-        instance = 1
-        room = "living"
-        name = "receiver"
-
-        [[zwave.device]]
-        node = 3
-        instance = 3
-        room = "living"
-        name = "subwoofer"
-
-        [[zwave.device]]
-        node = 3
-        instance = 4
-        room = "living"
-        name = "ambilight"
-
-        [[zwave.scene]]
-        node = 2
-        scene = 26
-        topic = "Thuis/scene/homeTheater"
-        payload = "on"
-        """
+    /// The mapped part of the network: the FGD212 (scene activation on, power reports at 20 %), three
+    /// PowerNode sockets and the FGD212's S2 single click as a scene.
+    static let zwave = ConfigFixture.ZWave(
+        devices: [
+            .init(node: 2, room: "bedroom", name: "light", config: [28: 1, 50: 20]),
+            .init(node: 3, instance: 1, room: "living", name: "receiver"),
+            .init(node: 3, instance: 3, room: "living", name: "subwoofer"),
+            .init(node: 3, instance: 4, room: "living", name: "ambilight"),
+        ],
+        scenes: [.init(node: 2, scene: 26, topic: "Thuis/scene/homeTheater", payload: "on")])
 
     init(name: String, radioLatency: Duration = ZWaveStickEmulator.defaultRadioLatency) async throws {
         bridgeName = name
@@ -68,20 +45,11 @@ final class ZWaveHouse: Sendable {
         network.timeScale = 600  // one second is ten emulated minutes, so kWh visibly accumulate
         stick = ZWaveStickEmulator(network: network, radioLatency: radioLatency)
         try stick.start(link: directory.file("zwave"))
+        var zwave = Self.zwave
+        zwave.port = directory.file("zwave")
+        zwave.stateDirectory = directory.file("state")
         config = try directory.write(
-            "devices.toml",
-            """
-            [bridge]
-            name = "\(name)"
-            [mqtt]
-            host = "127.0.0.1"
-            port = \(broker.port)
-            [zwave]
-            port = "\(directory.file("zwave"))"
-            state_dir = "\(directory.file("state"))"
-
-            \(Self.devices)
-            """)
+            "devices.toml", ConfigFixture(name: name, mqtt: .local(port: broker.port), zwave: zwave).text)
         watcher = try await MQTTTestClient.connect(port: broker.port)
         try await watcher.subscribe("Thuis/#")
         bridgeBox = Box(try Self.startBridge(config: config, directory: directory))

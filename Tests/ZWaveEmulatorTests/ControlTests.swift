@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 import ZWaveEmulator
 
@@ -83,4 +84,13 @@ extension EmulatorSerialSuite {
             #expect(f.emulator.level(node: 2) == 99)
         }
     }
+}
+
+/// Lines collected from another thread.
+final class ResultLog: Sendable {
+    private let items = Mutex<[String]>([])
+
+    func append(_ line: String) { items.withLock { $0.append(line) } }
+
+    var lines: [String] { items.withLock { $0 } }
 }

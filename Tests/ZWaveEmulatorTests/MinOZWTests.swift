@@ -11,13 +11,13 @@ extension EmulatorSerialSuite {
     @Suite struct MinOZWTests {
         @Test func coldAndCachedStartsReachAllNodesQueried() async throws {
             try MinOZWRunner.requireInstalled()
-            let dir = try ScratchDirectory()
+            let dir = try TemporaryDirectory(prefix: "zwe")
             let emulator = ZWaveStickEmulator(
                 network: .defaultNetwork, radioLatency: ZWaveStickEmulator.realisticRadioLatency)
-            try emulator.start(link: dir.path + "/zwave")
+            try emulator.start(link: dir.file("zwave"))
             defer { emulator.stop() }
 
-            let cold = try await MinOZWRunner.run(device: dir.path + "/zwave", in: dir.path)
+            let cold = try await MinOZWRunner.run(device: dir.file("zwave"), in: dir.path)
             let coldFrames = emulator.hostFrameCount
             #expect(!cold.timedOut)
             #expect(cold.exitCode == 0)
@@ -30,7 +30,7 @@ extension EmulatorSerialSuite {
             #expect(cache.contains("GreenWave Reality Inc"))
             #expect(!cold.output.contains("Dropping command"), "a transaction was not closed")
 
-            let cached = try await MinOZWRunner.run(device: dir.path + "/zwave", in: dir.path)
+            let cached = try await MinOZWRunner.run(device: dir.file("zwave"), in: dir.path)
             let cachedFrames = emulator.hostFrameCount - coldFrames
             #expect(cached.exitCode == 0)
             #expect(cached.reachedAllNodesQueried)
@@ -44,11 +44,11 @@ extension EmulatorSerialSuite {
 
         @Test func theHouseNetworkIsInterviewedCompletely() async throws {
             try MinOZWRunner.requireInstalled()
-            let dir = try ScratchDirectory()
+            let dir = try TemporaryDirectory(prefix: "zwe")
             let emulator = ZWaveStickEmulator(network: .house)
-            try emulator.start(link: dir.path + "/zwave")
+            try emulator.start(link: dir.file("zwave"))
             defer { emulator.stop() }
-            let run = try await MinOZWRunner.run(device: dir.path + "/zwave", in: dir.path)
+            let run = try await MinOZWRunner.run(device: dir.file("zwave"), in: dir.path)
             #expect(run.reachedAllNodesQueried)
             #expect(!run.output.contains("Dropping command"))
             let cache = try #require(MinOZWRunner.cache(in: dir.path))
@@ -59,8 +59,8 @@ extension EmulatorSerialSuite {
         @Test func theCLIEmulatorServesMinOZW() async throws {
             try MinOZWRunner.requireInstalled()
             let binary = try BuiltProduct.executable(named: "thuis-lab").path
-            let dir = try ScratchDirectory()
-            let link = dir.path + "/zwave"
+            let dir = try TemporaryDirectory(prefix: "zwe")
+            let link = dir.file("zwave")
             let cli = try ChildProcess(
                 executable: binary,
                 arguments: ["emulate", "zwave", "--link", link, "--network", "default", "--latency", "10"])

@@ -1,3 +1,5 @@
+public import Logging
+
 /// A validated devices.toml (see DEVICES-TOML.md). Built by ``ConfigurationLoader``; every value in it has been
 /// checked (ranges, characters, duplicates), so the bridge can use it without further validation.
 public struct BridgeConfiguration: Sendable, Equatable {
@@ -25,4 +27,22 @@ public struct BridgeConfiguration: Sendable, Equatable {
 
     /// The topic names of this bridge instance.
     public var topics: TopicScheme { TopicScheme(prefix: bridge.prefix, bridge: bridge.name) }
+}
+
+/// `[bridge]`: which bridge instance this is and where its topics live.
+public struct BridgeSection: Sendable, Equatable {
+    /// `name`: the instance name (`[A-Za-z0-9_-]+`), used in `<prefix>/bridge/<name>/...` and the MQTT client id.
+    public var name: String
+    /// `prefix`: the topic prefix, one or more `/`-separated `[A-Za-z0-9_-]+` levels; default `Thuis`.
+    public var prefix: String
+    /// `log_level`: trace, debug, info, notice, warning, error or critical; default info.
+    public var logLevel: Logger.Level
+
+    public static let defaultPrefix = "Thuis"
+
+    public init(name: String, prefix: String = BridgeSection.defaultPrefix, logLevel: Logger.Level = .info) {
+        self.name = name
+        self.prefix = prefix
+        self.logLevel = logLevel
+    }
 }

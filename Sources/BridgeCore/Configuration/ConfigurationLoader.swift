@@ -67,6 +67,24 @@ public enum ConfigurationLoader {
             bridge: bridge, mqtt: mqtt, zwave: zwave?.section, cec: cec?.section, homeAssistant: homeAssistant)
     }
 
+    // MARK: Across sections
+
+    /// Every room/name pair is one device, across Z-Wave and CEC together.
+    private static func checkDuplicateAddresses(
+        _ all: [Located<DeviceAddress>], diagnostics: ConfigurationDiagnostics
+    ) {
+        var seen: [DeviceAddress: String] = [:]
+        for device in all {
+            if let first = seen[device.value] {
+                diagnostics.report(
+                    ConfigurationKeyPath.appending("name", to: device.path),
+                    "duplicate: \(device.value) is already used by \(first)")
+            } else {
+                seen[device.value] = device.path
+            }
+        }
+    }
+
     // MARK: Syntax
 
     /// The parse error of `text`, or `nil` when it parses. Only for text that passed ``TOMLPreflight``.
@@ -115,4 +133,10 @@ public enum ConfigurationLoader {
                 line: lines.line(of: keyPath))
         }
     }
+}
+
+/// A value read from devices.toml together with the key path it was read at (for cross-entry checks).
+struct Located<Value> {
+    let path: String
+    let value: Value
 }

@@ -55,3 +55,18 @@ public struct BusFrame: Sendable, Hashable, CustomStringConvertible {
 
     public var description: String { bytes.map { String(format2: $0) }.joined(separator: ":") }
 }
+
+/// A frame the host transmitted through the emulated adapter, with when it completed and what the
+/// adapter answered.
+public struct TransmittedFrame: Sendable, CustomStringConvertible {
+    /// The frame as sent.
+    public let frame: BusFrame
+    /// When the last packet (TRANSMIT_EOM) arrived.
+    public let time: ContinuousClock.Instant
+    /// Whether the adapter answered TRANSMIT_SUCCEEDED (else TRANSMIT_FAILED_ACK).
+    public let acknowledged: Bool
+    /// Its position in the emulator's record (0-based).
+    public let index: Int
+
+    public var description: String { "\(frame) \(acknowledged ? "ack" : "nack")" }
+}

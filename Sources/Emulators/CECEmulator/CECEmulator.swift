@@ -1,6 +1,6 @@
 import FoundationEssentials
 internal import Glibc
-import SerialPTY
+public import SerialPTY
 internal import Synchronization
 
 /// An emulated Pulse-Eight USB-CEC adapter on a pseudo-terminal, in front of an emulated CEC bus with a TV
@@ -447,5 +447,20 @@ public final class CECEmulator: Sendable {
     private func emit(_ lines: [String]) {
         guard let trace else { return }
         for line in lines { trace(line) }
+    }
+}
+
+/// Why the emulator could not start or replug.
+public enum CECEmulatorError: Error, Sendable, CustomStringConvertible {
+    /// The pseudo-terminal could not be created or linked.
+    case pseudoTerminal(PseudoTerminalError)
+    /// `replug()` before `start(link:)`, or after `stop()`.
+    case notStarted
+
+    public var description: String {
+        switch self {
+        case .pseudoTerminal(let error): "CEC emulator: \(error)"
+        case .notStarted: "CEC emulator: not started"
+        }
     }
 }

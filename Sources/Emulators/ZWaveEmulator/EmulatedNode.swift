@@ -253,3 +253,21 @@ class EmulatedNode {
         return Int32(truncatingIfNeeded: value)
     }
 }
+
+/// What a node does with one received command: direct replies (sent back in the same transaction, after
+/// the SEND_DATA callback) and unsolicited reports (sent on the lifeline afterwards).
+struct NodeReaction {
+    var replies: [NodeReport] = []
+    var unsolicited: [NodeReport] = []
+}
+
+/// A command a node sends: from which of its endpoints (0 = root) and the command bytes (CC first).
+struct NodeReport: Equatable {
+    var endpoint: UInt8
+    var command: [UInt8]
+
+    init(_ endpoint: UInt8, _ command: [UInt8]) {
+        self.endpoint = endpoint
+        self.command = command
+    }
+}

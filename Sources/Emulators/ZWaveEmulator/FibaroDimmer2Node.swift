@@ -199,3 +199,18 @@ final class FibaroDimmer2Node: EmulatedNode {
         MeterReading.report(scale == .watts ? power : energy, scale: scale)
     }
 }
+
+/// A wall-switch input of an emulated FGD212.
+public enum DimmerButton: String, Sendable, CaseIterable {
+    case s1
+    case s2
+}
+
+/// How a switch input was operated.
+public enum PressKind: String, Sendable, CaseIterable {
+    case single
+    case double
+    case triple
+    case hold
+    case release
+}

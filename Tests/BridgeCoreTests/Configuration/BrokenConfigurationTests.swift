@@ -1,12 +1,17 @@
 import BridgeCore
 import Foundation
 import SystemSupport
+import TestSupport
 import Testing
 
 /// Broken devices.toml files: each must be refused with the right key path (and line), never crash, and report
 /// every problem at once.
+///
+/// Where the text is the point (syntax, types as written, unknown keys, expected line numbers) it is written out,
+/// after `bridge`: two lines, which those line numbers count. Out-of-range or clashing values come from
+/// `ConfigFixture`.
 @Suite struct BrokenConfigurationTests {
-    static let bridge = "[bridge]\nname = \"living\"\n"
+    static let bridge = ConfigFixture(name: "living").text
 
     /// The problems `text` is refused with; records an issue when it is accepted.
     func problems(_ text: String, sourceLocation: SourceLocation = #_sourceLocation) -> [ConfigurationProblem] {
@@ -150,7 +155,7 @@ import Testing
 
     @Test(arguments: ["Thuis/", "/Thuis", "Thuis//x", "Thu is", "Thuis/+", "$SYS", ""])
     func badPrefixesAreRefused(prefix: String) {
-        #expect(keyPaths(Self.bridge + "prefix = \"\(prefix)\"\n") == ["bridge.prefix"])
+        #expect(keyPaths(ConfigFixture(prefix: prefix).text) == ["bridge.prefix"])
     }
 
     @Test func duplicateRoomAndNameAcrossZWaveAndCEC() throws {
@@ -184,20 +189,10 @@ import Testing
     }
 
     @Test func duplicateRoomAndNameIsFoundEvenInAnotherwiseBrokenDevice() {
-        let text =
-            Self.bridge + """
-                [zwave]
-                port = "/dev/zwave"
-                [[zwave.device]]
-                node = 300
-                room = "living"
-                name = "tv"
-                [cec]
-                [[cec.device]]
-                address = 0
-                room = "living"
-                name = "tv"
-                """
+        let text = ConfigFixture(
+            zwave: .init(devices: [.init(node: 300, room: "living", name: "tv")]),
+            cec: .init(devices: [.init(address: 0, room: "living", name: "tv")])
+        ).text
         #expect(keyPaths(text) == ["zwave.device[0].node", "cec.device[0].name"])
     }
 
@@ -252,11 +247,11 @@ import Testing
     }
 
     @Test func mqttCredentialRules() {
-        #expect(keyPaths(Self.bridge + "[mqtt]\npassword_file = \"/p\"\n") == ["mqtt.password_file"])
-        #expect(keyPaths(Self.bridge + "[mqtt]\ncert_file = \"/c\"\n") == ["mqtt.cert_file"])
-        #expect(keyPaths(Self.bridge + "[mqtt]\nkey_file = \"/k\"\n") == ["mqtt.key_file"])
+        #expect(keyPaths(ConfigFixture(mqtt: .init(passwordFile: "/p")).text) == ["mqtt.password_file"])
+        #expect(keyPaths(ConfigFixture(mqtt: .init(certFile: "/c")).text) == ["mqtt.cert_file"])
+        #expect(keyPaths(ConfigFixture(mqtt: .init(keyFile: "/k")).text) == ["mqtt.key_file"])
         #expect(
-            problems(Self.bridge + "[mqtt]\ncert_file = \"/c\"\n").first?.message
+            problems(ConfigFixture(mqtt: .init(certFile: "/c")).text).first?.message
                 == "requires key_file (a client certificate needs both)")
         // `run` cannot use a client certificate without TLS: check-config refuses it too.
         let withoutCA = problems(Self.bridge + "[mqtt]\ncert_file = \"/c\"\nkey_file = \"/k\"\n")
@@ -265,34 +260,13 @@ import Testing
     }
 
     @Test func nodeInstanceAndSceneRanges() {
-        let text =
-            Self.bridge + """
-                [zwave]
-                port = "/dev/zwave"
-                [[zwave.device]]
-                node = 0
-                room = "a"
-                name = "a"
-                [[zwave.device]]
-                node = 233
-                room = "b"
-                name = "b"
-                [[zwave.device]]
-                node = 3
-                instance = 128
-                room = "c"
-                name = "c"
-                [[zwave.device]]
-                node = 3
-                instance = 0
-                room = "d"
-                name = "d"
-                [[zwave.scene]]
-                node = 2
-                scene = 256
-                topic = "Thuis/scene/x"
-                payload = "on"
-                """
+        let zwave = ConfigFixture.ZWave(
+            devices: [
+                .init(node: 0, room: "a", name: "a"), .init(node: 233, room: "b", name: "b"),
+                .init(node: 3, instance: 128, room: "c", name: "c"), .init(node: 3, instance: 0, room: "d", name: "d"),
+            ],
+            scenes: [.init(node: 2, scene: 256, topic: "Thuis/scene/x", payload: "on")])
+        let text = ConfigFixture(zwave: zwave).text
         #expect(
             keyPaths(text) == [
                 "zwave.device[0].node", "zwave.device[1].node", "zwave.device[2].instance", "zwave.device[3].instance",
@@ -393,18 +367,11 @@ import Testing
     }
 
     @Test func sceneTopicsMustBePublishable() {
-        for topic in ["Thuis/scene/+", "Thuis/#", "", "$SYS/x", "a\\u0007b"] {
-            let text =
-                Self.bridge + """
-                    [zwave]
-                    port = "/dev/zwave"
-                    [[zwave.scene]]
-                    node = 2
-                    scene = 26
-                    topic = "\(topic)"
-                    payload = "on"
-                    """
-            #expect(keyPaths(text) == ["zwave.scene[0].topic"], "topic \(topic)")
+        for topic in ["Thuis/scene/+", "Thuis/#", "", "$SYS/x", "a\u{7}b"] {
+            let scene = ConfigFixture.ZWaveScene(node: 2, scene: 26, topic: topic, payload: "on")
+            #expect(
+                keyPaths(ConfigFixture(zwave: .init(scenes: [scene])).text) == ["zwave.scene[0].topic"],
+                "topic \(topic)")
         }
     }
 
@@ -483,7 +450,7 @@ import Testing
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let file = directory.appendingPathComponent("devices.toml")
-        let text = Self.bridge + "[mqtt]\nusername = \"thuis\"\npassword_file = \"\(directory.path)/nope\"\n"
+        let text = ConfigFixture(mqtt: .init(username: "thuis", passwordFile: "\(directory.path)/nope")).text
         try Data(text.utf8).write(to: file)
         do {
             _ = try ConfigurationLoader.load(path: file.path)

@@ -1,24 +1,27 @@
 import BridgeCore
+import TestSupport
 import Testing
 
 /// `[zwave] refresh_after_set`: OpenZWave's verifying Get after a dimmer Set (off unless turned on).
 @Suite struct RefreshAfterSetConfigurationTests {
-    static let head = "[bridge]\nname = \"living\"\n[zwave]\nport = \"/dev/zwave\"\n"
+    static let stick = ConfigFixture(zwave: .init(port: "/dev/zwave"))
 
     @Test func defaultsToFalse() throws {
-        let zwave = try #require(try ConfigurationLoader.parse(text: Self.head).zwave)
+        let zwave = try #require(try ConfigurationLoader.parse(text: Self.stick.text).zwave)
         #expect(!zwave.refreshAfterSet)
         #expect(!ZWaveSection(port: "/dev/zwave").refreshAfterSet)
     }
 
     @Test func trueKeepsTheVerifyingGet() throws {
-        let zwave = try #require(try ConfigurationLoader.parse(text: Self.head + "refresh_after_set = true\n").zwave)
+        var fixture = Self.stick
+        fixture.zwave?.refreshAfterSet = true
+        let zwave = try #require(try ConfigurationLoader.parse(text: fixture.text).zwave)
         #expect(zwave.refreshAfterSet)
     }
 
     @Test func aNonBooleanIsRefusedWithItsKeyPath() {
         do {
-            _ = try ConfigurationLoader.parse(text: Self.head + "refresh_after_set = \"no\"\n")
+            _ = try ConfigurationLoader.parse(text: Self.stick.appending("refresh_after_set = \"no\"").text)
             Issue.record("the configuration was accepted")
         } catch {
             #expect(error.problems.map(\.keyPath) == ["zwave.refresh_after_set"])

@@ -1,6 +1,7 @@
 import BridgeCore
 import Foundation
 import Logging
+import TestSupport
 import Testing
 
 @Suite struct ShippedConfigurationTests {
@@ -75,7 +76,7 @@ import Testing
     }
 
     @Test func minimalFileGetsTheDocumentedDefaults() throws {
-        let configuration = try ConfigurationLoader.parse(text: "[bridge]\nname = \"pi\"\n")
+        let configuration = try ConfigurationLoader.parse(text: ConfigFixture(name: "pi").text)
         #expect(configuration == BridgeConfiguration(bridge: BridgeSection(name: "pi")))
         #expect(configuration.bridge.prefix == "Thuis")
         #expect(configuration.mqtt.host == "localhost")
@@ -85,13 +86,7 @@ import Testing
         #expect(configuration.topics.bridgeState == "Thuis/bridge/pi/state")
 
         let sections = try ConfigurationLoader.parse(
-            text: """
-                [bridge]
-                name = "pi"
-                [zwave]
-                port = "/dev/ttyACM0"
-                [cec]
-                """)
+            text: ConfigFixture(name: "pi", zwave: .init(port: "/dev/ttyACM0"), cec: .init()).text)
         #expect(sections.zwave == ZWaveSection(port: "/dev/ttyACM0"))
         #expect(sections.zwave?.configPath == "/etc/openzwave")
         #expect(sections.zwave?.stateDirectory == "/var/lib/thuis-bridge")
@@ -101,45 +96,22 @@ import Testing
     }
 
     @Test func everyOptionalKeyIsRead() throws {
-        let configuration = try ConfigurationLoader.parse(
-            text: """
-                [bridge]
-                name = "tv-pi"
-                prefix = "home/Thuis"
-                log_level = "debug"
-                [mqtt]
-                host = "broker.lan"
-                port = 8883
-                username = "thuis"
-                password_file = "/etc/thuis-bridge/mqtt.password"
-                ca_file = "/etc/thuis-bridge/ca.crt"
-                cert_file = "/etc/thuis-bridge/client.crt"
-                key_file = "/etc/thuis-bridge/client.key"
-                [zwave]
-                port = "/dev/zwave"
-                log_level = "detail"
-                [[zwave.device]]
-                node = 12
-                instance = 2
-                room = "garden"
-                name = "pump"
-                config = { 3 = -1, 1 = 2147483647 }
-                [[zwave.scene]]
-                node = 12
-                instance = 2
-                scene = 10
-                topic = "home/scene/garden"
-                payload = ""
-                [cec]
-                port = "Linux"
-                osd_name = "Woonkamer Pi"
-                device_type = "playback"
-                cec_rx_events = true
-                [[cec.device]]
-                address = 5
-                room = "living"
-                name = "avr"
-                """)
+        let fixture = ConfigFixture(
+            name: "tv-pi", prefix: "home/Thuis", logLevel: .debug,
+            mqtt: .init(
+                host: "broker.lan", port: 8883, username: "thuis", passwordFile: "/etc/thuis-bridge/mqtt.password",
+                caFile: "/etc/thuis-bridge/ca.crt", certFile: "/etc/thuis-bridge/client.crt",
+                keyFile: "/etc/thuis-bridge/client.key"),
+            zwave: .init(
+                port: "/dev/zwave", logLevel: .detail,
+                devices: [
+                    .init(node: 12, instance: 2, room: "garden", name: "pump", config: [3: -1, 1: 2_147_483_647])
+                ],
+                scenes: [.init(node: 12, instance: 2, scene: 10, topic: "home/scene/garden", payload: "")]),
+            cec: .init(
+                port: "Linux", osdName: "Woonkamer Pi", deviceType: .playback, rxEvents: true,
+                devices: [.init(address: 5, room: "living", name: "avr")]))
+        let configuration = try ConfigurationLoader.parse(text: fixture.text)
         #expect(configuration.bridge == BridgeSection(name: "tv-pi", prefix: "home/Thuis", logLevel: .debug))
         #expect(
             configuration.mqtt

@@ -227,18 +227,17 @@ import Testing
         "x = [}", "x = [1, }", "x = [1,\n# comment\n}", "x = {b = [}}", "x = [[1], [}]]", "\u{FEFF}[=]",
     ])
     func inputsThatTripTomlPlusPlusAreSyntaxErrors(line: String) {
-        #expect(throws: ConfigurationError.self) {
-            try ConfigurationLoader.parse(text: "[bridge]\nname = \"x\"\n\(line)\n")
-        }
+        let text = ConfigFixture(name: "x").appending(line).text
+        #expect(throws: ConfigurationError.self) { try ConfigurationLoader.parse(text: text) }
         do {
-            _ = try ConfigurationLoader.parse(text: "[bridge]\nname = \"x\"\n\(line)\n")
+            _ = try ConfigurationLoader.parse(text: text)
         } catch {
             #expect(error.description.contains("TOML syntax"), "\(error)")
         }
         // Valid values pass the screen (the loader then reports the unknown key `x`, not a syntax error).
         for valid in ["x = 1979-05-27T07:32:00Z", "x = [1, 2, ]", "x = [\n# c\n1]", "x = {b = [1], c = 2}"] {
             do {
-                _ = try ConfigurationLoader.parse(text: "[bridge]\nname = \"x\"\n\(valid)\n")
+                _ = try ConfigurationLoader.parse(text: ConfigFixture(name: "x").appending(valid).text)
                 Issue.record("\(valid) was accepted")
             } catch {
                 #expect(!error.description.contains("TOML syntax"), "\(valid): \(error)")
