@@ -196,6 +196,8 @@ extension ZWaveBackend {
         }
         discovered = discovered.filter { $0.node != number }
         identified = identified.filter { $0.node != number }
+        kinds = kinds.filter { $0.key.node != number }
+        meteredNodes.remove(number)
         readyNodes.remove(node)
         quirk.observe(.removed(node))
         emit(.nodeRemoved(node: number))

@@ -121,8 +121,8 @@ extension ZWaveBackend {
         }
     }
 
-    /// A Switch Multilevel or Switch Binary value tells what a device is; nodes not in devices.toml
-    /// appear as `unassigned/node<N>[_<instance>]`.
+    /// A Switch Multilevel or Switch Binary value tells what a device is, a Meter value that the node's devices are
+    /// metered; nodes not in devices.toml appear as `unassigned/node<N>[_<instance>]`.
     func identify(_ value: ZWaveValue) {
         let id = value.id
         let node = Int(id.node.rawValue)
@@ -137,19 +137,26 @@ extension ZWaveBackend {
                 let source = DeviceSource.zwave(node: node, instance: Int(id.instance))
                 if identified.insert(source).inserted {
                     let instanceConfigured = configured.contains { $0.node == node && $0.instance != nil }
-                    continuation.yield(
-                        .identified(
-                            source, kind: instanceConfigured && kind == .binarySwitch ? .socket : kind, metered: false))
+                    let kind = instanceConfigured && kind == .binarySwitch ? DeviceKind.socket : kind
+                    kinds[source] = kind
+                    continuation.yield(.identified(source, kind: kind, metered: meteredNodes.contains(node)))
                 }
             } else if id.commandClass == CommandClass.switchBinary || id.instance == 1 {
                 let instance: Int? = id.instance > 1 || multiChannel ? Int(id.instance) : nil
                 let source = DeviceSource.zwave(node: node, instance: instance)
                 guard discovered.insert(source).inserted else { return }
+                kinds[source] = kind
                 continuation.yield(
                     .discovered(
                         DeviceDescriptor(
                             address: TopicScheme.unassignedAddress(node: node, instance: instance), kind: kind,
-                            source: source, configured: false)))
+                            source: source, metered: meteredNodes.contains(node), configured: false)))
+            }
+        case CommandClass.meter:
+            guard meteredNodes.insert(node).inserted else { return }
+            for (source, kind) in kinds.sorted(by: { $0.key.description < $1.key.description })
+            where source.node == node {
+                continuation.yield(.identified(source, kind: kind, metered: true))
             }
         default:
             break

@@ -29,6 +29,10 @@ public final class ZWaveBackend: DeviceBackend {
 
     var identified: Set<DeviceSource> = []
     var discovered: Set<DeviceSource> = []
+    /// What each identified or discovered device is, and the nodes that have a Meter (every device of such a node
+    /// is metered: a PowerNode reports all its sockets' meters on instance 1).
+    var kinds: [DeviceSource: DeviceKind] = [:]
+    var meteredNodes: Set<Int> = []
     /// The running controller command (inclusion, exclusion, failed-node removal), if any.
     var session: ControllerSession?
     var sessionCounter = 0
