@@ -18,6 +18,17 @@ final class CECHouse: Sendable {
 
     static let tv = "living/tv"
 
+    /// The TV's devices.toml stanza: logical address 0 as `living/tv`, with two inputs.
+    static let tvDevice = """
+        [[cec.device]]
+        address = 0
+        room = "living"
+        name = "tv"
+        [cec.device.inputs]
+        appletv = "1.0.0.0"
+        receiver = "2.0.0.0"
+        """
+
     init(name: String, rxEvents: Bool = false, configure: (inout CECEmulatorConfiguration) -> Void = { _ in })
         async throws
     {
@@ -43,13 +54,7 @@ final class CECHouse: Sendable {
             osd_name = "Thuis"
             cec_rx_events = \(rxEvents)
 
-            [[cec.device]]
-            address = 0
-            room = "living"
-            name = "tv"
-            [cec.device.inputs]
-            appletv = "1.0.0.0"
-            receiver = "2.0.0.0"
+            \(Self.tvDevice)
             """)
         watcher = try await MQTTTestClient.connect(port: broker.port)
         try await watcher.subscribe("Thuis/#")

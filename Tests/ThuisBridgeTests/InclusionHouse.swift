@@ -37,21 +37,12 @@ final class InclusionHouse: Sendable {
         try stick.start(link: directory.file("zwave"))
         config = try directory.write(
             "devices.toml",
-            """
-            [bridge]
-            name = "\(name)"
-            [mqtt]
-            host = "127.0.0.1"
-            port = \(broker.port)
-            [zwave]
-            port = "\(directory.file("zwave"))"
-            state_dir = "\(directory.file("state"))"
-
-            [[zwave.device]]
-            node = 2
-            room = "bedroom"
-            name = "light"
-            """)
+            ZWaveHouse.sections(name: name, brokerPort: broker.port, directory: directory) + """
+                [[zwave.device]]
+                node = 2
+                room = "bedroom"
+                name = "light"
+                """)
         watcher = try await MQTTTestClient.connect(port: broker.port)
         try await watcher.subscribe("Thuis/#")
         bridge = try ChildProcess(

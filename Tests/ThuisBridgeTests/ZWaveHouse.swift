@@ -69,22 +69,30 @@ final class ZWaveHouse: Sendable {
         stick = ZWaveStickEmulator(network: network, radioLatency: radioLatency)
         try stick.start(link: directory.file("zwave"))
         config = try directory.write(
-            "devices.toml",
-            """
-            [bridge]
-            name = "\(name)"
-            [mqtt]
-            host = "127.0.0.1"
-            port = \(broker.port)
-            [zwave]
-            port = "\(directory.file("zwave"))"
-            state_dir = "\(directory.file("state"))"
-
-            \(Self.devices)
-            """)
+            "devices.toml", Self.sections(name: name, brokerPort: broker.port, directory: directory) + Self.devices)
         watcher = try await MQTTTestClient.connect(port: broker.port)
         try await watcher.subscribe("Thuis/#")
         bridgeBox = Box(try Self.startBridge(config: config, directory: directory))
+    }
+
+    /// The `[bridge]`, `[mqtt]` and `[zwave]` sections of a house's devices.toml: bridge `name` (with the extra
+    /// `bridgeOptions` lines) on the broker at `brokerPort`, the stick at `<directory>/zwave`, its state in
+    /// `<directory>/state`; then a blank line.
+    static func sections(
+        name: String, brokerPort: Int, directory: TemporaryDirectory, bridgeOptions: [String] = []
+    ) -> String {
+        """
+        [bridge]
+        name = "\(name)"
+        \(bridgeOptions.map { $0 + "\n" }.joined())[mqtt]
+        host = "127.0.0.1"
+        port = \(brokerPort)
+        [zwave]
+        port = "\(directory.file("zwave"))"
+        state_dir = "\(directory.file("state"))"
+
+
+        """
     }
 
     static func startBridge(config: String, directory: TemporaryDirectory) throws -> ChildProcess {
