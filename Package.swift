@@ -183,7 +183,7 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
             ],
-            swiftSettings: strict),
+            exclude: ["HomeAssistant"], swiftSettings: strict),
     ],
     cxxLanguageStandard: .cxx17
 )

@@ -40,6 +40,8 @@ public final class ChildProcess: @unchecked Sendable {  // `pid` is set once in 
         var record: [Line] = []
         var termination: Termination?
         var openStreams = 2
+        /// The write end of the child's stdin pipe (`standardInput: true`) until `closeInput()`.
+        var input: Int32?
     }
 
     private let state = Mutex(State())
@@ -48,10 +50,11 @@ public final class ChildProcess: @unchecked Sendable {  // `pid` is set once in 
     /// Starts `executable` (an absolute path) with `arguments`; `environment` entries override the
     /// inherited environment. The child starts with an empty signal mask and default signal handlers:
     /// Swift's worker threads block most signals, and a child spawned from one (e.g. by Foundation's
-    /// `Process`) would inherit that and ignore SIGTERM.
+    /// `Process`) would inherit that and ignore SIGTERM. Its stdin is /dev/null, or with `standardInput` a
+    /// pipe that `writeInput(_:)` writes to.
     public init(
         executable: String, arguments: [String] = [], environment: [String: String] = [:],
-        workingDirectory: String? = nil
+        workingDirectory: String? = nil, standardInput: Bool = false
     ) throws {
         self.executable = executable
         self.arguments = arguments
@@ -65,10 +68,21 @@ public final class ChildProcess: @unchecked Sendable {  // `pid` is set once in 
             close(stdoutPipe[1])
             throw error
         }
+        let inputPipe: [Int32]?
+        do {
+            inputPipe = standardInput ? try Self.makePipe() : nil
+        } catch {
+            for fd in stdoutPipe + stderrPipe { close(fd) }
+            throw error
+        }
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        if let inputPipe {
+            posix_spawn_file_actions_adddup2(&actions, inputPipe[0], 0)
+        } else {
+            posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        }
         posix_spawn_file_actions_adddup2(&actions, stdoutPipe[1], 1)
         posix_spawn_file_actions_adddup2(&actions, stderrPipe[1], 2)
         // Nothing else of the test process (emulator ptys, other tests' MQTT sockets) leaks into the child:
@@ -109,13 +123,16 @@ public final class ChildProcess: @unchecked Sendable {  // `pid` is set once in 
             &childPID, workingDirectory == nil ? executable : "/bin/sh", &actions, &attributes, argv, envp)
         close(stdoutPipe[1])
         close(stderrPipe[1])
+        if let inputPipe { close(inputPipe[0]) }
         guard spawned == 0 else {
             close(stdoutPipe[0])
             close(stderrPipe[0])
+            if let inputPipe { close(inputPipe[1]) }
             continuation.finish()
             throw TestSupportError("could not start \(executable): \(String(cString: strerror(spawned)))")
         }
         pid = childPID
+        state.withLock { $0.input = inputPipe?[1] }
         startReader(stdoutPipe[0], .stdout)
         startReader(stderrPipe[0], .stderr)
         startReaper()
@@ -150,6 +167,38 @@ public final class ChildProcess: @unchecked Sendable {  // `pid` is set once in 
                 "\(executable) \(arguments.joined(separator: " ")) failed (\(result)):\n\(child.outputText)")
         }
         return child.outputText
+    }
+
+    /// Writes `text` to the child's stdin (started with `standardInput: true`); throws when the child is gone.
+    public func writeInput(_ text: String) throws {
+        // A write to a pipe nobody reads raises SIGPIPE, which would end the whole test process: the test
+        // process takes EPIPE instead (children get the default action back, see `init`).
+        _ = Foundation.signal(SIGPIPE, SIG_IGN)
+        try state.withLock { state in
+            guard let fd = state.input else { throw TestSupportError("\(executable): no stdin pipe (closed?)") }
+            var bytes = Array(text.utf8)[...]
+            while !bytes.isEmpty {
+                let written = bytes.withUnsafeBytes { Foundation.write(fd, $0.baseAddress, $0.count) }
+                if written < 0, errno == EINTR { continue }
+                guard written > 0 else {
+                    throw TestSupportError("\(executable): writing its stdin failed: errno \(errno)")
+                }
+                bytes = bytes.dropFirst(written)
+            }
+        }
+    }
+
+    /// Closes the child's stdin (it reads EOF); also done when the child exits.
+    public func closeInput() {
+        if let fd = takeInput() { close(fd) }
+    }
+
+    private func takeInput() -> Int32? {
+        state.withLock { state in
+            let fd = state.input
+            state.input = nil
+            return fd
+        }
     }
 
     /// Every line received so far (the first 50 000).
@@ -211,6 +260,7 @@ public final class ChildProcess: @unchecked Sendable {  // `pid` is set once in 
 
     private func didTerminate(_ result: Termination) {
         state.withLock { $0.termination = result }
+        closeInput()
     }
 
     /// A pipe whose ends are close-on-exec (the child gets only the dup2'd copies).

@@ -18,6 +18,9 @@ final class CECHouse: Sendable {
     let link: String
 
     static let tv = "living/tv"
+    /// The TV's devices.toml stanza: logical address 0 as `living/tv`, with two inputs.
+    static let tvDevice = ConfigFixture.CECDevice(
+        address: 0, room: "living", name: "tv", inputs: ["appletv": "1.0.0.0", "receiver": "2.0.0.0"])
 
     init(name: String, rxEvents: Bool = false, configure: (inout CECEmulatorConfiguration) -> Void = { _ in })
         async throws
@@ -34,11 +37,7 @@ final class CECHouse: Sendable {
             name: name, logLevel: .debug, mqtt: .local(port: broker.port),
             cec: .init(
                 port: link, osdName: "Thuis", rxEvents: rxEvents,
-                devices: [
-                    .init(
-                        address: 0, room: "living", name: "tv",
-                        inputs: ["appletv": "1.0.0.0", "receiver": "2.0.0.0"])
-                ]))
+                devices: [Self.tvDevice]))
         let config = try directory.write("devices.toml", fixture.text)
         watcher = try await MQTTTestClient.connect(port: broker.port)
         try await watcher.subscribe("Thuis/#")
