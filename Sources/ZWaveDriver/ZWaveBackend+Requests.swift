@@ -95,6 +95,7 @@ extension ZWaveBackend: BridgeRequestHandler {
         switch outcome {
         case .completed: "\(what) completed"
         case .cancelled: "\(what) cancelled"
+        case .bridgeStopping: "\(what) cancelled: \(CommandFailure.bridgeStopping.reason)"
         case .timedOut: "\(what) timed out"
         case .failed(let reason): "\(what) failed: \(reason)"
         }

@@ -29,7 +29,10 @@ final class InclusionHouse: Sendable {
         return NetworkDescription(nodes: nodes)
     }
 
-    init(name: String, joinAfter: Double?, joinsAs: NodeKind = .binarySwitch) async throws {
+    /// - Parameter bridgeArguments: extra arguments of `thuis-bridge run` (e.g. `--log-level debug`).
+    init(name: String, joinAfter: Double?, joinsAs: NodeKind = .binarySwitch, bridgeArguments: [String] = [])
+        async throws
+    {
         bridgeName = name
         broker = try await MosquittoBroker.start()
         directory = try TemporaryDirectory(prefix: "thuis-incl")
@@ -45,7 +48,7 @@ final class InclusionHouse: Sendable {
         try await watcher.subscribe("Thuis/#")
         bridge = try ChildProcess(
             executable: try BuiltProduct.executable(named: "thuis-bridge").path,
-            arguments: ["run", "--config", config], workingDirectory: directory.path)
+            arguments: ["run", "--config", config] + bridgeArguments, workingDirectory: directory.path)
     }
 
     /// Waits until the bridge is online and node 2's interview is complete (its level is retained).
@@ -90,10 +93,11 @@ final class InclusionHouse: Sendable {
     /// Runs `body` with a started, ready house, printing the bridge's output when it fails, stopping
     /// everything after.
     static func with(
-        name: String, joinAfter: Double?, joinsAs: NodeKind = .binarySwitch,
+        name: String, joinAfter: Double?, joinsAs: NodeKind = .binarySwitch, bridgeArguments: [String] = [],
         _ body: (InclusionHouse) async throws -> Void
     ) async throws {
-        let house = try await InclusionHouse(name: name, joinAfter: joinAfter, joinsAs: joinsAs)
+        let house = try await InclusionHouse(
+            name: name, joinAfter: joinAfter, joinsAs: joinsAs, bridgeArguments: bridgeArguments)
         do {
             try await house.waitUntilReady()
             try await body(house)
