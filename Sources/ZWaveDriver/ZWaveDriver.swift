@@ -192,8 +192,17 @@ public actor ZWaveDriver {
         published.finish()
     }
 
+    /// Hands the port to OpenZWave (`zw_add_driver`); while the port does not exist (no stick plugged in, at
+    /// start or after an unplug) reports the outage instead and leaves it to the watchdog, which adds the
+    /// driver once the port appears (OpenZWave itself would retry opening it every 5 s, for ever).
     func addDriver() throws(ZWaveError) {
         guard let manager else { throw ZWaveError(.notRunning, call: "zw_add_driver") }
+        guard portExists else {
+            reportOutage(portMissingReason)
+            phase = .backingOff(until: .now)
+            logger.info("waiting for the Z-Wave port to appear", metadata: ["port": "\(configuration.port)"])
+            return
+        }
         deferCacheWrites()
         try ZWaveError.check(zw_add_driver(manager, configuration.port), call: "zw_add_driver")
         driverAdded = true
@@ -214,6 +223,12 @@ public actor ZWaveDriver {
         }
         logger.debug("Z-Wave driver removed", metadata: ["took": "\(ContinuousClock.now - started)"])
     }
+
+    /// Whether the stick's device node (or its udev link) exists.
+    var portExists: Bool { FileManager.default.fileExists(atPath: configuration.port) }
+
+    /// The outage while the port does not exist.
+    var portMissingReason: String { "the port \(configuration.port) does not exist (is the stick plugged in?)" }
 
     enum RunState { case idle, running, finished }
 
