@@ -56,6 +56,11 @@ extension ZWaveBackend: BridgeRequestHandler {
     // MARK: - Inclusion and exclusion
 
     func include(timeout: Int, secure: Bool, interviewTimeout: Duration) async throws(RequestFailure) -> JSONValue {
+        if secure, !driver.hasNetworkKey {
+            // OpenZWave would start inclusion and silently include the device without security.
+            throw RequestFailure(
+                "secure inclusion needs a Z-Wave network key, and none is configured: set [zwave] network_key_file")
+        }
         let outcome = try await runControllerCommand(.include, timeout: .seconds(timeout)) {
             () async throws(ZWaveError) in
             try await driver.include(secure: secure)

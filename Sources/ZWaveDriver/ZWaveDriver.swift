@@ -110,8 +110,8 @@ public actor ZWaveDriver {
         // after which OpenZWave calls nothing back.
         let context = Unmanaged.passRetained(sink)
         let (status, handle) = Self.createManager(
-            options: options, configPath: configuration.configPath,
-            userPath: configuration.userPath, context: context.toOpaque())
+            options: options, configPath: configuration.configPath, userPath: configuration.userPath,
+            networkKey: configuration.networkKey?.openZWaveOption, context: context.toOpaque())
         guard status == ZW_OK, let handle else {
             context.release()
             try ZWaveError.check(status, call: "zw_manager_create")
@@ -126,37 +126,44 @@ public actor ZWaveDriver {
                 "config": "\(configuration.configPath)",
                 "user": "\(configuration.userPath)",
                 "logLevel": "\(level)",
+                "networkKey": "\(configuration.networkKey == nil ? "none" : "set")",
             ])
         try addDriver()
     }
 
     /// `zw_manager_create` with the notification and log trampolines into the sink behind `context`.
     private nonisolated static func createManager(
-        options: zw_options, configPath: String, userPath: String,
+        options: zw_options, configPath: String, userPath: String, networkKey: String?,
         context: UnsafeMutableRawPointer
     ) -> (zw_status, OpaquePointer?) {
         var options = options
         var handle: OpaquePointer?
         let status = configPath.withCString { config in
             userPath.withCString { user in
-                options.config_path = config
-                options.user_path = user
-                return zw_manager_create(
-                    &options,
-                    { note, context in
-                        guard let note, let context else { return }
-                        let sink = Unmanaged<NotificationSink>.fromOpaque(context).takeUnretainedValue()
-                        if let event = ZWaveEvent(note.pointee) { sink.deliver(event) }
-                    },
-                    { level, node, line, context in
-                        guard let line, let context else { return }
-                        let sink = Unmanaged<NotificationSink>.fromOpaque(context).takeUnretainedValue()
-                        sink.log(level: level, node: node, line: String(cString: line))
-                    }, context, &handle)
+                (networkKey ?? "").withCString { key in
+                    options.config_path = config
+                    options.user_path = user
+                    options.network_key = key
+                    return zw_manager_create(
+                        &options,
+                        { note, context in
+                            guard let note, let context else { return }
+                            let sink = Unmanaged<NotificationSink>.fromOpaque(context).takeUnretainedValue()
+                            if let event = ZWaveEvent(note.pointee) { sink.deliver(event) }
+                        },
+                        { level, node, line, context in
+                            guard let line, let context else { return }
+                            let sink = Unmanaged<NotificationSink>.fromOpaque(context).takeUnretainedValue()
+                            sink.log(level: level, node: node, line: String(cString: line))
+                        }, context, &handle)
+                }
             }
         }
         return (status, handle)
     }
+
+    /// Whether a network key is configured (S0 `secure` inclusion can work).
+    public nonisolated var hasNetworkKey: Bool { configuration.networkKey != nil }
 
     /// Tears everything down; idempotent.
     private func stop() {

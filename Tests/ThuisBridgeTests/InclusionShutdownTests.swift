@@ -23,7 +23,7 @@ import ZWaveEmulator
     @Test(arguments: [Mode.inclusion, .exclusion])
     func sigtermLeavesTheModeAndFailsTheHeldCommandWithoutSendingIt(_ mode: Mode) async throws {
         try await InclusionHouse.with(
-            name: "stop-\(mode.verb)", joinAfter: nil, bridgeArguments: ["--log-level", "debug"]
+            name: "stop-\(mode.verb)", joinAfter: nil, options: .init(bridgeArguments: ["--log-level", "debug"])
         ) { house in
             let stick = house.stick
             let from = await house.mark
