@@ -33,10 +33,15 @@ public struct Composition {
                 zwave.refreshAfterSet
                 ? zwave.configPath
                 : try DeviceDatabaseOverlay(source: zwave.configPath, stateDirectory: zwave.stateDirectory).prepare()
+            // The key is read here (checked like `check-config` does) and handed to OpenZWave; it is never logged.
+            let networkKey = try zwave.networkKeyFile.map { file throws(ZWaveNetworkKeyError) in
+                try ZWaveNetworkKey(contentsOfFile: file)
+            }
             let driver = ZWaveDriver(
                 configuration: ZWaveDriverConfiguration(
                     port: zwave.port, userPath: zwave.stateDirectory, configPath: configPath,
-                    openZWaveLogLevel: ZWaveLogLevel(rawValue: zwave.logLevel.openZWaveValue)),
+                    openZWaveLogLevel: ZWaveLogLevel(rawValue: zwave.logLevel.openZWaveValue),
+                    networkKey: networkKey),
                 logger: logger)
             let backend = ZWaveBackend(driver: driver, devices: zwave.devices, logger: logger)
             backends.append(backend)

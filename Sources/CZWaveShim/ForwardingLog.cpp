@@ -7,17 +7,21 @@
 #include <cstring>
 #include <deque>
 #include <mutex>
+#include <string>
+#include <utility>
 
 using OpenZWave::LogLevel;
 
 namespace {
 
 // OpenZWave's log output as C callbacks: filters by the save level, keeps a bounded queue of less
-// severe lines that is flushed when a line at the dump trigger arrives (OZW's own semantics).
+// severe lines that is flushed when a line at the dump trigger arrives (OZW's own semantics). Hides the
+// network key: OpenZWave logs the messages it queues and sends with their bytes (Msg::GetAsString, at Detail
+// and Info), the S0 NetworkKeySet to a node being included among them, the key in plain text.
 class ForwardingLog final : public OpenZWave::i_LogImpl {
   public:
-    ForwardingLog(zw_log_fn fn, void *context, LogLevel save, LogLevel queue, LogLevel dump)
-        : m_fn(fn), m_context(context), m_save(save), m_queue(queue), m_dump(dump) {}
+    ForwardingLog(zw_log_fn fn, void *context, LogLevel save, LogLevel queue, LogLevel dump, std::string redacted)
+        : m_fn(fn), m_context(context), m_save(save), m_queue(queue), m_dump(dump), m_redacted(std::move(redacted)) {}
 
     void Write(LogLevel level, uint8 const nodeId, char const *format, va_list args) override {
         if (m_fn == nullptr || format == nullptr) return;
@@ -26,18 +30,19 @@ class ForwardingLog final : public OpenZWave::i_LogImpl {
         bool save = level <= m_save;
         bool queue = !save && level <= m_queue;
         if (!save && !queue && !(level <= m_dump)) return;
-        char line[1024];
+        char buffer[1024];
         va_list copy;
         va_copy(copy, args);
-        vsnprintf(line, sizeof(line), format, copy);
+        int written = vsnprintf(buffer, sizeof(buffer), format, copy);
         va_end(copy);
-        size_t n = std::strlen(line);
-        while (n > 0 && (line[n - 1] == '\n' || line[n - 1] == '\r')) line[--n] = '\0';
+        std::string line(buffer);
+        while (!line.empty() && (line.back() == '\n' || line.back() == '\r')) line.pop_back();
+        redact(line, written >= static_cast<int>(sizeof(buffer)));
         if (save) {
-            m_fn(static_cast<int>(level), nodeId, line, m_context);
+            m_fn(static_cast<int>(level), nodeId, line.c_str(), m_context);
         } else if (queue) {
             if (m_queued.size() >= kQueueCapacity) m_queued.pop_front();
-            m_queued.push_back(Queued{level, nodeId, std::string(line)});
+            m_queued.push_back(Queued{level, nodeId, std::move(line)});
         }
         if (level <= m_dump && level != OpenZWave::LogLevel_Always && level > OpenZWave::LogLevel_None) dumpLocked();
     }
@@ -58,6 +63,24 @@ class ForwardingLog final : public OpenZWave::i_LogImpl {
     void SetLogFileName(const std::string &) override {}
 
   private:
+    // Replaces the key's bytes as OpenZWave prints them; in a line cut at the buffer's end, also the key's first
+    // bytes where the cut fell inside it.
+    void redact(std::string &line, bool truncated) const {
+        static const std::string kMark = "<network key>";
+        if (m_redacted.empty()) return;
+        for (size_t at = line.find(m_redacted); at != std::string::npos; at = line.find(m_redacted, at)) {
+            line.replace(at, m_redacted.size(), kMark);
+            at += kMark.size();
+        }
+        if (!truncated) return;
+        for (size_t length = m_redacted.size() - 1; length >= 4; --length) {
+            if (line.size() >= length && line.compare(line.size() - length, length, m_redacted, 0, length) == 0) {
+                line.replace(line.size() - length, length, kMark);
+                return;
+            }
+        }
+    }
+
     struct Queued {
         LogLevel level;
         uint8 node;
@@ -75,6 +98,7 @@ class ForwardingLog final : public OpenZWave::i_LogImpl {
     LogLevel m_save;
     LogLevel m_queue;
     LogLevel m_dump;
+    const std::string m_redacted;
     std::mutex m_mutex;
     std::deque<Queued> m_queued;
 };
@@ -88,8 +112,9 @@ LogLevel clampLevel(int level, LogLevel fallback) {
     return static_cast<LogLevel>(level);
 }
 
-OpenZWave::i_LogImpl *makeForwardingLog(zw_log_fn fn, void *context, LogLevel save, LogLevel queue, LogLevel dump) {
-    return new ForwardingLog(fn, context, save, queue, dump);
+OpenZWave::i_LogImpl *makeForwardingLog(zw_log_fn fn, void *context, LogLevel save, LogLevel queue, LogLevel dump,
+                                        std::string redacted) {
+    return new ForwardingLog(fn, context, save, queue, dump, std::move(redacted));
 }
 
 } // namespace zwshim

@@ -3,6 +3,9 @@
 
 #include "ShimInternal.h"
 
+#include <cctype>
+#include <cstdio>
+#include <cstdlib>
 #include <mutex>
 #include <string>
 
@@ -25,6 +28,33 @@ zw_manager *g_instance = nullptr;
 bool isDirectory(const char *path) {
     struct stat st;
     return path != nullptr && path[0] != '\0' && stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+// OpenZWave's command-line parser splits at spaces and treats a '-' as the start of an option: a key is passed
+// only as hex digits, 'x' and commas (the format Driver::GetNetworkKey parses: 16 comma-separated bytes).
+bool isNetworkKeyOption(const std::string &key) {
+    if (key.empty()) return false;
+    for (char c : key) {
+        if (!std::isxdigit(static_cast<unsigned char>(c)) && c != 'x' && c != 'X' && c != ',') return false;
+    }
+    return true;
+}
+
+// The key's bytes as OpenZWave's Msg::GetAsString prints them ("0x0f, 0x1e, ..."): what the log hides.
+std::string networkKeyAsLogged(const std::string &key) {
+    std::string printed;
+    size_t start = 0;
+    while (start <= key.size()) {
+        size_t comma = key.find(',', start);
+        std::string item = key.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+        char byte[8];
+        snprintf(byte, sizeof(byte), "0x%.2lx", std::strtoul(item.c_str(), nullptr, 16) & 0xFFul);
+        if (!printed.empty()) printed += ", ";
+        printed += byte;
+        if (comma == std::string::npos) break;
+        start = comma + 1;
+    }
+    return printed;
 }
 
 std::string withSlash(const char *path) {
@@ -50,6 +80,7 @@ void zw_options_init(zw_options *o) {
     o->driver_max_attempts = 0;
     o->associate = true;
     o->auto_update_config = false;
+    o->network_key = nullptr;
 }
 
 bool zw_manager_exists(void) {
@@ -95,6 +126,15 @@ zw_status zw_manager_create(const zw_options *options, zw_notification_fn notifi
         commandLine += " --DriverMaxAttempts " + std::to_string(options->driver_max_attempts > 0 ? options->driver_max_attempts : 0);
         commandLine += std::string(" --Associate ") + (options->associate ? "true" : "false");
         commandLine += std::string(" --AutoUpdateConfigFile ") + (options->auto_update_config ? "true" : "false");
+        std::string redacted;
+        if (options->network_key != nullptr && options->network_key[0] != '\0') {
+            // OpenZWave logs its options when they are locked, but no Log exists yet then (Manager::Create makes
+            // it); the messages that carry the key are hidden by the forwarding log.
+            std::string key(options->network_key);
+            ZW_REQUIRE(isNetworkKeyOption(key), "network key is not 16 comma-separated 0x.. bytes");
+            commandLine += " --NetworkKey " + key;
+            redacted = networkKeyAsLogged(key);
+        }
 
         Options *opts = Options::Create(configPath, userPath, commandLine);
         if (opts == nullptr) {
@@ -122,7 +162,7 @@ zw_status zw_manager_create(const zw_options *options, zw_notification_fn notifi
 
         // Route the log: replace OZW's file/console logger (it deletes the old one; ours is owned by
         // OZW's Log from now on and deleted by Log::Destroy inside Manager::Destroy).
-        OpenZWave::Log::SetLoggingClass(makeForwardingLog(logFn, context, save, queue, dump), false);
+        OpenZWave::Log::SetLoggingClass(makeForwardingLog(logFn, context, save, queue, dump, redacted), false);
         removeBootstrapLog(userPath);
         bool anyLogging = logFn != nullptr && (save > OpenZWave::LogLevel_None || queue > OpenZWave::LogLevel_None);
         OpenZWave::Log::SetLoggingState(anyLogging);

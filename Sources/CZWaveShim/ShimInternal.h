@@ -70,9 +70,11 @@ void onNotification(OpenZWave::Notification const *n, void *context);
 // ---- Log (ForwardingLog.cpp) ----
 
 OpenZWave::LogLevel clampLevel(int level, OpenZWave::LogLevel fallback);
-// OpenZWave's log output as C callbacks (owned by OZW's Log once installed with Log::SetLoggingClass).
+// OpenZWave's log output as C callbacks (owned by OZW's Log once installed with Log::SetLoggingClass). Every
+// occurrence of `redacted` (when not empty) in a line is replaced by "<network key>" before the line leaves.
 OpenZWave::i_LogImpl *makeForwardingLog(zw_log_fn fn, void *context, OpenZWave::LogLevel save,
-                                        OpenZWave::LogLevel queue, OpenZWave::LogLevel dump);
+                                        OpenZWave::LogLevel queue, OpenZWave::LogLevel dump,
+                                        std::string redacted);
 
 // ---- Work-arounds (OpenZWaveWorkarounds.cpp) ----
 

@@ -33,6 +33,8 @@ struct ControllerSession {
         case failed(String)
         case cancelled
         case timedOut
+        /// Cancelled because the bridge stops (the request's task was cancelled).
+        case bridgeStopping
     }
 
     let kind: Kind

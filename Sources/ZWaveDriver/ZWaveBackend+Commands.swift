@@ -11,7 +11,8 @@ extension ZWaveBackend {
         }
         // Inclusion freezes the library's normal traffic: hold the command until it ends (it always
         // ends, by completion, cancel or its timeout); the bridge's queue coalesces what arrives meanwhile.
-        await waitUntilControllerIdle()
+        // A held command fails when the bridge stops (`bridge stopping`), never sent blind.
+        try await waitUntilControllerIdle()
         try await perform(command, node: NodeID(nodeID), instance: UInt8(instance ?? 1), device: device)
     }
 

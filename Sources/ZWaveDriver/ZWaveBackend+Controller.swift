@@ -19,6 +19,7 @@ extension ZWaveBackend {
         sessionCounter += 1
         let id = sessionCounter
         session = ControllerSession(kind: kind, id: id)
+        awaitingStopConfirmation = nil  // the controller took a new command: the old one ended
         do {
             try await start()
         } catch {
@@ -31,7 +32,7 @@ extension ZWaveBackend {
                 // Ends by the timeout, or early when the outcome arrived (then the session is gone) or the
                 // request's task was cancelled (bridge shutdown: the controller still leaves inclusion mode).
                 try? await Task.sleep(for: timeout)
-                await self.expire(session: id, cancelled: Task.isCancelled)
+                await self.expire(session: id, stopping: Task.isCancelled)
             }
             let outcome = await withCheckedContinuation { continuation in
                 if let finished = session?.finished {
@@ -48,17 +49,43 @@ extension ZWaveBackend {
         return outcome
     }
 
-    /// The timer of session `id` fired (or was cancelled): stops the command on the controller and ends
-    /// the session after the controller confirmed it or the grace time passed.
-    func expire(session id: Int, cancelled: Bool) async {
+    /// The timer of session `id` fired, or its request's task was cancelled (`stopping`: the bridge stops): stops
+    /// the command on the controller and ends the session after the controller confirmed it or the grace time
+    /// passed. When stopping, the session ends at once (the request returns, the held commands have failed) and
+    /// `leaveControllerMode()` waits for the confirmation before the driver is torn down.
+    func expire(session id: Int, stopping: Bool) async {
         guard session?.id == id else { return }
-        await stopSession(cancelled ? .cancelled : .timedOut)
-        if cancelled {
-            if session?.id == id { endSession(.cancelled) }
+        await stopSession(stopping ? .bridgeStopping : .timedOut)
+        if stopping {
+            if let running = session, running.id == id {
+                awaitingStopConfirmation = running.kind
+                endSession(.bridgeStopping)
+            }
             return
         }
         try? await Task.sleep(for: Self.cancelGrace)
         if session?.id == id { endSession(.timedOut) }
+    }
+
+    /// Before the driver is torn down (the daemon stops): a running inclusion or exclusion is cancelled on the
+    /// controller, and the controller's confirmation of that cancel, or of the one sent as the bridge stopped, is
+    /// awaited (at most `cancelGrace`), so the stick does not stay in inclusion mode after the bridge exited.
+    public func leaveControllerMode() async {
+        guard await driver.isReady else {
+            awaitingStopConfirmation = nil  // no driver: no controller command to leave
+            return
+        }
+        if session != nil { _ = await cancelSession() }
+        let deadline = ContinuousClock.now.advanced(by: Self.cancelGrace)
+        while awaitingStopConfirmation != nil, !Task.isCancelled, ContinuousClock.now < deadline {
+            try? await Task.sleep(for: .milliseconds(20))
+        }
+        if let kind = awaitingStopConfirmation {
+            awaitingStopConfirmation = nil
+            logger.warning(
+                "the controller did not confirm the end of the controller command",
+                metadata: ["command": "\(kind.rawValue)", "grace": "\(Self.cancelGrace)"])
+        }
     }
 
     /// `cancel`: stops the running controller command and returns once it ended (the controller confirmed,
@@ -90,9 +117,7 @@ extension ZWaveBackend {
         guard let current = session else { return }
         session = nil
         if let outcome, let finish = current.finish { finish.resume(returning: outcome) }
-        let waiting = idleWaiters
-        idleWaiters = []
-        for waiter in waiting { waiter.resume() }
+        held.releaseAll()
     }
 
     /// Whether device commands must wait: only inclusion and exclusion freeze the library's normal traffic.
@@ -101,11 +126,16 @@ extension ZWaveBackend {
         return kind == .include || kind == .exclude
     }
 
-    /// Waits until no inclusion or exclusion runs (bounded by its timeout).
-    func waitUntilControllerIdle() async {
+    /// Waits until no inclusion or exclusion runs (bounded by its timeout). Throws `bridge stopping` when the
+    /// command's task is cancelled while it waits (the bridge stops): a held command is never sent blind.
+    func waitUntilControllerIdle() async throws(CommandFailure) {
         guard controllerHoldsCommands else { return }
-        logger.debug("device command held until the controller command ends")
-        await withCheckedContinuation { idleWaiters.append($0) }
+        logger.debug("device command held until the controller command ends", metadata: ["held": "\(held.count + 1)"])
+        // Released as the bridge stops (its task cancelled meanwhile) counts as stopping too.
+        guard await held.wait(), !Task.isCancelled else {
+            logger.debug("held device command dropped: the bridge stops")
+            throw .bridgeStopping
+        }
     }
 
     /// A `Type_ControllerCommand` notification.
@@ -116,6 +146,11 @@ extension ZWaveBackend {
                 "command": "\(update.command)", "state": "\(update.state)", "error": "\(update.error)",
                 "node": "\(update.node.rawValue)",
             ])
+        if let stopped = awaitingStopConfirmation, stopped.command == update.command,
+            [.cancel, .completed, .failed, .error].contains(update.state)
+        {
+            awaitingStopConfirmation = nil
+        }
         guard var current = session, current.kind.command == update.command else { return }
         let operation = current.kind.operation
         if let node = ControllerSession.valid(update.node) { current.node = node }

@@ -56,6 +56,11 @@ extension ZWaveBackend: BridgeRequestHandler {
     // MARK: - Inclusion and exclusion
 
     func include(timeout: Int, secure: Bool, interviewTimeout: Duration) async throws(RequestFailure) -> JSONValue {
+        if secure, !driver.hasNetworkKey {
+            // OpenZWave would start inclusion and silently include the device without security.
+            throw RequestFailure(
+                "secure inclusion needs a Z-Wave network key, and none is configured: set [zwave] network_key_file")
+        }
         let outcome = try await runControllerCommand(.include, timeout: .seconds(timeout)) {
             () async throws(ZWaveError) in
             try await driver.include(secure: secure)
@@ -95,6 +100,7 @@ extension ZWaveBackend: BridgeRequestHandler {
         switch outcome {
         case .completed: "\(what) completed"
         case .cancelled: "\(what) cancelled"
+        case .bridgeStopping: "\(what) cancelled: \(CommandFailure.bridgeStopping.reason)"
         case .timedOut: "\(what) timed out"
         case .failed(let reason): "\(what) failed: \(reason)"
         }

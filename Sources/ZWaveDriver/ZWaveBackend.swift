@@ -36,8 +36,11 @@ public final class ZWaveBackend: DeviceBackend {
     /// The running controller command (inclusion, exclusion, failed-node removal), if any.
     var session: ControllerSession?
     var sessionCounter = 0
+    /// A controller command that was cancelled as the bridge stopped, until the controller confirms it (its
+    /// session ended at once: nobody was left to wait); `leaveControllerMode()` waits for the confirmation.
+    var awaitingStopConfirmation: ControllerSession.Kind?
     /// Device commands waiting for the controller command to end (the library sends nothing meanwhile).
-    var idleWaiters: [CheckedContinuation<Void, Never>] = []
+    let held = HeldCommands()
     /// Nodes whose interview completed (`nodeReady`) since the last re-interview started.
     var readyNodes: Set<NodeID> = []
     /// Nodes being re-interviewed, until when: OpenZWave may drop and re-add them

@@ -10,9 +10,11 @@ extension ZWaveDriver {
         }
     }
 
-    /// The watchdog: every 100 ms checks the ready deadline, the restart backoff and, while ready, that
-    /// the port still exists (OpenZWave 1.6 reports no failure when the stick is unplugged: its reads
-    /// and writes just fail, so the device node or udev link vanishing is the signal).
+    /// The watchdog: every 100 ms checks the ready deadline, the restart backoff and, while the driver is added,
+    /// that the port still exists (OpenZWave 1.6 reports no failure when the stick is unplugged: its reads and
+    /// writes just fail, so the device node or udev link vanishing is the signal). While no stick is plugged in,
+    /// the same tick looks for the port (one `stat` per tick, no OpenZWave call) and adds the driver once it
+    /// appears.
     func supervise() async {
         while !Task.isCancelled {
             do {
@@ -101,13 +103,15 @@ extension ZWaveDriver {
         switch phase {
         case .waitingForReady(let deadline) where now >= deadline:
             restart(reason: "no DriverReady within \(configuration.readyTimeout) on \(configuration.port)")
+        case .waitingForReady where !portExists:
+            restart(reason: portMissingReason)
         case .failing(let until, let reason) where now >= until:
             restart(reason: reason)
-        case .ready where !FileManager.default.fileExists(atPath: configuration.port):
+        case .ready where !portExists:
             restart(reason: "the port \(configuration.port) disappeared (stick unplugged?)")
         case .backingOff(let until) where now >= until:
             // Unplugged: no point in starting OpenZWave's open-retry loop; re-add as soon as the port is back.
-            guard FileManager.default.fileExists(atPath: configuration.port) else { return }
+            guard portExists else { return }
             do {
                 try addDriver()
             } catch {
@@ -132,7 +136,7 @@ extension ZWaveDriver {
     }
 
     /// Reports the outage (`adapterLost`) unless one is already reported.
-    private func reportOutage(_ reason: String) {
+    func reportOutage(_ reason: String) {
         guard outage == nil else { return }
         outage = reason
         logger.warning("Z-Wave adapter lost", metadata: ["reason": "\(reason)"])

@@ -110,8 +110,8 @@ public actor ZWaveDriver {
         // after which OpenZWave calls nothing back.
         let context = Unmanaged.passRetained(sink)
         let (status, handle) = Self.createManager(
-            options: options, configPath: configuration.configPath,
-            userPath: configuration.userPath, context: context.toOpaque())
+            options: options, configPath: configuration.configPath, userPath: configuration.userPath,
+            networkKey: configuration.networkKey?.openZWaveOption, context: context.toOpaque())
         guard status == ZW_OK, let handle else {
             context.release()
             try ZWaveError.check(status, call: "zw_manager_create")
@@ -126,37 +126,44 @@ public actor ZWaveDriver {
                 "config": "\(configuration.configPath)",
                 "user": "\(configuration.userPath)",
                 "logLevel": "\(level)",
+                "networkKey": "\(configuration.networkKey == nil ? "none" : "set")",
             ])
         try addDriver()
     }
 
     /// `zw_manager_create` with the notification and log trampolines into the sink behind `context`.
     private nonisolated static func createManager(
-        options: zw_options, configPath: String, userPath: String,
+        options: zw_options, configPath: String, userPath: String, networkKey: String?,
         context: UnsafeMutableRawPointer
     ) -> (zw_status, OpaquePointer?) {
         var options = options
         var handle: OpaquePointer?
         let status = configPath.withCString { config in
             userPath.withCString { user in
-                options.config_path = config
-                options.user_path = user
-                return zw_manager_create(
-                    &options,
-                    { note, context in
-                        guard let note, let context else { return }
-                        let sink = Unmanaged<NotificationSink>.fromOpaque(context).takeUnretainedValue()
-                        if let event = ZWaveEvent(note.pointee) { sink.deliver(event) }
-                    },
-                    { level, node, line, context in
-                        guard let line, let context else { return }
-                        let sink = Unmanaged<NotificationSink>.fromOpaque(context).takeUnretainedValue()
-                        sink.log(level: level, node: node, line: String(cString: line))
-                    }, context, &handle)
+                (networkKey ?? "").withCString { key in
+                    options.config_path = config
+                    options.user_path = user
+                    options.network_key = key
+                    return zw_manager_create(
+                        &options,
+                        { note, context in
+                            guard let note, let context else { return }
+                            let sink = Unmanaged<NotificationSink>.fromOpaque(context).takeUnretainedValue()
+                            if let event = ZWaveEvent(note.pointee) { sink.deliver(event) }
+                        },
+                        { level, node, line, context in
+                            guard let line, let context else { return }
+                            let sink = Unmanaged<NotificationSink>.fromOpaque(context).takeUnretainedValue()
+                            sink.log(level: level, node: node, line: String(cString: line))
+                        }, context, &handle)
+                }
             }
         }
         return (status, handle)
     }
+
+    /// Whether a network key is configured (S0 `secure` inclusion can work).
+    public nonisolated var hasNetworkKey: Bool { configuration.networkKey != nil }
 
     /// Tears everything down; idempotent.
     private func stop() {
@@ -192,8 +199,17 @@ public actor ZWaveDriver {
         published.finish()
     }
 
+    /// Hands the port to OpenZWave (`zw_add_driver`); while the port does not exist (no stick plugged in, at
+    /// start or after an unplug) reports the outage instead and leaves it to the watchdog, which adds the
+    /// driver once the port appears (OpenZWave itself would retry opening it every 5 s, for ever).
     func addDriver() throws(ZWaveError) {
         guard let manager else { throw ZWaveError(.notRunning, call: "zw_add_driver") }
+        guard portExists else {
+            reportOutage(portMissingReason)
+            phase = .backingOff(until: .now)
+            logger.info("waiting for the Z-Wave port to appear", metadata: ["port": "\(configuration.port)"])
+            return
+        }
         deferCacheWrites()
         try ZWaveError.check(zw_add_driver(manager, configuration.port), call: "zw_add_driver")
         driverAdded = true
@@ -214,6 +230,12 @@ public actor ZWaveDriver {
         }
         logger.debug("Z-Wave driver removed", metadata: ["took": "\(ContinuousClock.now - started)"])
     }
+
+    /// Whether the stick's device node (or its udev link) exists.
+    var portExists: Bool { FileManager.default.fileExists(atPath: configuration.port) }
+
+    /// The outage while the port does not exist.
+    var portMissingReason: String { "the port \(configuration.port) does not exist (is the stick plugged in?)" }
 
     enum RunState { case idle, running, finished }
 

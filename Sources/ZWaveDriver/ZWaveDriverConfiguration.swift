@@ -1,3 +1,5 @@
+public import BridgeCore
+
 /// How the driver starts OpenZWave and supervises the stick.
 public struct ZWaveDriverConfiguration: Sendable {
     /// The serial port of the stick, e.g. `/dev/zwave`.
@@ -20,6 +22,8 @@ public struct ZWaveDriverConfiguration: Sendable {
     /// First wait before re-adding a driver after a failure; doubles per attempt up to `maxRestartBackoff`.
     public var restartBackoff: Duration
     public var maxRestartBackoff: Duration
+    /// OpenZWave's `NetworkKey` (S0 security); `nil`: none, and `secure` inclusion is refused by the backend.
+    public var networkKey: ZWaveNetworkKey?
     /// How many events may wait for the consumer of `events` (older ones are dropped beyond, and logged).
     public var eventBufferSize: Int
     /// OpenZWave rewrites the whole network cache each time a node's queries complete (50 writes of the full
@@ -37,7 +41,7 @@ public struct ZWaveDriverConfiguration: Sendable {
         openZWaveLogLevel: ZWaveLogLevel? = nil, retryTimeout: Duration = .seconds(10),
         pollInterval: Duration = .seconds(30), saveConfiguration: Bool = true,
         readyTimeout: Duration = .seconds(10), restartBackoff: Duration = .seconds(1),
-        maxRestartBackoff: Duration = .seconds(30), eventBufferSize: Int = 4096
+        maxRestartBackoff: Duration = .seconds(30), eventBufferSize: Int = 4096, networkKey: ZWaveNetworkKey? = nil
     ) {
         self.port = port
         self.userPath = userPath
@@ -50,5 +54,6 @@ public struct ZWaveDriverConfiguration: Sendable {
         self.restartBackoff = restartBackoff
         self.maxRestartBackoff = maxRestartBackoff
         self.eventBufferSize = eventBufferSize
+        self.networkKey = networkKey
     }
 }

@@ -13,6 +13,7 @@ public import Logging
 ///     [bridge]                  name, then prefix and log_level when set
 ///     [mqtt]                    when set: host, port, username, password_file, ca_file, cert_file, key_file
 ///     [zwave]                   when set: port, config_path, state_dir, log_level, refresh_after_set,
+///                                 network_key_file,
 ///     [[zwave.device]] ...        then each device (node, instance, room, name, config)
 ///     [[zwave.scene]] ...         and each scene (node, instance, scene, topic, payload)
 ///     [cec]                     when set: port, osd_name, device_type, cec_rx_events,
@@ -85,19 +86,22 @@ public struct ConfigFixture: Sendable {
         public var stateDirectory: String?
         public var logLevel: OpenZWaveLogLevel?
         public var refreshAfterSet: Bool?
+        /// `network_key_file`.
+        public var networkKeyFile: String?
         public var devices: [ZWaveDevice]
         public var scenes: [ZWaveScene]
 
         public init(
             port: String = "/dev/zwave", configPath: String? = nil, stateDirectory: String? = nil,
-            logLevel: OpenZWaveLogLevel? = nil, refreshAfterSet: Bool? = nil, devices: [ZWaveDevice] = [],
-            scenes: [ZWaveScene] = []
+            logLevel: OpenZWaveLogLevel? = nil, refreshAfterSet: Bool? = nil, networkKeyFile: String? = nil,
+            devices: [ZWaveDevice] = [], scenes: [ZWaveScene] = []
         ) {
             self.port = port
             self.configPath = configPath
             self.stateDirectory = stateDirectory
             self.logLevel = logLevel
             self.refreshAfterSet = refreshAfterSet
+            self.networkKeyFile = networkKeyFile
             self.devices = devices
             self.scenes = scenes
         }
@@ -208,6 +212,7 @@ public struct ConfigFixture: Sendable {
             lines.add("state_dir", string: zwave.stateDirectory)
             lines.add("log_level", string: zwave.logLevel?.rawValue)
             lines.add("refresh_after_set", zwave.refreshAfterSet.map(String.init))
+            lines.add("network_key_file", string: zwave.networkKeyFile)
             for device in zwave.devices {
                 lines.table("[[zwave.device]]")
                 lines.add("node", String(device.node))

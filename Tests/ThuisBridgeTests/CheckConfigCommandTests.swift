@@ -127,4 +127,38 @@ import Testing
         #expect(syntax.standardError.contains("\(file.path):2:"))
         #expect(syntax.standardError.contains("TOML syntax"))
     }
+
+    /// `check-config` refuses what `run` refuses: a network key file its group or others may read, or one that
+    /// holds no key; both name the key path and line, neither shows the key.
+    @Test(arguments: [
+        (0o644, "0F1E2D3C4B5A69788796A5B4C3D2E1F0\n", "mode 0644"), (0o600, "0F1E2D\n", "not a network key"),
+    ])
+    func aBadNetworkKeyFileIsRefusedByCheckConfigAndRun(mode: Int, contents: String, reason: String) async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("check-config-\(UUID())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let key = directory.appendingPathComponent("zwave.key")
+        try Data(contents.utf8).write(to: key)
+        try FileManager.default.setAttributes([.posixPermissions: mode], ofItemAtPath: key.path)
+        let file = directory.appendingPathComponent("devices.toml")
+        let fixture = ConfigFixture(name: "living", zwave: .init(port: "/dev/zwave", networkKeyFile: key.path))
+        try Data(fixture.text.utf8).write(to: file)
+        let expected = "\(file.path):5: zwave.network_key_file: \""
+
+        let check = try await checkConfig([file.path])
+        #expect(check.status == 2)
+        #expect(
+            check.standardError.contains(expected) && check.standardError.contains(reason), "\(check.standardError)")
+        let run = try await BuiltProduct.run("thuis-bridge", ["run", "--config", file.path])
+        #expect(run.status == 2)
+        #expect(run.standardError.contains(expected) && run.standardError.contains(reason), "\(run.standardError)")
+        for output in [check.standardError, run.standardError] {
+            #expect(!output.contains(contents.trimmingCharacters(in: .whitespacesAndNewlines)))
+        }
+
+        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: key.path)
+        try Data("0F1E2D3C4B5A69788796A5B4C3D2E1F0\n".utf8).write(to: key)
+        let valid = try await checkConfig([file.path])
+        #expect(valid.status == 0, "\(valid.standardError)")
+    }
 }

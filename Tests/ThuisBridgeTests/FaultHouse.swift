@@ -1,3 +1,4 @@
+import CECEmulator
 import Foundation
 import IntegrationSupport
 import MQTTDriver
@@ -15,6 +16,11 @@ final class FaultHouse: Sendable {
         var mqtt = ConfigFixture.MQTT()
         /// Start the Z-Wave stick emulator and configure the `[zwave]` section.
         var zwave = true
+        /// Whether the stick is plugged in (its link exists) when the bridge starts; when false the test starts it
+        /// (`stick.start(link: house.zwavePort)`).
+        var stickPluggedIn = true
+        /// Start the emulated CEC adapter too (its TV as `living/tv`) and configure the `[cec]` section.
+        var cec = false
         /// Configure the stick before the bridge starts (e.g. silent during init).
         var prepareStick: @Sendable (ZWaveStickEmulator) -> Void = { _ in }
         /// Adjust the watcher's options (credentials, TLS).
@@ -25,6 +31,7 @@ final class FaultHouse: Sendable {
 
     let broker: MosquittoBroker
     let stick: ZWaveStickEmulator?
+    let cec: CECEmulator?
     let watcher: MQTTTestClient
     let directory: TemporaryDirectory
     let config: String
@@ -41,13 +48,22 @@ final class FaultHouse: Sendable {
         if options.zwave {
             let stick = ZWaveStickEmulator(network: .defaultNetwork)
             options.prepareStick(stick)
-            try stick.start(link: directory.file("zwave"))
+            if options.stickPluggedIn { try stick.start(link: directory.file("zwave")) }
             self.stick = stick
             fixture.zwave = ZWaveHouse.zwave
             fixture.zwave?.port = directory.file("zwave")
             fixture.zwave?.stateDirectory = directory.file("state")
         } else {
             stick = nil
+        }
+        if options.cec {
+            let cec = CECEmulator(configuration: CECEmulatorConfiguration())
+            try cec.start(link: directory.file("cec"))
+            self.cec = cec
+            fixture.cec = .init(
+                port: directory.file("cec"), devices: [.init(address: 0, room: "living", name: "tv")])
+        } else {
+            cec = nil
         }
         config = try directory.write("devices.toml", fixture.text)
         watcher = try await MQTTTestClient.connect(port: broker.port, configure: options.watcher)
@@ -57,6 +73,8 @@ final class FaultHouse: Sendable {
             arguments: ["run", "--config", config] + options.bridgeArguments, workingDirectory: directory.path)
     }
 
+    /// The stick's port as configured (the emulator's link).
+    var zwavePort: String { directory.file("zwave") }
     var stateTopic: String { "Thuis/bridge/\(name)/state" }
     var eventTopic: String { "Thuis/bridge/\(name)/event" }
     var devicesTopic: String { "Thuis/bridge/\(name)/devices" }
@@ -105,6 +123,7 @@ final class FaultHouse: Sendable {
     func stop() async {
         _ = await bridge.stop(timeout: .seconds(15))
         stick?.stop()
+        cec?.stop()
         await watcher.close()
         await broker.stop()
         directory.remove()

@@ -111,6 +111,51 @@ import ZWaveEmulator
         }
     }
 
+    @Test func startWithNoStickPluggedInReportsTheAdapterLostAndPicksTheStickUpWhenItAppears() async throws {
+        var options = FaultHouse.Options()
+        options.stickPluggedIn = false
+        options.cec = true
+        try await FaultHouse.with(name: "nostick", options: options) { house in
+            let stick = try #require(house.stick)
+            try await house.waitFor(topic: house.stateTopic, "online")
+            // Reported at once, with the reason, and every Z-Wave device is offline.
+            let lost = try await house.waitForEvent("adapter_lost", "zwave", timeout: .seconds(5))
+            #expect(lost.contains("\(house.zwavePort) does not exist"), "\(lost)")
+            for device in FaultHouse.zwaveDevices {
+                try await house.waitFor(topic: house.topic(device, "/availability"), "offline")
+            }
+            // The CEC side is unaffected: the TV comes online with its state and takes commands.
+            try await house.waitFor(topic: house.topic("living/tv", "/availability"), "online", timeout: .seconds(30))
+            let command = await house.mark
+            try await house.publish(house.topic("living/tv", "/set"), "on")
+            try await house.waitFor(topic: house.topic("living/tv"), "on", from: command, timeout: .seconds(20))
+            // A Z-Wave command meanwhile is refused with the reason.
+            try await house.publish(house.topic("bedroom/light", "/set"), "60")
+            let rejection = try await house.waitForEvent("command_rejected", "bedroom/light", from: command)
+            #expect(rejection.contains("offline"), "\(rejection)")
+
+            // The stick appears (its link is created): the bridge opens it without a restart.
+            let plugged = await house.mark
+            let pluggedAt = ContinuousClock.now
+            try stick.start(link: house.zwavePort)
+            try await house.waitForEvent("adapter_recovered", "zwave", from: plugged, timeout: .seconds(20))
+            let recoveredAfter = ContinuousClock.now - pluggedAt
+            #expect(recoveredAfter < .seconds(15), "picked up after \(recoveredAfter)")
+            try await house.waitForZWaveOnline(from: plugged, timeout: .seconds(60))
+            let after = await house.mark
+            try await house.publish(house.topic("bedroom/light", "/set"), "35")
+            try await house.waitFor(topic: house.topic("bedroom/light"), "35", from: after)
+            #expect(stick.level(node: 2) == 35)
+
+            let events = await house.events()
+            #expect(events.filter { $0.contains("adapter_lost") && $0.contains("zwave") }.count == 1, "\(events)")
+            #expect(!events.contains { $0.contains("adapter_lost") && $0.contains("cec") }, "\(events)")
+            let tv = await house.watcher.received(on: house.topic("living/tv", "/availability")).map(\.text)
+            #expect(!tv.drop { $0 != "online" }.contains("offline"), "the TV went offline: \(tv)")
+            #expect(house.bridge.isRunning)
+        }
+    }
+
     @Test func stickSilentDuringInitIsRecoveredByTheWatchdog() async throws {
         var options = FaultHouse.Options()
         options.prepareStick = { $0.silentDuringInit(true) }

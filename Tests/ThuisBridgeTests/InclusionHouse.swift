@@ -1,3 +1,4 @@
+import BridgeCore
 import Foundation
 import IntegrationSupport
 import MQTTDriver
@@ -29,23 +30,40 @@ final class InclusionHouse: Sendable {
         return NetworkDescription(nodes: nodes)
     }
 
-    init(name: String, joinAfter: Double?, joinsAs: NodeKind = .binarySwitch) async throws {
+    /// What else the bridge gets.
+    struct Options: Sendable {
+        /// Extra arguments of `thuis-bridge run` (e.g. `--log-level debug`).
+        var bridgeArguments: [String] = []
+        /// The text of a network key file (`zwave.key`, mode 0600) named by `[zwave] network_key_file`.
+        var networkKey: String?
+        /// `[zwave] log_level` (OpenZWave's own log).
+        var zwaveLogLevel: OpenZWaveLogLevel?
+    }
+
+    init(name: String, joinAfter: Double?, joinsAs: NodeKind = .binarySwitch, options: Options = Options())
+        async throws
+    {
         bridgeName = name
         broker = try await MosquittoBroker.start()
         directory = try TemporaryDirectory(prefix: "thuis-incl")
         stick = ZWaveStickEmulator(network: Self.network(joinAfter: joinAfter, joinsAs: joinsAs))
         try stick.start(link: directory.file("zwave"))
-        let fixture = ConfigFixture(
+        var fixture = ConfigFixture(
             name: name, mqtt: .local(port: broker.port),
             zwave: .init(
                 port: directory.file("zwave"), stateDirectory: directory.file("state"),
-                devices: [.init(node: 2, room: "bedroom", name: "light")]))
+                logLevel: options.zwaveLogLevel, devices: [.init(node: 2, room: "bedroom", name: "light")]))
+        if let key = options.networkKey {
+            let file = try directory.write("zwave.key", key)
+            try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: file)
+            fixture.zwave?.networkKeyFile = file
+        }
         config = try directory.write("devices.toml", fixture.text)
         watcher = try await MQTTTestClient.connect(port: broker.port)
         try await watcher.subscribe("Thuis/#")
         bridge = try ChildProcess(
             executable: try BuiltProduct.executable(named: "thuis-bridge").path,
-            arguments: ["run", "--config", config], workingDirectory: directory.path)
+            arguments: ["run", "--config", config] + options.bridgeArguments, workingDirectory: directory.path)
     }
 
     /// Waits until the bridge is online and node 2's interview is complete (its level is retained).
@@ -90,10 +108,10 @@ final class InclusionHouse: Sendable {
     /// Runs `body` with a started, ready house, printing the bridge's output when it fails, stopping
     /// everything after.
     static func with(
-        name: String, joinAfter: Double?, joinsAs: NodeKind = .binarySwitch,
+        name: String, joinAfter: Double?, joinsAs: NodeKind = .binarySwitch, options: Options = Options(),
         _ body: (InclusionHouse) async throws -> Void
     ) async throws {
-        let house = try await InclusionHouse(name: name, joinAfter: joinAfter, joinsAs: joinsAs)
+        let house = try await InclusionHouse(name: name, joinAfter: joinAfter, joinsAs: joinsAs, options: options)
         do {
             try await house.waitUntilReady()
             try await body(house)

@@ -141,6 +141,44 @@ extension OpenZWaveSuite {
             #expect(stopTook < .seconds(10))
         }
 
+        @Test("no stick at start: adapterLost at once (the port does not exist), once; picked up when it appears")
+        func startWithoutStick() async throws {
+            let readyTimeout = Duration.seconds(2)
+            let context = try ZWaveTestContext(
+                readyTimeout: readyTimeout, restartBackoff: .milliseconds(500), makePTY: false)
+            defer { context.close() }
+            let emulator = ZWaveStickEmulator(network: Self.network())
+            defer { emulator.stop() }
+
+            let started = ContinuousClock.now
+            try await context.withRunningDriver {
+                let lost = await context.events.wait(timeout: .seconds(5)) { $0.contains { $0.isAdapterLost } }
+                try #require(lost, "no adapterLost without a stick; events: \(context.events.all)")
+                let lostAfter = ContinuousClock.now - started
+                #expect(lostAfter < readyTimeout, "adapterLost waited for the ready timeout: \(lostAfter)")
+                if case .adapterLost(let reason)? = context.events.all.first(where: { $0.isAdapterLost }) {
+                    #expect(reason.contains("\(context.portPath) does not exist"), "\(reason)")
+                }
+                // Nothing is handed to OpenZWave while the port is missing, and the outage is not reported again
+                // when the ready timeout would have passed.
+                let again = await context.events.wait(timeout: readyTimeout * 2) {
+                    $0.filter(\.isAdapterLost).count > 1
+                }
+                #expect(!again, "adapterLost reported twice: \(context.events.all)")
+                #expect(!context.logLines.all.contains { $0.message == "Z-Wave driver added" })
+
+                try emulator.start(link: context.portPath)
+                await context.expectRecovery(after: "plugged in")
+                let queried = await context.events.wait(timeout: .seconds(30)) {
+                    $0.contains(.allNodesQueried(someDead: false))
+                }
+                try #require(queried)
+                #expect(context.events.all.filter(\.isAdapterLost).count == 1)
+                try context.driver.setLevel(node: Self.dimmer, level: 30)
+                #expect(await context.events.wait(timeout: .seconds(10)) { _ in emulator.level(node: 2) == 30 })
+            }
+        }
+
         @Test("unplugged stick: adapterLost, the driver is re-added until the port is back, then adapterRecovered")
         func unplugAndReplug() async throws {
             let context = try ZWaveTestContext(
@@ -170,12 +208,7 @@ extension OpenZWaveSuite {
                 }
 
                 try emulator.replug()
-                let replugged = ContinuousClock.now
-                let recovered = await context.events.wait(timeout: .seconds(30)) {
-                    $0.contains { $0.isAdapterRecovered }
-                }
-                #expect(recovered, "no adapterRecovered after replug; events: \(context.events.all.suffix(10))")
-                context.note("emulator: replug -> adapterRecovered \(ContinuousClock.now - replugged)")
+                await context.expectRecovery(after: "replug")
                 let readyAgain = await context.events.wait(timeout: .seconds(30)) {
                     $0.filter { $0 == .allNodesQueried(someDead: false) }.count >= 2
                 }

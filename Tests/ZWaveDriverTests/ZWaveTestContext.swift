@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import SerialPTY
+import Testing
 import ZWaveDriver
 
 /// One test's world: a temporary state dir, a pty linked as the stick's port, a driver on it whose
@@ -75,6 +76,15 @@ final class ZWaveTestContext: @unchecked Sendable {
         }
         await recording
         return took
+    }
+
+    /// Expects `adapterRecovered` within `timeout` of now (the stick was just plugged in, `what`), noting how long
+    /// it took.
+    func expectRecovery(after what: String, timeout: Duration = .seconds(30)) async {
+        let since = ContinuousClock.now
+        let recovered = await events.wait(timeout: timeout) { $0.contains { $0.isAdapterRecovered } }
+        #expect(recovered, "no adapterRecovered after \(what); events: \(events.all.suffix(10))")
+        note("emulator: \(what) -> adapterRecovered \(ContinuousClock.now - since)")
     }
 
     /// Prints a measurement when `ZWD_DEBUG` is set (for the closing notes; tests never depend on it).

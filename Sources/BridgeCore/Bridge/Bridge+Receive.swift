@@ -127,6 +127,9 @@ extension Bridge {
     func execute(_ command: DeviceCommand, at address: DeviceAddress) async {
         guard let device = registry.device(at: address), let backend = backends[device.source.adapter] else { return }
         guard let resolved = resolve(command, for: device) else { return executed(command, at: address) }
+        // The bridge stops (`run` was cancelled): a command still in the device's queue is not sent blind, with
+        // nobody left to publish its result; it fails, and the failure is published before the bridge goes offline.
+        if Task.isCancelled { return await failed(resolved, at: address, .bridgeStopping) }
         do {
             try await backend.execute(resolved, on: device)
             executed(resolved, at: address)

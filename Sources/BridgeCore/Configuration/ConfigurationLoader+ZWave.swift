@@ -15,7 +15,9 @@ extension ConfigurationLoader {
     /// `[zwave]`, `[[zwave.device]]` and `[[zwave.scene]]`; `nil` when the file has no `[zwave]`.
     static func readZWave(_ root: TableReader) -> ZWaveResult? {
         guard root.contains("zwave") else { return nil }
-        let known = ["port", "config_path", "state_dir", "log_level", "refresh_after_set", "device", "scene"]
+        let known = [
+            "port", "config_path", "state_dir", "log_level", "refresh_after_set", "network_key_file", "device", "scene",
+        ]
         guard let table = root.table("zwave", known: known) else {
             return ZWaveResult(section: nil, addresses: [])
         }
@@ -31,6 +33,7 @@ extension ConfigurationLoader {
             ?? ZWaveSection.defaultStateDirectory
         let logLevel = optional(table.choice("log_level", OpenZWaveLogLevel.self), "log_level") ?? .warning
         let refreshAfterSet = optional(table.bool("refresh_after_set"), "refresh_after_set") ?? false
+        let networkKeyFile = optional(table.nonEmptyString("network_key_file"), "network_key_file")
 
         let deviceKeys = ["node", "instance", "room", "name", "config"]
         let deviceTables = table.arrayOfTables("device", known: deviceKeys)
@@ -47,7 +50,8 @@ extension ConfigurationLoader {
         }
         let section = ZWaveSection(
             port: port, configPath: configPath, stateDirectory: stateDirectory,
-            logLevel: logLevel, refreshAfterSet: refreshAfterSet, devices: devices.map(\.value),
+            logLevel: logLevel, refreshAfterSet: refreshAfterSet, networkKeyFile: networkKeyFile,
+            devices: devices.map(\.value),
             scenes: scenes.map(\.value))
         return ZWaveResult(section: section, addresses: addresses)
     }

@@ -7,14 +7,18 @@ import TOMLKit
 /// The whole document is walked key by key, so unknown keys (typos) are errors like any other problem, and every
 /// problem in the file is reported at once, each with its key path and, where the text shows it, its line.
 public enum ConfigurationLoader {
-    /// Reads the file at `path` and validates it; also checks that the MQTT credential and certificate files it
-    /// names are readable (paths as written, relative ones from the working directory).
+    /// Reads the file at `path` and validates it; also checks the files it names (paths as written, relative
+    /// ones from the working directory): the MQTT credential and certificate files are readable, and the Z-Wave
+    /// network key file holds a key that only its owner may read (``ZWaveNetworkKey/init(contentsOfFile:)``).
     /// - Throws: ``ConfigurationError`` listing every problem, or naming the file when it cannot be read.
     public static func load(path: String) throws(ConfigurationError) -> BridgeConfiguration {
         let text = try readText(path: path)
         let configuration = try parse(text: text, source: path)
-        let missing = unreadableFiles(in: configuration.mqtt, lines: SourceLineIndex(text: text))
-        guard missing.isEmpty else { throw ConfigurationError(source: path, problems: missing) }
+        let lines = SourceLineIndex(text: text)
+        let problems =
+            unreadableFiles(in: configuration.mqtt, lines: lines)
+            + networkKeyProblems(in: configuration.zwave, lines: lines)
+        guard problems.isEmpty else { throw ConfigurationError(source: path, problems: problems) }
         return configuration
     }
 
@@ -118,6 +122,21 @@ public enum ConfigurationLoader {
                 problems: [
                     ConfigurationProblem(keyPath: "", message: "cannot read the configuration file: \(error)")
                 ])
+        }
+    }
+
+    /// What is wrong with `[zwave] network_key_file` (the same check the daemon makes when it reads the key).
+    private static func networkKeyProblems(in zwave: ZWaveSection?, lines: SourceLineIndex) -> [ConfigurationProblem] {
+        guard let file = zwave?.networkKeyFile else { return [] }
+        do {
+            _ = try ZWaveNetworkKey(contentsOfFile: file)
+            return []
+        } catch {
+            let keyPath = "zwave.network_key_file"
+            return [
+                ConfigurationProblem(
+                    keyPath: keyPath, message: "\(TableReader.quoted(file)): \(error)", line: lines.line(of: keyPath))
+            ]
         }
     }
 

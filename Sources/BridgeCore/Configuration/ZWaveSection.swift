@@ -12,6 +12,10 @@ public struct ZWaveSection: Sendable, Equatable {
     /// bridge points OpenZWave at a private view of the device database with `NoRefreshAfterSet` for devices
     /// that report their own level (the FGD212), halving the radio traffic of a `/set`.
     public var refreshAfterSet: Bool
+    /// `network_key_file`: the file holding the Z-Wave network key (S0), readable only by the bridge's user;
+    /// without it `secure` inclusion is refused. The file is checked by `ConfigurationLoader.load` and read by
+    /// the daemon (`ZWaveNetworkKey(contentsOfFile:)`); the key itself is never part of the configuration.
+    public var networkKeyFile: String?
     /// `[[zwave.device]]`, in file order.
     public var devices: [ZWaveDeviceConfig]
     /// `[[zwave.scene]]`, in file order.
@@ -23,13 +27,15 @@ public struct ZWaveSection: Sendable, Equatable {
     public init(
         port: String, configPath: String = ZWaveSection.defaultConfigPath,
         stateDirectory: String = ZWaveSection.defaultStateDirectory, logLevel: OpenZWaveLogLevel = .warning,
-        refreshAfterSet: Bool = false, devices: [ZWaveDeviceConfig] = [], scenes: [ZWaveSceneConfig] = []
+        refreshAfterSet: Bool = false, networkKeyFile: String? = nil, devices: [ZWaveDeviceConfig] = [],
+        scenes: [ZWaveSceneConfig] = []
     ) {
         self.port = port
         self.configPath = configPath
         self.stateDirectory = stateDirectory
         self.logLevel = logLevel
         self.refreshAfterSet = refreshAfterSet
+        self.networkKeyFile = networkKeyFile
         self.devices = devices
         self.scenes = scenes
     }

@@ -37,4 +37,8 @@ public struct CommandFailure: Error, Sendable, CustomStringConvertible {
     public let reason: String
     public init(_ reason: String) { self.reason = reason }
     public var description: String { reason }
+
+    /// The bridge stops before the command reached the hardware library: it is not sent (a backend that holds
+    /// commands, e.g. Z-Wave during inclusion, fails them with this when its task is cancelled).
+    public static let bridgeStopping = CommandFailure("bridge stopping")
 }

@@ -3,7 +3,9 @@ import ServiceLifecycle
 import ZWaveDriver
 
 /// Runs OpenZWave (the driver's supervision: watchdog, restarts) and the mapping of its events. On
-/// graceful shutdown the driver writes the network cache, removes the driver and destroys the Manager.
+/// graceful shutdown (after the bridge stopped) the controller first leaves inclusion or exclusion mode
+/// (`ZWaveBackend.leaveControllerMode`: the cancel is confirmed by the stick, at most 5 s), then the driver
+/// writes the network cache, removes the driver and destroys the Manager.
 struct ZWaveService: Service {
     let driver: ZWaveDriver
     let backend: ZWaveBackend
@@ -12,7 +14,19 @@ struct ZWaveService: Service {
         try await withThrowingDiscardingTaskGroup { group in
             group.addTask { await backend.run() }
             group.addTask {
-                try await cancelWhenGracefulShutdown { try await driver.run() }
+                try await withThrowingTaskGroup(of: Void.self) { driverGroup in
+                    driverGroup.addTask { try await driver.run() }
+                    driverGroup.addTask {
+                        // Until SIGTERM/SIGINT; cancelled instead (the group failed): straight to the teardown.
+                        guard (try? await gracefulShutdown()) != nil else { return }
+                        await backend.leaveControllerMode()
+                    }
+                    // The first to end: the shutdown's preparation (then the driver is stopped), or the driver
+                    // (a start failure, thrown).
+                    try await driverGroup.next()
+                    driverGroup.cancelAll()
+                    try await driverGroup.waitForAll()
+                }
             }
         }
     }

@@ -182,6 +182,8 @@ typedef struct zw_options {
     int32_t driver_max_attempts;/**< DriverMaxAttempts to open the port, 0 = forever (default 0) */
     bool associate;             /**< Associate: put the controller into each node's lifeline (default true) */
     bool auto_update_config;    /**< AutoUpdateConfigFile: download newer device files (default false) */
+    const char *network_key;    /**< NetworkKey (S0): 16 bytes as `0x01,0x02,...` (hex digits, `x`, commas only);
+                                     NULL or empty: none, `secure` inclusion cannot work. Never logged by the shim. */
 } zw_options;
 
 /** Fills `options` with the defaults documented on each field (paths NULL). */

@@ -152,6 +152,10 @@ class EmulatedNode {
             return version(of: 0x75) >= 2 ? [0x75, 0x03, 0x00, 0x00] : [0x75, 0x03, 0x00]
         case (0x75, 0x04):  // Protection Supported Get
             return [0x75, 0x05, 0x00, 0x07, 0x00, 0x01, 0x00]
+        case (0x98, 0x04) where commandClasses.contains(0x98):
+            // Security (S0) Scheme Get, the first step of the key exchange with a node included securely: scheme 0.
+            // The rest of S0 (nonces, encrypted frames) is not emulated: the exchange stops at the Nonce Get.
+            return [0x98, 0x05, 0x00]
         case (0x7A, 0x01):  // Firmware Meta Data Get (v3)
             let m = manufacturer
             return [0x7A, 0x02] + be16(m.id) + be16(m.product) + [0x00, 0x00, 0xFF, 0x00, 0x00, 0x28]

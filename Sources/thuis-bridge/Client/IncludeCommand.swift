@@ -11,7 +11,7 @@ struct IncludeCommand: AsyncParsableCommand {
 
     @OptionGroup var options: ClientOptions
     @Option(help: "Seconds to wait for a device to join (1-600).") var timeout: Int = 60
-    @Flag(help: "Include with S0 security.") var secure = false
+    @Flag(help: "Include with S0 security (needs [zwave] network_key_file).") var secure = false
 
     func validate() throws {
         guard (1...600).contains(timeout) else { throw ValidationError("--timeout must be 1...600 seconds") }

@@ -48,4 +48,38 @@ import Testing
         await running.value
         #expect(await mqtt.retained["Thuis/device/bedroom/light/availability"] == "offline")
     }
+
+    @Test func aCommandStillQueuedWhenTheBridgeStopsFailsWithBridgeStoppingAndIsNotSent() async throws {
+        let mqtt = FakeMQTTPort()
+        let zwave = FakeDeviceBackend(adapter: .zwave)
+        let bridge = Bridge(
+            identity: BridgeIdentity(name: "living"), devices: [light], backends: [zwave], mqtt: mqtt,
+            logger: Logger(label: "test"))
+        let (inbound, toBridge) = AsyncStream.makeStream(of: InboundMessage.self)
+        let (hardware, fromHardware) = AsyncStream.makeStream(of: HardwareEvent.self)
+        let running = Task { await bridge.run(inbound: inbound, hardware: [hardware]) }
+        fromHardware.yield(.adapterAvailability(adapter: .zwave, online: true, reason: "ready"))
+        await mqtt.waitFor("Thuis/device/bedroom/light/availability", payload: "online")
+
+        // The first command is in the backend; the second waits in the device's queue behind it.
+        await zwave.hold()
+        for level in ["10", "20"] {
+            toBridge.yield(
+                InboundMessage(topic: "Thuis/device/bedroom/light/set", payload: Array(level.utf8), retained: false))
+        }
+        await zwave.waitForCommands(1)
+        // Messages are handled in order: once a later one is rejected, the second command is queued.
+        toBridge.yield(InboundMessage(topic: "Thuis/device/bedroom/light/colour/set", payload: [], retained: false))
+        await mqtt.waitFor("Thuis/bridge/living/event")
+        running.cancel()
+        await zwave.releaseAll()
+        await running.value
+
+        #expect(await zwave.commands == [.level(10)], "the queued command was sent while the bridge stopped")
+        let failed = await mqtt.events(on: "Thuis/bridge/living/event").filter { $0["type"] == "command_failed" }
+        #expect(failed.count == 1)
+        #expect(failed.first?["command"] == "level 20")
+        #expect(failed.first?["reason"] == "bridge stopping")
+        #expect(await mqtt.retained["Thuis/device/bedroom/light/availability"] == "offline")
+    }
 }
