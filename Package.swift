@@ -36,7 +36,6 @@ let package = Package(
             name: "COpenZWave", pkgConfig: "libopenzwave",
             providers: [.apt(["libopenzwave1.6-dev"])]),
         .target(name: "CZWaveShim", dependencies: ["COpenZWave"]),
-        .systemLibrary(name: "CMalloc"),
 
         // MARK: System primitives the daemon's modules share (locks, threads, paths, standard streams): the
         // daemon links FoundationEssentials only, not Foundation (see README, Performance: Memory).
@@ -80,7 +79,7 @@ let package = Package(
             name: "BridgeDaemon",
             dependencies: [
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                "BridgeCore", "MQTTDriver", "CECDriver", "ZWaveDriver", "CMalloc", "SystemSupport",
+                "BridgeCore", "MQTTDriver", "CECDriver", "ZWaveDriver", "SystemSupport",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],

@@ -11,7 +11,8 @@ import ZWaveDriver
 public struct Composition {
     public let services: [any Service]
 
-    public init(configuration: BridgeConfiguration, logger: Logger) throws {
+    /// `without`: memory measures left off, for the benchmark's measurements only (`thuis-bridge run --without`).
+    public init(configuration: BridgeConfiguration, logger: Logger, without: Set<MemoryTrick> = []) throws {
         let topics = configuration.topics
         let mqtt = try MQTTClient(options: Self.mqttOptions(configuration), logger: logger)
         var services: [any Service] = [
@@ -32,11 +33,11 @@ public struct Composition {
                 zwave.refreshAfterSet
                 ? zwave.configPath
                 : try DeviceDatabaseOverlay(source: zwave.configPath, stateDirectory: zwave.stateDirectory).prepare()
-            let driver = ZWaveDriver(
-                configuration: ZWaveDriverConfiguration(
-                    port: zwave.port, userPath: zwave.stateDirectory, configPath: configPath,
-                    openZWaveLogLevel: ZWaveLogLevel(rawValue: zwave.logLevel.openZWaveValue)),
-                logger: logger)
+            var driverConfiguration = ZWaveDriverConfiguration(
+                port: zwave.port, userPath: zwave.stateDirectory, configPath: configPath,
+                openZWaveLogLevel: ZWaveLogLevel(rawValue: zwave.logLevel.openZWaveValue))
+            driverConfiguration.releaseNodeCacheCopies = !without.contains(.nodeCacheRelease)
+            let driver = ZWaveDriver(configuration: driverConfiguration, logger: logger)
             let backend = ZWaveBackend(driver: driver, devices: zwave.devices, logger: logger)
             backends.append(backend)
             requestHandlers.append(backend)
@@ -64,7 +65,6 @@ public struct Composition {
             devices: Self.devices(configuration), scenes: configuration.zwave?.scenes ?? [], backends: backends,
             requestHandlers: requestHandlers, mqtt: mqtt, logger: logger)
         services.append(BridgeService(bridge: bridge, mqtt: mqtt, hardware: hardware))
-        services.append(HeapTrimService())
         self.services = services
     }
 
