@@ -163,6 +163,7 @@ let package = Package(
         .testTarget(
             name: "ThuisLabTests", dependencies: ["thuis-lab", "MQTTDriver", "TestSupport", "IntegrationSupport"],
             swiftSettings: strict),
+        .testTarget(name: "ThuisBenchTests", dependencies: ["thuis-bench"], swiftSettings: strict),
         .testTarget(
             name: "ThuisBridgeTests",
             dependencies: [
