@@ -37,7 +37,6 @@ let package = Package(
             name: "COpenZWave", pkgConfig: "libopenzwave",
             providers: [.apt(["libopenzwave1.6-dev"])]),
         .target(name: "CZWaveShim", dependencies: ["COpenZWave"]),
-        .systemLibrary(name: "CMalloc"),
 
         // MARK: System primitives the daemon's modules share (locks, threads, paths, standard streams): the
         // daemon links FoundationEssentials only, not Foundation (see README, Performance: Memory).
@@ -87,7 +86,7 @@ let package = Package(
             name: "BridgeDaemon",
             dependencies: [
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                "BridgeCore", "MQTTDriver", "CECDriver", "ZWaveDriver", "HomeAssistant", "CMalloc", "SystemSupport",
+                "BridgeCore", "MQTTDriver", "CECDriver", "ZWaveDriver", "HomeAssistant", "SystemSupport",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
@@ -175,6 +174,7 @@ let package = Package(
         .testTarget(
             name: "ThuisLabTests", dependencies: ["thuis-lab", "MQTTDriver", "TestSupport", "IntegrationSupport"],
             swiftSettings: strict),
+        .testTarget(name: "ThuisBenchTests", dependencies: ["thuis-bench"], swiftSettings: strict),
         .testTarget(
             name: "ThuisBridgeTests",
             dependencies: [

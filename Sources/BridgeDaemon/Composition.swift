@@ -12,7 +12,8 @@ import ZWaveDriver
 public struct Composition {
     public let services: [any Service]
 
-    public init(configuration: BridgeConfiguration, logger: Logger) throws {
+    /// `without`: memory measures left off, for the benchmark's measurements only (`thuis-bridge run --without`).
+    public init(configuration: BridgeConfiguration, logger: Logger, without: Set<MemoryTrick> = []) throws {
         let topics = configuration.topics
         let mqtt = try MQTTClient(options: Self.mqttOptions(configuration), logger: logger)
         var services: [any Service] = [
@@ -37,12 +38,11 @@ public struct Composition {
             let networkKey = try zwave.networkKeyFile.map { file throws(ZWaveNetworkKeyError) in
                 try ZWaveNetworkKey(contentsOfFile: file)
             }
-            let driver = ZWaveDriver(
-                configuration: ZWaveDriverConfiguration(
-                    port: zwave.port, userPath: zwave.stateDirectory, configPath: configPath,
-                    openZWaveLogLevel: ZWaveLogLevel(rawValue: zwave.logLevel.openZWaveValue),
-                    networkKey: networkKey),
-                logger: logger)
+            var driverConfiguration = ZWaveDriverConfiguration(
+                port: zwave.port, userPath: zwave.stateDirectory, configPath: configPath,
+                openZWaveLogLevel: ZWaveLogLevel(rawValue: zwave.logLevel.openZWaveValue), networkKey: networkKey)
+            driverConfiguration.releaseNodeCacheCopies = !without.contains(.nodeCacheRelease)
+            let driver = ZWaveDriver(configuration: driverConfiguration, logger: logger)
             let backend = ZWaveBackend(driver: driver, devices: zwave.devices, logger: logger)
             backends.append(backend)
             requestHandlers.append(backend)
@@ -76,7 +76,6 @@ public struct Composition {
             identity: identity, devices: Self.devices(configuration), scenes: configuration.zwave?.scenes ?? [],
             backends: backends, requestHandlers: requestHandlers, frontEnds: frontEnds, mqtt: mqtt, logger: logger)
         services.append(BridgeService(bridge: bridge, mqtt: mqtt, hardware: hardware))
-        services.append(HeapTrimService())
         self.services = services
     }
 

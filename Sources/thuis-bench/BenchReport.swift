@@ -26,14 +26,39 @@ struct BenchReport: Codable, Sendable {
                 }
             let widths = (0..<header.count).map { column in rows.map { $0[column].count }.max() ?? 0 }
             for row in rows {
-                lines.append(
-                    zip(row, widths).map { $0.padding(toLength: $1, withPad: " ", startingAt: 0) }
-                        .joined(separator: " | ").trimmingCharacters(in: .whitespaces))
+                // Trailing padding only: a metric's leading spaces mark it as a part of the row above.
+                let line = zip(row, widths).map { $0.padding(toLength: $1, withPad: " ", startingAt: 0) }
+                    .joined(separator: " | ")
+                lines.append(String(line.reversed().drop { $0 == " " }.reversed()))
             }
             for note in result.notes { lines.append("note: \(note)") }
+            if !result.checks.isEmpty {
+                let passed = result.checks.filter(\.passed).count
+                lines.append("correctness checks: \(passed) of \(result.checks.count) ok")
+            }
+            for check in result.checks where !check.passed {
+                lines.append("FAILED: \(check.name)" + (check.detail.isEmpty ? "" : " (\(check.detail))"))
+            }
             lines.append("")
         }
+        let checks = results.reduce(0) { $0 + $1.checks.count }
+        let failures = correctnessFailures
+        lines.append(
+            failures.isEmpty
+                ? "correctness: all \(checks) checks passed"
+                : "correctness: \(failures.count) of \(checks) checks FAILED (exit status 1):\n"
+                    + failures.map { "- \($0)" }.joined(separator: "\n"))
         return lines.joined(separator: "\n")
+    }
+
+    /// The failed correctness checks, each as `scenario: check (detail)`; the benchmark exits with status 1 when
+    /// there is any. Only checks count: a missed timing or memory goal (a row's `met`) never does.
+    var correctnessFailures: [String] {
+        results.flatMap { result in
+            result.checks.filter { !$0.passed }.map { check in
+                "\(result.name): \(check.name)" + (check.detail.isEmpty ? "" : " (\(check.detail))")
+            }
+        }
     }
 
     func write(json path: String) throws {

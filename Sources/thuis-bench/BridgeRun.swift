@@ -20,8 +20,11 @@ struct BridgeRun: Sendable {
                 + "`swift build -c release --product thuis-bridge` first")
     }
 
-    /// Writes `devices.toml` (bridge name, the broker, then `body`) and starts the bridge.
-    static func start(name: String, brokerPort: Int, body: String, directory: String) throws -> BridgeRun {
+    /// Writes `devices.toml` (bridge name, the broker, then `body`) and starts the bridge, with `arguments` after
+    /// `run --config <file>`.
+    static func start(
+        name: String, brokerPort: Int, body: String, directory: String, arguments: [String] = []
+    ) throws -> BridgeRun {
         let config = (directory as NSString).appendingPathComponent("devices.toml")
         let text = """
             [bridge]
@@ -35,7 +38,7 @@ struct BridgeRun: Sendable {
             """
         try text.write(toFile: config, atomically: true, encoding: .utf8)
         let process = try BenchProcess(
-            try binary(), ["run", "--config", config], directory: directory,
+            try binary(), ["run", "--config", config] + arguments, directory: directory,
             logPath: (directory as NSString).appendingPathComponent(
                 "bridge-\(Int(Date().timeIntervalSince1970 * 1000)).log"))
         return BridgeRun(process: process, directory: directory, name: name)

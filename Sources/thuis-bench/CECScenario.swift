@@ -20,7 +20,12 @@ enum CECScenario {
         var state: [Double] = []
         var stateTimeouts = 0
         var rssKB: Int?
+        /// `/set on` published to the bridge, warm-up included.
+        var sent = 0
+        /// `/set on` whose Image View On never reached the bus through the bridge (within 5 s).
         var lost = 0
+        /// Image View On never seen after the direct libcec call (the baseline's own loss).
+        var directLost = 0
     }
 
     static func run(run: BenchDirectory, samples: Int, log: (String) -> Void) async throws -> Samples {
@@ -67,6 +72,7 @@ enum CECScenario {
             var published = watcher.inbox.mark
             let start = ContinuousClock.now
             try await commander.publish("\(tv)/set", "on")
+            result.sent += 1
             if let frame = await fixture.emulator.waitForTransmitted(since: mark, timeout: .seconds(5), where: onFrame)
             {
                 let milliseconds = (frame.time - start).milliseconds
@@ -78,8 +84,8 @@ enum CECScenario {
             // The bridge asks the TV for its power after each command; the state follows the answer.
             if await watcher.wait(topic: tv, text: "on", from: published, timeout: .seconds(5)) != nil {
                 if record { result.state.append((ContinuousClock.now - start).milliseconds) }
-            } else if record {
-                result.stateTimeouts += 1
+            } else {
+                result.stateTimeouts += 1  // warm-up included: a lost state is a lost state
             }
             try await pause()
             mark = fixture.emulator.transmittedCount
@@ -98,7 +104,7 @@ enum CECScenario {
             {
                 if record { result.direct.append((frame.time - start).milliseconds) }
             } else {
-                result.lost += 1
+                result.directLost += 1
             }
             try await pause()
             try await driver.standby(.tv)

@@ -4,8 +4,20 @@ import ZWaveEmulator
 
 /// Scenario 4 (and 5): from the bridge's start to every mapped device's state published, cold (no network
 /// cache) and with the cache; baseline: MinOZW's time to "all nodes queried" on the same emulated network.
-/// With `cec`, a last cached run also has a CEC adapter, and the bridge's RSS at rest is read (scenario 5).
+/// With `cec`, further cached runs also have a CEC adapter, and the bridge's RSS at rest is read (scenario 5): with
+/// every memory measure of the daemon on, then with each one off (`thuis-bridge run --without`), one at a time.
 enum ScaleScenario {
+    /// The daemon's memory measures as `thuis-bridge run --without` names them, and as the table names them.
+    static let memoryTricks: [(option: String, label: String)] = [("node-cache-release", "node-cache release")]
+
+    /// The RSS at rest of a cached run with CEC.
+    struct RestReading: Sendable {
+        /// The measure left off (`--without`); nil: all on.
+        var without: String?
+        var kB: Int?
+        var breakdownKB: (anonymous: Int, fileBacked: Int)?
+    }
+
     struct Outcome: Sendable {
         var nodes: Int
         var devices: Int
@@ -17,11 +29,14 @@ enum ScaleScenario {
         var metersCold: Double?
         var metersCached: Double?
         var restRSSKB: Int?
-        var restWithCECRSSKB: Int?
-        var restWithCECBreakdownKB: (anonymous: Int, fileBacked: Int)?
+        /// With CEC: every measure on first, then each one off.
+        var restWithCEC: [RestReading] = []
         /// Seconds from spawn to the first frame at the stick (process start-up until the port is opened).
         var firstFrame: [String: Double] = [:]
         var notes: [String] = []
+        /// Correctness of the cold and cached runs (every state published), and of the runs with CEC.
+        var startChecks: [ScenarioResult.Check] = []
+        var restChecks: [ScenarioResult.Check] = []
     }
 
     /// When, after the bridge's start, its RSS counts as at rest.
@@ -44,11 +59,14 @@ enum ScaleScenario {
         let state = (directory as NSString).appendingPathComponent("state")
         let timeout: Duration = .seconds(240)
 
-        func bridgeRun(_ what: String, cec: String = "") async throws -> (Double?, Double?, BridgeRun) {
+        func bridgeRun(
+            _ what: String, cec: String = "", arguments: [String] = []
+        ) async throws -> (Double?, Double?, BridgeRun) {
             let mark = watcher.inbox.mark
             let frameMark = fixture.frames.mark
             let body = fixture.zwaveSection(stateDirectory: state, refreshAfterSet: false) + "\n" + cec
-            let bridge = try BridgeRun.start(name: "scale", brokerPort: broker.port, body: body, directory: directory)
+            let bridge = try BridgeRun.start(
+                name: "scale", brokerPort: broker.port, body: body, directory: directory, arguments: arguments)
             let elapsed = await allStates(
                 watcher, topics: topics, from: mark, since: bridge.process.started, timeout: timeout)
             let first = fixture.frames.items(from: frameMark).first.map {
@@ -64,6 +82,15 @@ enum ScaleScenario {
             log(
                 "  \(label) bridge \(what): \(meters.map { seconds($0) } ?? "timeout") for \(meterTopics.count) power and energy values"
             )
+            let checks = [
+                ScenarioResult.Check(
+                    name: "\(label) nodes, \(what): every state published", passed: elapsed != nil,
+                    detail: elapsed == nil ? "not all \(topics.count) within \(timeout)" : ""),
+                ScenarioResult.Check(
+                    name: "\(label) nodes, \(what): every power and energy value published", passed: meters != nil,
+                    detail: meters == nil ? "not all \(meterTopics.count) within \(timeout)" : ""),
+            ]
+            if cec.isEmpty { outcome.startChecks += checks } else { outcome.restChecks += checks }
             return (elapsed, meters, bridge)
         }
 
@@ -83,16 +110,29 @@ enum ScaleScenario {
         await second.process.stop(timeout: .seconds(20))
 
         if withCEC {
-            let cecFixture = try CECFixture(link: (directory as NSString).appendingPathComponent("cec"))
-            let (_, _, third) = try await bridgeRun("cached + CEC", cec: cecFixture.cecSection)
-            _ = await watcher.wait(topic: "Thuis/device/bench/tv", from: 0, timeout: .seconds(30))
-            _ = await fixture.waitForQuiet(.seconds(2), timeout: .seconds(20))
-            // At rest: settled, and past the bridge's first heap trim (10 s after its start).
-            try await Task.sleep(until: max(.now + .seconds(2), third.process.started + restAfter), clock: .continuous)
-            outcome.restWithCECRSSKB = third.process.rssKB
-            outcome.restWithCECBreakdownKB = third.process.rssBreakdownKB
-            await third.process.stop(timeout: .seconds(20))
-            cecFixture.stop()
+            // Every measure on, then each one off: the same network, cache and broker, one run after the other.
+            for (index, trick) in ([nil] + memoryTricks.map { Optional($0) }).enumerated() {
+                let what = trick.map { "cached + CEC without \($0.label)" } ?? "cached + CEC"
+                let cecFixture = try CECFixture(link: (directory as NSString).appendingPathComponent("cec-\(index)"))
+                let tvMark = watcher.inbox.mark
+                let (_, _, bridge) = try await bridgeRun(
+                    what, cec: cecFixture.cecSection, arguments: trick.map { ["--without", $0.option] } ?? [])
+                let tv = await watcher.wait(topic: "Thuis/device/bench/tv", from: tvMark, timeout: .seconds(30))
+                outcome.restChecks.append(
+                    ScenarioResult.Check(
+                        name: "\(label) nodes, \(what): the TV's state published", passed: tv != nil,
+                        detail: tv == nil ? "not within 30 s" : ""))
+                _ = await fixture.waitForQuiet(.seconds(2), timeout: .seconds(20))
+                // At rest: settled, 15 s after the start (past the network cache write, and the heap trim after it).
+                try await Task.sleep(
+                    until: max(.now + .seconds(2), bridge.process.started + restAfter), clock: .continuous)
+                let reading = RestReading(
+                    without: trick?.option, kB: bridge.process.rssKB, breakdownKB: bridge.process.rssBreakdownKB)
+                outcome.restWithCEC.append(reading)
+                log("  \(label) bridge \(what): RSS at rest \(megabytes(reading.kB))")
+                await bridge.process.stop(timeout: .seconds(20))
+                cecFixture.stop()
+            }
         }
         await fixture.stop()
         await watcher.close()

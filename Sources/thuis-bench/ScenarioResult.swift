@@ -1,6 +1,8 @@
 import Foundation
 
-/// One scenario's outcome: table rows (measured vs. baseline vs. goal), raw numbers for the JSON, notes.
+/// One scenario's outcome: table rows (measured vs. baseline vs. goal), raw numbers for the JSON, notes, and its
+/// correctness checks (a lost command, a wrong final level, a state never published, a scenario that did not
+/// complete): any failed check makes the benchmark exit with status 1. Timings and memory are rows, never checks.
 struct ScenarioResult: Codable, Sendable {
     struct Row: Codable, Sendable {
         var metric: String
@@ -12,11 +14,19 @@ struct ScenarioResult: Codable, Sendable {
         var met: Bool?
     }
 
+    /// A correctness check: `passed`, with what was found (`detail`).
+    struct Check: Codable, Sendable {
+        var name: String
+        var passed: Bool
+        var detail: String
+    }
+
     var name: String
     var rows: [Row] = []
     var numbers: [String: Double] = [:]
     var latencies: [String: LatencySummary] = [:]
     var notes: [String] = []
+    var checks: [Check] = []
 
     init(name: String) { self.name = name }
 
@@ -24,6 +34,7 @@ struct ScenarioResult: Codable, Sendable {
     static func failed(_ name: String, _ error: any Error, stage: String = "failed") -> ScenarioResult {
         var result = ScenarioResult(name: name)
         result.notes.append("\(stage): \(String(describing: error).prefix(300))")
+        result.check("the scenario ran to its end", false, stage)
         return result
     }
 
@@ -33,6 +44,10 @@ struct ScenarioResult: Codable, Sendable {
     ) {
         rows.append(
             Row(metric: metric, measured: measured, baseline: baseline, comparison: comparison, goal: goal, met: met))
+    }
+
+    mutating func check(_ name: String, _ passed: Bool, _ detail: String = "") {
+        checks.append(Check(name: name, passed: passed, detail: detail))
     }
 }
 

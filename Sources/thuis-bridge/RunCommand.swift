@@ -20,9 +20,20 @@ struct RunCommand: AsyncParsableCommand {
     @Option(name: .shortAndLong, help: "The configuration file.") var config: String = "devices.toml"
     @Option(help: "Log level (trace, debug, info, notice, warning, error, critical); overrides [bridge] log_level.")
     var logLevel: String?
+    /// For the benchmark only: memory measures to leave off, so that it can show what each one saves.
+    @Option(
+        help: ArgumentHelp(
+            "Memory measures to leave off (\(MemoryTrick.allCases.map(\.rawValue).joined(separator: ", "))).",
+            visibility: .hidden),
+        transform: { list in
+            guard let tricks = MemoryTrick.parse(list: list) else {
+                throw ValidationError("unknown memory measure in \"\(list)\"")
+            }
+            return tricks
+        })
+    var without: Set<MemoryTrick> = []
 
     func run() async throws {
-        HeapTrimService.limitArenas()
         let configuration: BridgeConfiguration
         do {
             configuration = try ConfigurationLoader.load(path: config)
@@ -46,7 +57,7 @@ struct RunCommand: AsyncParsableCommand {
         let logger = Logger(label: "thuis-bridge")
         let composition: Composition
         do {
-            composition = try Composition(configuration: configuration, logger: logger)
+            composition = try Composition(configuration: configuration, logger: logger, without: without)
         } catch {
             logger.critical("cannot start", metadata: ["error": "\(error)"])
             throw ExitCode(1)

@@ -44,7 +44,6 @@ struct DemoCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        HeapTrimService.limitArenas()
         let signals = DemoSignals()
         let console = DemoConsole()
         let loaded: BridgeConfiguration

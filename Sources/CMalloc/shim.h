@@ -1,2 +1,0 @@
-// glibc's allocator controls (mallopt, malloc_trim), which Swift's Glibc module does not expose.
-#include <malloc.h>
