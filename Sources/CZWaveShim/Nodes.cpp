@@ -2,6 +2,8 @@
 
 #include "ShimInternal.h"
 
+#include "Node.h"
+
 using OpenZWave::Manager;
 using namespace zwshim;
 
@@ -44,6 +46,29 @@ zw_status zw_node_get_flags(zw_manager *m, uint32_t home, uint8_t node, zw_node_
         out->is_frequent_listening = mg->IsNodeFrequentListeningDevice(home, node);
         out->is_zwave_plus = mg->IsNodeZWavePlus(home, node);
         out->info_received = mg->IsNodeInfoReceived(home, node);
+        return ZW_OK;
+    });
+}
+
+zw_status zw_node_get_statistics(zw_manager *m, uint32_t home, uint8_t node, zw_node_statistics *out) {
+    ZW_REQUIRE_MANAGER(m);
+    return guarded("Manager::GetNodeStatistics", [&] {
+        ZW_REQUIRE(out != nullptr, "out pointer is NULL");
+        OpenZWave::Node::NodeData data{};
+        m->manager->GetNodeStatistics(home, node, &data);
+        out->sent = data.m_sentCnt;
+        out->sent_failed = data.m_sentFailed;
+        out->retries = data.m_retries;
+        out->received = data.m_receivedCnt;
+        out->received_duplicates = data.m_receivedDups;
+        out->received_unsolicited = data.m_receivedUnsolicited;
+        out->last_request_rtt_ms = data.m_lastRequestRTT;
+        out->average_request_rtt_ms = data.m_averageRequestRTT;
+        out->last_response_rtt_ms = data.m_lastResponseRTT;
+        out->average_response_rtt_ms = data.m_averageResponseRTT;
+        out->quality = data.m_quality;
+        copyText(data.m_sentTS, out->sent_at, sizeof out->sent_at);
+        copyText(data.m_receivedTS, out->received_at, sizeof out->received_at);
         return ZW_OK;
     });
 }

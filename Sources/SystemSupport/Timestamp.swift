@@ -16,6 +16,36 @@ public enum Timestamp {
         return format(parts, offsetSeconds: localTime ? parts.tm_gmtoff : 0)
     }
 
+    /// The seconds since 1970 of a UTC timestamp as ``iso8601(secondsSince1970:localTime:)`` writes it
+    /// (`2026-11-22T04:38:02Z`); nil for any other text.
+    public static func secondsSince1970(iso8601 text: String) -> Int? {
+        let bytes = Array(text.utf8)
+        guard bytes.count == 20, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-"),
+            bytes[10] == UInt8(ascii: "T"), bytes[13] == UInt8(ascii: ":"), bytes[16] == UInt8(ascii: ":"),
+            bytes[19] == UInt8(ascii: "Z")
+        else { return nil }
+        func number(_ range: Range<Int>) -> Int32? {
+            var value: Int32 = 0
+            for byte in bytes[range] {
+                guard (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) else { return nil }
+                value = value * 10 + Int32(byte - UInt8(ascii: "0"))
+            }
+            return value
+        }
+        guard let year = number(0..<4), let month = number(5..<7), let day = number(8..<10),
+            let hour = number(11..<13), let minute = number(14..<16), let second = number(17..<19),
+            (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second < 61
+        else { return nil }
+        var parts = tm()
+        parts.tm_year = year - 1900
+        parts.tm_mon = month - 1
+        parts.tm_mday = day
+        parts.tm_hour = hour
+        parts.tm_min = minute
+        parts.tm_sec = second
+        return Int(timegm(&parts))
+    }
+
     /// The broken-down time `parts`, at `offsetSeconds` east of UTC.
     static func format(_ parts: tm, offsetSeconds: Int) -> String {
         let date =

@@ -6,7 +6,10 @@ internal import Glibc
 /// exclusion, re-interview, heal, failed-node removal and configuration parameters.
 extension ZWaveBackend: BridgeRequestHandler {
     public nonisolated var verbs: Set<BridgeRequest.Verb> {
-        [.include, .exclude, .cancel, .refresh, .heal, .removeFailed, .getConfig, .setConfig]
+        [
+            .include, .exclude, .cancel, .refresh, .heal, .removeFailed, .getConfig, .setConfig, .nodeStatistics,
+            .configList,
+        ]
     }
 
     /// How long after a refresh a `Type_NodeRemoved` of the node is still taken as the library's reload.
@@ -48,6 +51,24 @@ extension ZWaveBackend: BridgeRequestHandler {
             return try await setConfig(
                 try await knownNode(node), parameter: UInt8(clamping: parameter), value: value,
                 size: UInt8(clamping: size))
+        case .nodeStatistics(let number):
+            let nodes: [NodeID]
+            if let number {
+                nodes = [try await knownNode(number)]
+            } else {
+                nodes = Set(await driver.valueIDs().map(\.node)).sorted { $0.rawValue < $1.rawValue }
+            }
+            var entries: [JSONValue] = []
+            for node in nodes {
+                do {
+                    entries.append(Self.json(try await driver.nodeStatistics(node)))
+                } catch {
+                    throw RequestFailure("cannot read the statistics of \(node): \(error)")
+                }
+            }
+            return .object([("nodes", .array(entries))])
+        case .configList(let number):
+            return try await configList(try await knownNode(number))
         case .devices, .cecTransmit:
             throw RequestFailure("\(request.verb) is not a Z-Wave request")
         }
@@ -263,6 +284,39 @@ extension ZWaveBackend: BridgeRequestHandler {
             throw RequestFailure("cannot set parameter \(parameter) of \(node): \(error)")
         }
         return try await getConfig(node, parameter: parameter)
+    }
+
+    /// `config_list`: every configuration parameter OpenZWave knows for the node (from its device database and the
+    /// device's reports), with its label and last known value; asks the device nothing.
+    func configList(_ node: NodeID) async throws(RequestFailure) -> JSONValue {
+        let ids = await driver.valueIDs(node: node).filter { $0.commandClass == CommandClass.configuration }
+        var parameters: [JSONValue] = []
+        for id in ids.sorted(by: { $0.index < $1.index }) {
+            guard let value = try? await driver.read(id) else { continue }
+            var fields: [(String, JSONValue)] = [("parameter", .int(Int(id.index))), ("label", .string(value.label))]
+            let (number, size) = value.content.integer
+            fields.append(("value", number.map { .int($0) } ?? .null))
+            if case .list(_, let label) = value.content { fields.append(("choice", .string(label))) }
+            if number != nil { fields.append(("size", .int(Int(size)))) }
+            if !value.units.isEmpty { fields.append(("units", .string(value.units))) }
+            fields.append(("read_only", .bool(value.readOnly)))
+            parameters.append(.object(fields))
+        }
+        return .object([("node", .int(Int(node.rawValue))), ("parameters", .array(parameters))])
+    }
+
+    /// A node's statistics as the `node_stats` response shows them.
+    static func json(_ stats: ZWaveNodeStatistics) -> JSONValue {
+        .object([
+            ("node", .int(Int(stats.node.rawValue))), ("sent", .int(stats.sent)),
+            ("sent_failed", .int(stats.sentFailed)),
+            ("retries", .int(stats.retries)), ("received", .int(stats.received)),
+            ("received_duplicates", .int(stats.receivedDuplicates)),
+            ("received_unsolicited", .int(stats.receivedUnsolicited)),
+            ("average_request_rtt_ms", .int(stats.averageRequestRTT)),
+            ("average_response_rtt_ms", .int(stats.averageResponseRTT)), ("quality", .int(stats.quality)),
+            ("last_sent", .string(stats.sentAt)), ("last_received", .string(stats.receivedAt)),
+        ])
     }
 
     func configValue(_ node: NodeID, parameter: UInt8) async throws(RequestFailure) -> JSONValue {

@@ -18,6 +18,7 @@ public import Logging
 ///     [[zwave.scene]] ...         and each scene (node, instance, scene, topic, payload)
 ///     [cec]                     when set: port, osd_name, device_type, cec_rx_events,
 ///     [[cec.device]] ...          then each device (address, room, name, inputs)
+///     [web]                     when set: listen, auth_token, auth_token_file
 ///     the appended lines
 ///
 /// `ConfigFixture(name: "living").text` is the smallest valid file, two lines: `[bridge]` and `name = "living"`.
@@ -36,12 +37,14 @@ public struct ConfigFixture: Sendable {
     public var zwave: ZWave?
     /// `[cec]`, or no such section.
     public var cec: CEC?
+    /// `[web]`, or no such section.
+    public var web: Web?
     /// Lines written verbatim at the end, inside the last table written.
     public var appendedLines: [String] = []
 
     public init(
         name: String = "living", prefix: String? = nil, logLevel: Logger.Level? = nil, mqtt: MQTT? = nil,
-        zwave: ZWave? = nil, cec: CEC? = nil
+        zwave: ZWave? = nil, cec: CEC? = nil, web: Web? = nil
     ) {
         self.name = name
         self.prefix = prefix
@@ -49,6 +52,22 @@ public struct ConfigFixture: Sendable {
         self.mqtt = mqtt
         self.zwave = zwave
         self.cec = cec
+        self.web = web
+    }
+
+    /// `[web]`: the dashboard.
+    public struct Web: Sendable {
+        public var listen: String?
+        /// `auth_token`.
+        public var authToken: String?
+        /// `auth_token_file`.
+        public var authTokenFile: String?
+
+        public init(listen: String? = nil, authToken: String? = nil, authTokenFile: String? = nil) {
+            self.listen = listen
+            self.authToken = authToken
+            self.authTokenFile = authTokenFile
+        }
     }
 
     /// `[mqtt]`: the broker, credentials and TLS files.
@@ -243,6 +262,12 @@ public struct ConfigFixture: Sendable {
                 lines.add("name", string: device.name)
                 lines.add("inputs", Self.inlineTable(device.inputs.map { (Self.key($0.key), Self.string($0.value)) }))
             }
+        }
+        if let web {
+            lines.table("[web]")
+            lines.add("listen", string: web.listen)
+            lines.add("auth_token", string: web.authToken)
+            lines.add("auth_token_file", string: web.authTokenFile)
         }
         lines.text += appendedLines.map { $0 + "\n" }.joined()
         return lines.text

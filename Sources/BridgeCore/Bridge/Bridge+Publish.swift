@@ -238,6 +238,11 @@ extension Bridge {
                 case .cec(let address):
                     fields.append(("logical_address", .int(address)))
                 }
+                if !device.inputs.isEmpty {
+                    // The names a TV's `/input/set` takes, in the order of their physical addresses.
+                    let inputs = device.inputs.sorted { ($0.value, $0.key) < ($1.value, $1.key) }.map(\.key)
+                    fields.append(("inputs", .array(inputs.map { .string($0) })))
+                }
                 fields.append(("configured", .bool(device.configured)))
                 fields.append(("alive", .bool(state.online && adapterOnline[device.source.adapter] == true)))
                 let nodeSource: DeviceSource? =

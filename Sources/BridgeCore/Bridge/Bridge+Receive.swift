@@ -94,9 +94,9 @@ extension Bridge {
         switch first {
         case .execute(let command):
             await execute(command, at: address)
-        case .confirm(let resolved, let confirmation):
+        case .confirm(let resolved, let confirmation, let since):
             await confirmation.wait()
-            executed(resolved, at: address)
+            executed(resolved, at: address, since: since)
         case .finished:
             break
         }
@@ -115,11 +115,12 @@ extension Bridge {
             executed(command, at: address)
             return .finished
         }
+        let since = ContinuousClock.now
         do {
             guard let confirmation = try await backend.send(resolved, on: device) else { return .execute(command) }
-            return .confirm(resolved, confirmation)
+            return .confirm(resolved, confirmation, since: since)
         } catch {
-            await failed(resolved, at: address, error)
+            await failed(resolved, at: address, error, since: since)
             return .finished
         }
     }
@@ -130,22 +131,38 @@ extension Bridge {
         // The bridge stops (`run` was cancelled): a command still in the device's queue is not sent blind, with
         // nobody left to publish its result; it fails, and the failure is published before the bridge goes offline.
         if Task.isCancelled { return await failed(resolved, at: address, .bridgeStopping) }
+        let since = ContinuousClock.now
         do {
             try await backend.execute(resolved, on: device)
-            executed(resolved, at: address)
+            executed(resolved, at: address, since: since)
         } catch {
-            await failed(resolved, at: address, error)
+            await failed(resolved, at: address, error, since: since)
         }
     }
 
-    func executed(_ resolved: DeviceCommand, at address: DeviceAddress) {
+    /// `since`: when the command was handed to the backend (nil: nothing was sent).
+    func executed(_ resolved: DeviceCommand, at address: DeviceAddress, since: ContinuousClock.Instant? = nil) {
         stats.commandsExecuted += 1
         logger.debug("executed", metadata: ["device": "\(address)", "command": "\(resolved)"])
+        if let since { report(resolved, at: address, since: since, failure: nil) }
     }
 
-    func failed(_ resolved: DeviceCommand, at address: DeviceAddress, _ error: CommandFailure) async {
+    func failed(
+        _ resolved: DeviceCommand, at address: DeviceAddress, _ error: CommandFailure,
+        since: ContinuousClock.Instant? = nil
+    ) async {
         stats.commandsRejected += 1
+        if let since { report(resolved, at: address, since: since, failure: error.reason) }
         await publish(event: .commandFailed(device: address, command: resolved.description, reason: error.reason))
+    }
+
+    /// Tells the front ends how a command that was sent went.
+    func report(_ command: DeviceCommand, at address: DeviceAddress, since: ContinuousClock.Instant, failure: String?) {
+        guard !frontEnds.isEmpty, let device = registry.device(at: address) else { return }
+        let report = CommandReport(
+            device: address, adapter: device.source.adapter, command: command, duration: ContinuousClock.now - since,
+            failure: failure)
+        for frontEnd in frontEnds { frontEnd.commandFinished(report) }
     }
 
     /// Turns `toggle` and a dimmer's `on` into concrete commands from the current state, at the moment

@@ -71,6 +71,12 @@ extension Bridge {
         }
     }
 
+    /// Runs a request for a front end of the bridge (the dashboard's `/api/devices` and `/metrics`) and gives it the
+    /// result instead of publishing a response: the same handlers as `<prefix>/bridge/<bridge>/request/<verb>`.
+    public func request(_ request: BridgeRequest) async -> Result<JSONValue, RequestFailure> {
+        await perform(request)
+    }
+
     /// Runs a valid request: `devices` here, the rest on the handler that serves its verb.
     func perform(_ request: BridgeRequest) async -> Result<JSONValue, RequestFailure> {
         if request == .devices { return .success(inventory()) }

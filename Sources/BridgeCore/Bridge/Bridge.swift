@@ -56,7 +56,8 @@ public actor Bridge {
         self.identity = identity
         self.registry = DeviceRegistry(devices)
         self.scenes = scenes
-        self.mqtt = mqtt
+        let observers = frontEnds.filter(\.observesPublications)
+        self.mqtt = observers.isEmpty ? mqtt : ObservedMQTTPort(base: mqtt, observers: observers)
         self.logger = logger
         self.requestHandlers = requestHandlers
         self.frontEnds = frontEnds
@@ -150,14 +151,27 @@ public actor Bridge {
 
     /// The current registry (for tests and the inventory).
     public var currentRegistry: DeviceRegistry { registry }
+
+    /// Whether each configured adapter is online (the Z-Wave stick ready, the CEC adapter connected).
+    public var adapters: [Adapter: Bool] { adapterOnline }
+
+    /// Publishes a mapped scene (`[[zwave.scene]]`) as if its device had sent it: the configured topic and payload,
+    /// never retained. For a front end's scene button.
+    /// - Throws: ``RequestFailure`` when no `[[zwave.scene]]` maps to this topic and payload.
+    public func activateScene(topic: String, payload: String) async throws(RequestFailure) {
+        guard scenes.contains(where: { $0.topic == topic && $0.payload == payload }) else {
+            throw RequestFailure("no [[zwave.scene]] publishes \"\(payload.prefix(64))\" on \"\(topic.prefix(200))\"")
+        }
+        await mqtt.publish(topic: topic, text: payload, retain: false)
+    }
 }
 
 /// How `receive` hands the first command of a device that just became busy to `drain`.
 enum DrainStart: Sendable {
     /// Not sent yet: `drain` executes it.
     case execute(DeviceCommand)
-    /// Sent already (resolved as given) by the backend's fast path: `drain` waits for its confirmation.
-    case confirm(DeviceCommand, CommandConfirmation)
+    /// Sent already (resolved as given, at `since`) by the backend's fast path: `drain` waits for its confirmation.
+    case confirm(DeviceCommand, CommandConfirmation, since: ContinuousClock.Instant)
     /// Nothing left to do (its failure is reported, or the device is gone).
     case finished
 }

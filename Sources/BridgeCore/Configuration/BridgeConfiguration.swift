@@ -13,16 +13,19 @@ public struct BridgeConfiguration: Sendable, Equatable {
     public var cec: CECSection?
     /// `[homeassistant]`: discovery, on by default.
     public var homeAssistant: HomeAssistantSection
+    /// `[web]`, or `nil` when the daemon serves no dashboard.
+    public var web: WebSection?
 
     public init(
         bridge: BridgeSection, mqtt: MQTTSection = MQTTSection(), zwave: ZWaveSection? = nil,
-        cec: CECSection? = nil, homeAssistant: HomeAssistantSection = HomeAssistantSection()
+        cec: CECSection? = nil, homeAssistant: HomeAssistantSection = HomeAssistantSection(), web: WebSection? = nil
     ) {
         self.bridge = bridge
         self.mqtt = mqtt
         self.zwave = zwave
         self.cec = cec
         self.homeAssistant = homeAssistant
+        self.web = web
     }
 
     /// The topic names of this bridge instance.

@@ -9,7 +9,8 @@ import TOMLKit
 public enum ConfigurationLoader {
     /// Reads the file at `path` and validates it; also checks the files it names (paths as written, relative
     /// ones from the working directory): the MQTT credential and certificate files are readable, and the Z-Wave
-    /// network key file holds a key that only its owner may read (``ZWaveNetworkKey/init(contentsOfFile:)``).
+    /// network key file and the dashboard's token file hold a key or token that only their owner may read
+    /// (``ZWaveNetworkKey/init(contentsOfFile:)``, ``DashboardToken/init(contentsOfFile:)``).
     /// - Throws: ``ConfigurationError`` listing every problem, or naming the file when it cannot be read.
     public static func load(path: String) throws(ConfigurationError) -> BridgeConfiguration {
         let text = try readText(path: path)
@@ -18,6 +19,7 @@ public enum ConfigurationLoader {
         let problems =
             unreadableFiles(in: configuration.mqtt, lines: lines)
             + networkKeyProblems(in: configuration.zwave, lines: lines)
+            + tokenFileProblems(in: configuration.web, lines: lines)
         guard problems.isEmpty else { throw ConfigurationError(source: path, problems: problems) }
         return configuration
     }
@@ -53,12 +55,14 @@ public enum ConfigurationLoader {
         }
 
         let root = TableReader(
-            document, path: "", known: ["bridge", "mqtt", "zwave", "cec", "homeassistant"], diagnostics: diagnostics)
+            document, path: "", known: ["bridge", "mqtt", "zwave", "cec", "homeassistant", "web"],
+            diagnostics: diagnostics)
         let bridge = readBridge(root)
         let mqtt = readMQTT(root)
         let zwave = readZWave(root)
         let cec = readCEC(root)
         let homeAssistant = readHomeAssistant(root)
+        let web = readWeb(root)
         checkDuplicateAddresses((zwave?.addresses ?? []) + (cec?.addresses ?? []), diagnostics: diagnostics)
 
         guard diagnostics.problems.isEmpty, let bridge, let mqtt, let homeAssistant else {
@@ -68,7 +72,8 @@ public enum ConfigurationLoader {
             throw ConfigurationError(source: source, problems: diagnostics.sortedProblems)
         }
         return BridgeConfiguration(
-            bridge: bridge, mqtt: mqtt, zwave: zwave?.section, cec: cec?.section, homeAssistant: homeAssistant)
+            bridge: bridge, mqtt: mqtt, zwave: zwave?.section, cec: cec?.section, homeAssistant: homeAssistant,
+            web: web)
     }
 
     // MARK: Across sections
@@ -133,6 +138,21 @@ public enum ConfigurationLoader {
             return []
         } catch {
             let keyPath = "zwave.network_key_file"
+            return [
+                ConfigurationProblem(
+                    keyPath: keyPath, message: "\(TableReader.quoted(file)): \(error)", line: lines.line(of: keyPath))
+            ]
+        }
+    }
+
+    /// What is wrong with `[web] auth_token_file` (the same check the daemon makes when it reads the token).
+    private static func tokenFileProblems(in web: WebSection?, lines: SourceLineIndex) -> [ConfigurationProblem] {
+        guard let file = web?.authTokenFile else { return [] }
+        do {
+            _ = try DashboardToken(contentsOfFile: file)
+            return []
+        } catch {
+            let keyPath = "web.auth_token_file"
             return [
                 ConfigurationProblem(
                     keyPath: keyPath, message: "\(TableReader.quoted(file)): \(error)", line: lines.line(of: keyPath))

@@ -1,5 +1,3 @@
-internal import SystemSupport
-
 /// The Z-Wave network key (S0 security): 16 bytes, read from `[zwave] network_key_file`, handed to OpenZWave
 /// as its `NetworkKey` option. Never printed or logged: its description, debug description and mirror say only
 /// that it is a key, and no problem message quotes the file's contents.
@@ -49,15 +47,7 @@ public struct ZWaveNetworkKey: Sendable, Hashable, CustomStringConvertible, Cust
     /// Reads the key file at `path` and checks it: it exists and can be read, neither its group nor others have
     /// any permission on it (only the service's user may read the key: `chmod 600`), and it holds a key.
     public init(contentsOfFile path: String) throws(ZWaveNetworkKeyError) {
-        let text: String
-        do {
-            text = try readTextFile(path)
-        } catch {
-            throw .unreadable(error.description)
-        }
-        if let permissions = filePermissions(path), permissions & 0o077 != 0 {
-            throw .exposed(permissions)
-        }
+        let text = try SecretFile.read(path, ZWaveNetworkKeyError.self)
         try self.init(text: text)
     }
 
@@ -91,8 +81,7 @@ public enum ZWaveNetworkKeyError: Error, Sendable, Equatable, CustomStringConver
         case .unreadable(let reason):
             "cannot be read: \(reason)"
         case .exposed(let mode):
-            "its group or others may access it (mode 0\(String(mode, radix: 8))): only the bridge's user may read "
-                + "the network key (chmod 600, owned by that user)"
+            SecretFile.exposedMessage(mode, secret: "the network key")
         case .malformed(let detail):
             "not a network key: expected 16 bytes as 32 hex digits (or as OpenZWave's 16 comma-separated "
                 + "0x.. bytes), \(detail)"

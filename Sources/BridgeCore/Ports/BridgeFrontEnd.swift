@@ -13,6 +13,55 @@ public protocol BridgeFrontEnd: Sendable {
     func inventoryChanged(_ inventory: BridgeInventory) async
     /// Runs until its task is cancelled; `bridge` is the bridge it serves (for example to republish states).
     func run(serving bridge: Bridge) async
+    /// Whether it follows what the bridge publishes (``bridgePublished(topic:payload:retain:)``). False by default.
+    var observesPublications: Bool { get }
+    /// A message the bridge publishes, told just before it goes to MQTT, in publication order (a dashboard mirrors
+    /// the MQTT contract from these). Called on the bridge's actor: it must return at once, never wait.
+    func bridgePublished(topic: String, payload: [UInt8], retain: Bool)
+    /// A device command the bridge sent to the hardware ended (confirmed or failed). Called on the bridge's actor:
+    /// it must return at once.
+    func commandFinished(_ report: CommandReport)
+}
+
+extension BridgeFrontEnd {
+    public var observesPublications: Bool { false }
+    public func bridgePublished(topic: String, payload: [UInt8], retain: Bool) {}
+    public func commandFinished(_ report: CommandReport) {}
+}
+
+/// How one device command went: from handing it to the backend to the hardware's confirmation (or its failure).
+public struct CommandReport: Sendable, Equatable {
+    public let device: DeviceAddress
+    public let adapter: Adapter
+    /// The command as sent (`level 40`, `on`, `volume up`).
+    public let command: DeviceCommand
+    public let duration: Duration
+    /// Why it failed; nil when the hardware took it.
+    public let failure: String?
+
+    public init(device: DeviceAddress, adapter: Adapter, command: DeviceCommand, duration: Duration, failure: String?) {
+        self.device = device
+        self.adapter = adapter
+        self.command = command
+        self.duration = duration
+        self.failure = failure
+    }
+}
+
+/// The bridge's MQTT port when front ends follow its publications: tells each of them every message, then publishes
+/// it.
+struct ObservedMQTTPort: MQTTPort {
+    let base: any MQTTPort
+    let observers: [any BridgeFrontEnd]
+
+    func publish(topic: String, payload: [UInt8], retain: Bool) async {
+        for observer in observers { observer.bridgePublished(topic: topic, payload: payload, retain: retain) }
+        await base.publish(topic: topic, payload: payload, retain: retain)
+    }
+
+    func subscribe(_ filter: String) async {
+        await base.subscribe(filter)
+    }
 }
 
 /// What a front end sees of the bridge: every device with the facts the hardware reported about it, the

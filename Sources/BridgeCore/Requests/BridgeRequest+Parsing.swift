@@ -40,6 +40,10 @@ extension BridgeRequest {
             return .setConfig(node: node, parameter: parameter, value: Int32(value), size: size)
         case .cecTransmit:
             return .cecTransmit(bytes: try cecFrame(arguments.string("frame", example: "10:04")))
+        case .nodeStatistics:
+            return .nodeStatistics(node: arguments.has("node") ? try arguments.node() : nil)
+        case .configList:
+            return .configList(node: try arguments.node())
         }
     }
 

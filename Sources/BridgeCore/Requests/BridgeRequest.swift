@@ -22,6 +22,10 @@ public enum BridgeRequest: Sendable, Hashable {
     case setConfig(node: Int, parameter: Int, value: Int32, size: Int)
     /// Transmits a raw CEC frame (header byte first).
     case cecTransmit(bytes: [UInt8])
+    /// OpenZWave's statistics of `node` (frames sent, received, failed, retries...), or of every node.
+    case nodeStatistics(node: Int?)
+    /// The configuration parameters OpenZWave knows for `node` (label, value as last reported), without radio traffic.
+    case configList(node: Int)
 
     /// The request's verb, the last level of its topic.
     public enum Verb: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
@@ -35,6 +39,8 @@ public enum BridgeRequest: Sendable, Hashable {
         case getConfig = "get_config"
         case setConfig = "set_config"
         case cecTransmit = "cec_tx"
+        case nodeStatistics = "node_stats"
+        case configList = "config_list"
 
         public var description: String { rawValue }
 
@@ -42,7 +48,7 @@ public enum BridgeRequest: Sendable, Hashable {
         /// it needs a JSON object, never an empty payload).
         public var changesNetwork: Bool {
             switch self {
-            case .devices, .getConfig: false
+            case .devices, .getConfig, .nodeStatistics, .configList: false
             default: true
             }
         }
@@ -54,7 +60,7 @@ public enum BridgeRequest: Sendable, Hashable {
             case .include: ["timeout_s", "secure", "interview_timeout_s"]
             case .exclude: ["timeout_s"]
             case .refresh: ["node", "interview_timeout_s"]
-            case .heal, .removeFailed: ["node"]
+            case .heal, .removeFailed, .nodeStatistics, .configList: ["node"]
             case .getConfig: ["node", "parameter"]
             case .setConfig: ["node", "parameter", "value", "size"]
             case .cecTransmit: ["frame"]
@@ -75,6 +81,8 @@ public enum BridgeRequest: Sendable, Hashable {
         case .getConfig: .getConfig
         case .setConfig: .setConfig
         case .cecTransmit: .cecTransmit
+        case .nodeStatistics: .nodeStatistics
+        case .configList: .configList
         }
     }
 

@@ -306,6 +306,26 @@ typedef struct zw_node_flags {
 
 zw_status zw_node_get_flags(zw_manager *manager, uint32_t home_id, uint8_t node_id, zw_node_flags *out_flags);
 
+/** OpenZWave's counters for one node (Manager::GetNodeStatistics, Node::NodeData): frames the controller sent to it
+ *  and received from it since the library started, and round-trip times. Timestamps as OpenZWave writes them. */
+typedef struct zw_node_statistics {
+    uint32_t sent;                  /**< m_sentCnt */
+    uint32_t sent_failed;           /**< m_sentFailed */
+    uint32_t retries;               /**< m_retries */
+    uint32_t received;              /**< m_receivedCnt */
+    uint32_t received_duplicates;   /**< m_receivedDups */
+    uint32_t received_unsolicited;  /**< m_receivedUnsolicited */
+    uint32_t last_request_rtt_ms;   /**< m_lastRequestRTT */
+    uint32_t average_request_rtt_ms;/**< m_averageRequestRTT */
+    uint32_t last_response_rtt_ms;  /**< m_lastResponseRTT */
+    uint32_t average_response_rtt_ms; /**< m_averageResponseRTT */
+    uint8_t quality;                /**< m_quality */
+    char sent_at[32];               /**< m_sentTS, e.g. "2026-11-25 17:41:02:123" (empty: never); truncated */
+    char received_at[32];           /**< m_receivedTS; truncated */
+} zw_node_statistics;
+
+zw_status zw_node_get_statistics(zw_manager *manager, uint32_t home_id, uint8_t node_id, zw_node_statistics *out);
+
 /* ---- Controller commands (results arrive as ZW_NOTE_CONTROLLER_COMMAND) ---- */
 zw_status zw_add_node(zw_manager *manager, uint32_t home_id, bool secure);   /**< Manager::AddNode */
 zw_status zw_remove_node(zw_manager *manager, uint32_t home_id);            /**< Manager::RemoveNode */

@@ -29,6 +29,9 @@ import Testing
         #expect(try parse(.exclude, #"{"timeout_s":5}"#) == .exclude(timeoutSeconds: 5))
         #expect(try parse(.heal, "{}") == .heal(node: nil))
         #expect(try parse(.heal, #"{"node":7}"#) == .heal(node: 7))
+        #expect(try parse(.nodeStatistics, "{}") == .nodeStatistics(node: nil))
+        #expect(try parse(.nodeStatistics, #"{"node":3}"#) == .nodeStatistics(node: 3))
+        #expect(try parse(.configList, #"{"node":2}"#) == .configList(node: 2))
         #expect(try parse(.refresh, #"{"node":2}"#) == .refresh(node: 2, interviewTimeoutSeconds: 60))
         #expect(
             try parse(.setConfig, #"{"node":2,"parameter":28,"value":-1,"size":2}"#)
@@ -49,6 +52,8 @@ import Testing
         #expect(try failure(.setConfig, #"{"node":2,"parameter":1,"value":1,"size":3}"#)?.contains("1, 2 or 4") == true)
         #expect(try failure(.cecTransmit, #"{"frame":"1g:04"}"#)?.contains("not hex bytes") == true)
         #expect(try failure(.cecTransmit, "{}")?.contains(#"missing argument "frame""#) == true)
+        #expect(try failure(.configList, "{}")?.contains(#"missing argument "node""#) == true)
+        #expect(try failure(.nodeStatistics, #"{"node":0}"#)?.contains("within 1...232") == true)
         #expect(try failure(.include, "[1]")?.contains("must be a JSON object") == true)
         #expect(try failure(.include, #""on""#)?.contains("must be a JSON object") == true)
     }

@@ -1,0 +1,133 @@
+import BridgeCore
+import Foundation
+import TestSupport
+import Testing
+
+/// `[web]`: the dashboard's address and token; a listen address beyond loopback without a token is refused.
+@Suite struct WebConfigurationTests {
+    static let token = "0123456789abcdef0123456789abcdef"
+
+    func load(_ web: ConfigFixture.Web?) throws(ConfigurationError) -> BridgeConfiguration {
+        try ConfigurationLoader.parse(text: ConfigFixture(name: "living", web: web).text)
+    }
+
+    /// The problems of a devices.toml with `web`, as `line: key path: message`.
+    func problems(_ web: ConfigFixture.Web) -> [String] {
+        do {
+            _ = try load(web)
+            return []
+        } catch {
+            return error.problems.map(\.description)
+        }
+    }
+
+    @Test func noSectionIsNoWebServer() throws {
+        #expect(try load(nil).web == nil)
+    }
+
+    @Test func anEmptySectionServesOnLoopbackPort8080WithoutAToken() throws {
+        let web = try #require(try load(.init()).web)
+        #expect(web.listen == WebListenAddress(host: "127.0.0.1", port: 8080))
+        #expect(web.listen.isLoopback)
+        #expect(!web.requiresToken)
+    }
+
+    @Test(arguments: [
+        ("127.0.0.1:8080", "127.0.0.1", 8080, true), ("127.1.2.3:1", "127.1.2.3", 1, true),
+        ("localhost:9000", "localhost", 9000, true), ("[::1]:8080", "::1", 8080, true),
+        ("[0:0:0:0:0:0:0:1]:80", "0:0:0:0:0:0:0:1", 80, true), ("127.0.0.1:0", "127.0.0.1", 0, true),
+        ("0.0.0.0:8080", "0.0.0.0", 8080, false), ("192.168.1.10:8080", "192.168.1.10", 8080, false),
+        ("[::]:8080", "::", 8080, false),
+    ])
+    func listenAddresses(text: String, host: String, port: Int, loopback: Bool) throws {
+        let web = try #require(try load(.init(listen: text, authToken: Self.token)).web)
+        #expect(web.listen.host == host)
+        #expect(web.listen.port == port)
+        #expect(web.listen.isLoopback == loopback)
+    }
+
+    @Test(arguments: [
+        ("8080", "must be host:port"), ("127.0.0.1", "must be host:port"),
+        ("dashboard.local:8080", "must be an IP address or localhost"), ("127.0.0.1:65536", "the port must be 0-65535"),
+        ("127.0.0.1:http", "the port must be 0-65535"), ("256.0.0.1:80", "must be an IP address or localhost"),
+        ("::1:8080", "must be an IP address or localhost"), ("[::1]8080", "in brackets with a port"),
+        ("[zz::1]:80", "is not an IPv6 address"),
+    ])
+    func badListenAddressesAreReportedWithTheirKeyPath(text: String, message: String) {
+        let found = problems(.init(listen: text, authToken: Self.token))
+        #expect(found.count == 1, "\(found)")
+        #expect(found.first?.hasPrefix("4: web.listen: ") == true, "\(found)")
+        #expect(found.first?.contains(message) == true, "\(found)")
+    }
+
+    @Test func aListenAddressBeyondLoopbackNeedsAToken() {
+        let found = problems(.init(listen: "0.0.0.0:8080"))
+        #expect(found.count == 1, "\(found)")
+        #expect(found.first?.hasPrefix("4: web.listen: 0.0.0.0:8080 is reachable beyond this machine") == true)
+        #expect(found.first?.contains("auth_token or auth_token_file") == true)
+        // With a token (or a token file) it is fine.
+        #expect(problems(.init(listen: "0.0.0.0:8080", authToken: Self.token)).isEmpty)
+        #expect(problems(.init(listen: "0.0.0.0:8080", authTokenFile: "/etc/thuis-bridge/web.token")).isEmpty)
+    }
+
+    @Test func aTokenAndATokenFileTogetherAreRefused() {
+        let found = problems(.init(authToken: Self.token, authTokenFile: "/etc/thuis-bridge/web.token"))
+        #expect(found == ["5: web.auth_token_file: use auth_token or auth_token_file, not both"])
+    }
+
+    @Test(arguments: ["short", String(repeating: "a", count: 257), "0123456789abcdef 0123", "0123456789abcdef/0123"])
+    func aBadTokenIsRefusedWithoutQuotingIt(token: String) {
+        let found = problems(.init(authToken: token))
+        #expect(found.count == 1, "\(found)")
+        #expect(found.first?.hasPrefix("4: web.auth_token: a token ") == true, "\(found)")
+        #expect(found.first?.contains(token) == false, "the message quotes the token: \(found)")
+    }
+
+    @Test func unknownKeysInTheSectionAreReported() {
+        let text = ConfigFixture(name: "living", web: .init()).appending("listne = \"x\"").text
+        #expect(throws: ConfigurationError.self) { try ConfigurationLoader.parse(text: text) }
+        do {
+            _ = try ConfigurationLoader.parse(text: text)
+        } catch {
+            #expect(error.problems.map(\.description) == [#"4: web.listne: unknown key; did you mean "listen"?"#])
+        }
+    }
+
+    /// The token file is checked at load like the daemon reads it: readable, only its owner may access it, a token.
+    @Test func theTokenFileIsCheckedAtLoad() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("thuis-web-\(UUID())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let tokenFile = directory.appendingPathComponent("web.token").path
+        let config = directory.appendingPathComponent("devices.toml")
+        try Data(ConfigFixture(name: "living", web: .init(authTokenFile: tokenFile)).text.utf8).write(to: config)
+        func loadProblems() -> [String] {
+            do {
+                _ = try ConfigurationLoader.load(path: config.path)
+                return []
+            } catch {
+                return error.problems.map(\.message)
+            }
+        }
+        #expect(loadProblems().first?.contains("cannot be read") == true)
+        try Data((Self.token + "\n").utf8).write(to: URL(fileURLWithPath: tokenFile))
+        try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: tokenFile)
+        #expect(loadProblems().first?.contains("its group or others may access it (mode 0644)") == true)
+        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: tokenFile)
+        #expect(loadProblems().isEmpty)
+        #expect(try DashboardToken(contentsOfFile: tokenFile) == DashboardToken(text: Self.token))
+        try Data("not a token\n".utf8).write(to: URL(fileURLWithPath: tokenFile))
+        #expect(loadProblems().first?.contains("a token must be 16 to 256 characters long") == true)
+    }
+
+    @Test func aTokenMatchesOnlyItselfAndNeverShowsItself() throws {
+        let token = try DashboardToken(text: Self.token)
+        #expect(token.matches(Array(Self.token.utf8)))
+        #expect(!token.matches(Array(Self.token.dropLast().utf8)))
+        #expect(!token.matches(Array((Self.token + "0").utf8)))
+        #expect(!token.matches(Array(Self.token.replacingOccurrences(of: "f", with: "e").utf8)))
+        #expect(!token.matches([UInt8]()))
+        #expect("\(token)" == "<dashboard token>")
+        #expect(String(reflecting: token) == "<dashboard token>")
+    }
+}
