@@ -1,4 +1,4 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.1
 import PackageDescription
 
 let strict: [SwiftSetting] = [
@@ -26,6 +26,13 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         // Exact: the configuration preflight (TOMLPreflight) is written against this version's parser.
         .package(url: "https://github.com/LebJe/TOMLKit", exact: "0.6.0"),
+        // The dashboard. Hummingbird without its default traits: `FullFoundation` and `ConfigurationSupport` would
+        // bring Foundation (and with it ICU) into the daemon, which links FoundationEssentials only.
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: []),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.8.1"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
     ],
     targets: [
         // MARK: C leaf targets: module maps and the one C++ shim, nothing else.
@@ -81,12 +88,34 @@ let package = Package(
             dependencies: ["BridgeCore", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strict),
 
+        // The dashboard: Hummingbird routes, the WebSocket, /metrics, and the pages from Assets/, embedded into the
+        // binary by the EmbedAssets plugin (one file installs; SwiftPM resources would be a bundle beside it).
+        .target(
+            name: "WebDashboard",
+            dependencies: [
+                "BridgeCore", "SystemSupport",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOWebSocket", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            exclude: ["Assets"], swiftSettings: strict, plugins: ["EmbedAssets"]),
+        .executableTarget(name: "embed-assets", path: "Sources/EmbedAssetsTool", swiftSettings: strict),
+        .plugin(
+            name: "EmbedAssets", capability: .buildTool(), dependencies: ["embed-assets"],
+            path: "Sources/EmbedAssetsPlugin"),
+
         // MARK: The daemon's composition root and services, shared by `thuis-bridge run` and `thuis-lab demo`.
         .target(
             name: "BridgeDaemon",
             dependencies: [
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                "BridgeCore", "MQTTDriver", "CECDriver", "ZWaveDriver", "HomeAssistant", "SystemSupport",
+                "BridgeCore", "MQTTDriver", "CECDriver", "ZWaveDriver", "HomeAssistant", "WebDashboard",
+                "SystemSupport",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
@@ -153,6 +182,20 @@ let package = Package(
             name: "BridgeCoreTests", dependencies: ["BridgeCore", "SystemSupport", "TestSupport"],
             exclude: ["Fuzz/Corpus", "Fuzz/LibFuzzer"], swiftSettings: strict),
         .testTarget(
+            name: "WebDashboardTests",
+            dependencies: [
+                "WebDashboard", "BridgeCore", "TestSupport",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "HummingbirdWSTesting", package: "hummingbird-websocket"),
+                .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
+                .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOWebSocket", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict),
+        .testTarget(
             name: "HomeAssistantTests", dependencies: ["HomeAssistant", "BridgeCore", "TestSupport"],
             exclude: ["Golden"], swiftSettings: strict),
         .testTarget(
@@ -183,7 +226,7 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
             ],
-            exclude: ["HomeAssistant"], swiftSettings: strict),
+            exclude: ["HomeAssistant", "Dashboard"], swiftSettings: strict),
     ],
     cxxLanguageStandard: .cxx17
 )

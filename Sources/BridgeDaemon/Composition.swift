@@ -5,15 +5,22 @@ import HomeAssistant
 public import Logging
 public import MQTTDriver
 public import ServiceLifecycle
+import WebDashboard
 import ZWaveDriver
 
-/// The composition root: builds the MQTT client, the hardware drivers and their backends, and the
-/// bridge from a validated configuration, as services in stop order (MQTT first, so it stops last).
+/// The composition root: builds the MQTT client, the hardware drivers and their backends, the bridge and the
+/// dashboard from a validated configuration, as services in stop order (MQTT first, so it stops last; the dashboard
+/// just before the bridge, so it stops right after it and dashboards see the devices go offline).
 public struct Composition {
     public let services: [any Service]
 
-    /// `without`: memory measures left off, for the benchmark's measurements only (`thuis-bridge run --without`).
-    public init(configuration: BridgeConfiguration, logger: Logger, without: Set<MemoryTrick> = []) throws {
+    /// - Parameters:
+    ///   - without: memory measures left off, for the benchmark's measurements only (`thuis-bridge run --without`).
+    ///   - onDashboardListening: called with the dashboard's URL once its port is bound (`[web]`).
+    public init(
+        configuration: BridgeConfiguration, logger: Logger, without: Set<MemoryTrick> = [],
+        onDashboardListening: @escaping @Sendable (String) -> Void = { _ in }
+    ) throws {
         let topics = configuration.topics
         let mqtt = try MQTTClient(options: Self.mqttOptions(configuration), logger: logger)
         var services: [any Service] = [
@@ -72,9 +79,28 @@ public struct Composition {
                 HomeAssistantDiscovery(
                     prefix: configuration.homeAssistant.prefix, bridge: identity, mqtt: mqtt, logger: logger))
         }
+        var dashboard: (hub: DashboardHub, web: WebSection, token: DashboardToken?)?
+        if let web = configuration.web {
+            // The token is read here (checked like `check-config` does); it is never logged.
+            let token =
+                try web.authToken
+                ?? web.authTokenFile.map { file throws(DashboardTokenError) in
+                    try DashboardToken(contentsOfFile: file)
+                }
+            let hub = DashboardHub(
+                identity: identity, scenes: configuration.zwave?.scenes ?? [], metrics: DashboardMetrics())
+            frontEnds.append(hub)
+            dashboard = (hub, web, token)
+        }
         let bridge = Bridge(
             identity: identity, devices: Self.devices(configuration), scenes: configuration.zwave?.scenes ?? [],
             backends: backends, requestHandlers: requestHandlers, frontEnds: frontEnds, mqtt: mqtt, logger: logger)
+        if let dashboard {
+            let server = DashboardServer(
+                listen: dashboard.web.listen, token: dashboard.token, hub: dashboard.hub, bridge: bridge,
+                mqttConnected: { await mqtt.isConnected }, logger: logger)
+            services.append(server.application(onListening: onDashboardListening))
+        }
         services.append(BridgeService(bridge: bridge, mqtt: mqtt, hardware: hardware))
         self.services = services
     }

@@ -32,6 +32,30 @@ struct CheckConfigCommand: AsyncParsableCommand {
         print(TopicTable(configuration).description)
         print("")
         print(Self.homeAssistant(configuration))
+        print("")
+        print(Self.dashboard(configuration))
+    }
+
+    /// Where the dashboard is served and how it is protected, or that it is off.
+    static func dashboard(_ configuration: BridgeConfiguration) -> String {
+        guard let web = configuration.web else { return "DASHBOARD  off (no [web] section)" }
+        let listen = web.listen
+        let host =
+            listen.host == "0.0.0.0" || listen.host == "::" ? "<this machine's address>" : listen.urlHost
+        let port = listen.port == 0 ? "<a free port, logged at start>" : String(listen.port)
+        let access: String
+        if let file = web.authTokenFile {
+            access = "token required (from \(file)): open it once as .../?token=<token>, which sets a cookie"
+        } else if web.authToken != nil {
+            access = "token required ([web] auth_token): open it once as .../?token=<token>, which sets a cookie"
+        } else {
+            access = "no token: open to this machine only (loopback)"
+        }
+        return [
+            "DASHBOARD  http://\(host):\(port)/  \(access)",
+            "  pages: / (tiles), /network, /node/<id>, /events; JSON: /api/devices, /health; /metrics (Prometheus); "
+                + "WebSocket: /ws",
+        ].joined(separator: "\n")
     }
 
     /// What Home Assistant discovery publishes for each device, or that it is off.
@@ -73,6 +97,7 @@ struct CheckConfigCommand: AsyncParsableCommand {
         if let cec = configuration.cec {
             parts.append("CEC on \(cec.port) (\(plural(cec.devices.count, "device")))")
         }
+        if let web = configuration.web { parts.append("dashboard on \(web.listen)") }
         return "\(file) is valid: " + parts.joined(separator: ", ")
     }
 

@@ -89,7 +89,9 @@ struct DemoCommand: AsyncParsableCommand {
             configuration = Self.rewrite(
                 loaded, host: endpoint.host, port: endpoint.port, emulators: emulators,
                 stateDirectory: Path.join(directory, "state"))
-            composition = try Composition(configuration: configuration, logger: logger)
+            composition = try Composition(configuration: configuration, logger: logger) { url in
+                console.line(.demo, "dashboard  \(url)   (open it in a browser)")
+            }
             let hint =
                 Array(Self.driveCommands(configuration: configuration, emulators: emulators).prefix(2))
                 + [Self.watchCommand(configuration: configuration) + "   # in another terminal"]

@@ -28,6 +28,43 @@ import Testing
         }
     }
 
+    /// `[web]`: check-config prints where the dashboard is served and how it is protected, never the token; a
+    /// listen address beyond loopback without a token stops both check-config and run with exit 2 and the key path.
+    @Test func theDashboardIsDescribedAndAnOpenPublicOneIsRefused() async throws {
+        let directory = try TemporaryDirectory(prefix: "check-config-web")
+        defer { directory.remove() }
+        let token = "0123456789abcdef0123456789abcdef"
+        let guarded = try directory.write(
+            "guarded.toml", ConfigFixture(name: "living", web: .init(listen: "0.0.0.0:8080", authToken: token)).text)
+        var result = try await checkConfig([guarded])
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(result.standardOutput.contains("dashboard on 0.0.0.0:8080"))
+        #expect(
+            result.standardOutput.contains(
+                "DASHBOARD  http://<this machine's address>:8080/  token required ([web] auth_token)"),
+            "\(result.standardOutput)")
+        #expect(result.standardOutput.contains("/metrics (Prometheus)"))
+        #expect(!result.standardOutput.contains(token), "check-config printed the token")
+
+        let open = try directory.write("open.toml", ConfigFixture(name: "living", web: .init()).text)
+        result = try await checkConfig([open])
+        #expect(
+            result.standardOutput.contains("DASHBOARD  http://127.0.0.1:8080/  no token: open to this machine only"))
+        let none = try directory.write("none.toml", ConfigFixture(name: "living").text)
+        result = try await checkConfig([none])
+        #expect(result.standardOutput.contains("DASHBOARD  off (no [web] section)"))
+
+        let exposed = try directory.write(
+            "exposed.toml", ConfigFixture(name: "living", web: .init(listen: "0.0.0.0:8080")).text)
+        result = try await checkConfig([exposed])
+        #expect(result.status == 2)
+        #expect(
+            result.standardError.contains("exposed.toml:4: web.listen: 0.0.0.0:8080 is reachable beyond this machine"))
+        let run = try await BuiltProduct.run("thuis-bridge", ["run", "--config", exposed])
+        #expect(run.status == 2)
+        #expect(run.standardError.contains("exposed.toml:4: web.listen: 0.0.0.0:8080 is reachable beyond this machine"))
+    }
+
     @Test func defaultFileIsDevicesTomlInTheWorkingDirectory() async throws {
         let result = try await checkConfig([], in: Self.repository)
         #expect(result.status == 0, "\(result.standardError)")

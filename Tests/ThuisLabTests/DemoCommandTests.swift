@@ -63,6 +63,12 @@ import Testing
             try await watcher.waitForMessage(
                 topic: "Thuis/device/bedroom/light", text: "40", from: mark, timeout: .seconds(15))
 
+            // The dashboard is on, at a free loopback port it prints once bound.
+            let dashboard = await demo.process.waitForLine(timeout: .seconds(20)) {
+                $0.text.range(of: #"dashboard  http://127\.0\.0\.1:[0-9]+/ "#, options: .regularExpression) != nil
+            }
+            #expect(dashboard != nil, "no dashboard URL in the demo's output")
+
             // The feed shows both directions, the command marked as one.
             try await MQTTTestClient.poll(timeout: .seconds(5), "the command and the new state in the feed") {
                 let lines = demo.lines

@@ -19,6 +19,8 @@ extension DemoCommand {
         let cec = configuration.cec ?? CECSection()
         configuration.cec = cec
         configuration.cec?.port = emulators.cecLink
+        // The dashboard, on a free loopback port (printed once bound), open to this machine only.
+        configuration.web = WebSection(listen: WebListenAddress(host: "127.0.0.1", port: 0))
         return configuration
     }
 
@@ -66,6 +68,8 @@ extension DemoCommand {
               CEC     emulated adapter: TV, Apple TV at 1.0.0.0, AVR at 2.0.0.0  \(emulators.cecLink)
               MQTT    \(privateBroker ? "private mosquitto on" : "broker") \(mqtt.host):\(mqtt.port)
               bridge  "\(configuration.bridge.name)", \(devices) devices; log: \(logPath)
+
+            The dashboard (tiles, network, events) opens in a browser; its address follows once it listens.
 
             Watch it from another terminal:
               \(watchCommand(configuration: configuration))

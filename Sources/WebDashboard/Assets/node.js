@@ -1,0 +1,151 @@
+// Node: one Z-Wave node: what the bridge knows of it, OpenZWave's statistics (node_stats) and its configuration
+// parameters (config_list; read with get_config, set with set_config). An FGD212's parameter 28 (scene activation)
+// comes first.
+import { h, label, ago } from "./ui.js";
+
+export function nodePage(store, node) {
+  const facts = h("dl", { class: "facts" });
+  const stats = h("dl", { class: "facts stats", id: "node-stats" });
+  const parameters = h("tbody");
+  const status = h("p", { class: "status" });
+  const freeParameter = h("input", { type: "number", min: 1, max: 255, placeholder: "parameter",
+    "aria-label": "parameter" });
+  const element = h("section", { class: "node-page", dataset: { node: String(node) } },
+    h("p", {}, h("a", { href: "/network", "data-link": true }, "← Network")),
+    h("h2", {}, `Node ${node}`),
+    h("div", { class: "columns" },
+      h("section", { class: "panel" }, h("h3", {}, "Device"), facts),
+      h("section", { class: "panel" },
+        h("h3", {}, "Statistics ", h("button", { type: "button", class: "small", onclick: loadStats }, "refresh")),
+        stats)),
+    h("section", { class: "panel" },
+      h("h3", {}, "Configuration parameters"),
+      h("div", { class: "row" }, freeParameter,
+        h("button", { type: "button", class: "small", onclick: () => {
+          const number = Number(freeParameter.value);
+          if (number >= 1 && number <= 255) read(number);
+        } }, "read")),
+      status,
+      h("div", { class: "scroll" }, h("table", { class: "parameters" },
+        h("thead", {}, h("tr", {}, ["#", "Parameter", "Value", ""].map((title) => h("th", {}, title)))),
+        parameters))));
+
+  const rows = new Map();
+
+  function devices() { return store.devices.filter((device) => device.adapter === "zwave" && device.node === node); }
+
+  function drawFacts() {
+    const list = devices();
+    const first = list[0] || {};
+    const alive = list.some((device) => store.available(device));
+    const entries = [
+      ["Devices", list.map((device) => `${device.room}/${device.name}`).join(", ") || "none in the inventory"],
+      ["Manufacturer", first.manufacturer || "—"], ["Product", first.product || "—"],
+      ["Ids", [first.manufacturer_id, first.product_type, first.product_id].filter(Boolean).join(" / ") || "—"],
+      ["Interview", first.interview_stage || "—"], ["State", list.length ? (alive ? "alive" : "dead") : "—"],
+      ["Last seen", first.last_seen ? `${ago(first.last_seen)} (${first.last_seen})` : "never"],
+    ];
+    facts.replaceChildren(...entries.flatMap(([key, value]) => [h("dt", {}, key), h("dd", {}, value)]));
+  }
+
+  async function loadStats() {
+    try {
+      const response = await store.request("node_stats", { node });
+      const entry = response.status === "ok" && response.data.nodes[0];
+      if (!entry) return;
+      const names = {
+        sent: "Frames sent", sent_failed: "Sent, failed", retries: "Retries", received: "Frames received",
+        received_duplicates: "Received twice", received_unsolicited: "Received unsolicited",
+        average_request_rtt_ms: "Average request RTT (ms)", average_response_rtt_ms: "Average response RTT (ms)",
+        quality: "Quality", last_sent: "Last sent", last_received: "Last received",
+      };
+      stats.replaceChildren(...Object.entries(names).flatMap(([key, name]) =>
+        [h("dt", {}, name), h("dd", { dataset: { stat: key } }, String(entry[key] ?? "—") || "—")]));
+    } catch (error) { /* shown as a toast */ }
+  }
+
+  function isFGD212() {
+    const first = devices()[0] || {};
+    return /FGD-?212|Dimmer 2/i.test(`${first.product || ""}`);
+  }
+
+  function row(parameter) {
+    if (rows.has(parameter.parameter)) return rows.get(parameter.parameter);
+    const value = h("input", { type: "number", class: "value-input", "aria-label": `parameter ${parameter.parameter}` });
+    const current = h("span", { class: "current" });
+    const setButton = h("button", { type: "button", class: "small", onclick: () => write(parameter.parameter,
+      Number(value.value)) }, "set");
+    const readButton = h("button", { type: "button", class: "small", onclick: () => read(parameter.parameter) }, "read");
+    const element = h("tr", { dataset: { parameter: String(parameter.parameter) } },
+      h("td", {}, String(parameter.parameter)),
+      h("td", {}, parameter.label || "", parameter.units ? h("small", {}, ` (${parameter.units})`) : null),
+      h("td", {}, current, " ", value),
+      h("td", { class: "actions" }, readButton, parameter.read_only ? null : setButton));
+    const entry = { element, show(data) {
+      current.textContent = data.value === null || data.value === undefined ? "?" :
+        String(data.value) + (data.choice ? ` (${data.choice})` : "");
+      value.value = data.value ?? "";
+    } };
+    entry.show(parameter);
+    rows.set(parameter.parameter, entry);
+    return entry;
+  }
+
+  function drawParameters(list) {
+    const first = isFGD212() ? 28 : -1;
+    list.sort((a, b) => (b.parameter === first) - (a.parameter === first) || a.parameter - b.parameter);
+    parameters.replaceChildren(...list.map((parameter) => row(parameter).element));
+    if (list.length === 0) {
+      parameters.append(h("tr", {}, h("td", { colspan: 4, class: "empty" },
+        "OpenZWave knows no parameters of this node; read one by number above.")));
+    }
+  }
+
+  async function loadParameters() {
+    try {
+      const response = await store.request("config_list", { node });
+      if (response.status === "ok") drawParameters(response.data.parameters);
+    } catch (error) { /* shown as a toast */ }
+  }
+
+  async function read(parameter) {
+    status.textContent = `reading parameter ${parameter}…`;
+    try {
+      const response = await store.request("get_config", { node, parameter });
+      if (response.status === "ok") {
+        const entry = rows.get(parameter) || row({ parameter, label: "" });
+        if (!entry.element.isConnected) parameters.prepend(entry.element);
+        entry.show(response.data);
+        status.textContent = `parameter ${parameter} is ${response.data.value}`;
+      } else status.textContent = response.error;
+    } catch (error) { status.textContent = error.message; }
+  }
+
+  async function write(parameter, value) {
+    status.textContent = `setting parameter ${parameter} to ${value}…`;
+    try {
+      const response = await store.request("set_config", { node, parameter, value });
+      if (response.status === "ok") {
+        rows.get(parameter)?.show(response.data);
+        status.textContent = `parameter ${parameter} is now ${response.data.value}`;
+      } else status.textContent = response.error;
+    } catch (error) { status.textContent = error.message; }
+  }
+
+  let loaded = false;
+  function load() {
+    drawFacts();
+    if (!store.connected || loaded) return;
+    loaded = true;
+    loadStats();
+    loadParameters();
+  }
+  load();
+  return {
+    element,
+    update(change) {
+      if (change.kind === "connection" && !change.connected) loaded = false;
+      if (["snapshot", "devices", "state", "bridge", "connection"].includes(change.kind)) load();
+    },
+  };
+}

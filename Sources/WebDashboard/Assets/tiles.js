@@ -1,0 +1,204 @@
+// Tiles: every device grouped by room, then the mapped scenes. Each device tile carries
+// data-topic="<prefix>/device/<room>/<name>" and data-state="<its retained state payload>", kept live.
+import { h, label, throttle } from "./ui.js";
+
+const KIND_ORDER = { dimmer: 0, switch: 1, socket: 2, tv: 3 };
+
+export function tilesPage(store) {
+  const element = h("section", { class: "tiles-page" });
+  let tiles = [];
+
+  function build() {
+    tiles = [];
+    const rooms = new Map();
+    for (const device of store.devices) {
+      if (!rooms.has(device.room)) rooms.set(device.room, []);
+      rooms.get(device.room).push(device);
+    }
+    const names = [...rooms.keys()].sort((a, b) =>
+      (a === "unassigned") - (b === "unassigned") || a.localeCompare(b));
+    const sections = names.map((room) => {
+      const devices = rooms.get(room).sort((a, b) =>
+        (KIND_ORDER[a.kind] ?? 9) - (KIND_ORDER[b.kind] ?? 9) || a.name.localeCompare(b.name));
+      const made = devices.map((device) => makeTile(store, device));
+      tiles.push(...made);
+      return h("section", { class: "room", dataset: { room } },
+        h("h2", {}, label(room)), h("div", { class: "grid" }, made.map((tile) => tile.element)));
+    });
+    if (store.scenes.length > 0) {
+      const made = store.scenes.map((scene) => sceneTile(store, scene));
+      tiles.push(...made);
+      sections.push(h("section", { class: "room scenes" },
+        h("h2", {}, "Scenes"), h("div", { class: "grid" }, made.map((tile) => tile.element))));
+    }
+    if (sections.length === 0) {
+      sections.push(h("p", { class: "empty" }, store.connected ? "No devices yet." : "Connecting to the bridge…"));
+    }
+    element.replaceChildren(...sections);
+    for (const tile of tiles) tile.update();
+  }
+
+  build();
+  return {
+    element,
+    update(change) {
+      if (change.kind === "snapshot" || change.kind === "devices") return build();
+      for (const tile of tiles) {
+        if (change.kind === "message" && tile.message) tile.message(change);
+        else if (change.kind === "state" && tile.topics && tile.topics.some((t) => change.topic === t)) tile.update();
+        else if (change.kind === "bridge" || change.kind === "connection") tile.update();
+      }
+    },
+  };
+}
+
+/// A device's tile: the frame every kind shares (name, availability, data-topic/data-state), its controls inside.
+function makeTile(store, device) {
+  const base = device.topic;
+  const state = h("span", { class: "value" });
+  const detail = h("span", { class: "detail" });
+  const controls = h("div", { class: "controls" });
+  const element = h("article", { class: `tile ${device.kind}`, dataset: { topic: base, kind: device.kind } },
+    h("header", {}, h("span", { class: "name" }, label(device.name)), state),
+    controls, detail);
+  const kind = KINDS[device.kind] || KINDS.switch;
+  const parts = kind(store, device, controls);
+  const topics = [base, base + "/availability", base + "/power", base + "/energy", base + "/volume",
+    base + "/mute", base + "/input"];
+
+  function update() {
+    const payload = store.value(base);
+    element.dataset.state = payload ?? "";
+    const available = store.available(device);
+    element.classList.toggle("offline", !available);
+    element.setAttribute("aria-disabled", String(!available));
+    const shown = parts.update(payload);
+    state.textContent = available ? shown : "offline";
+    const power = store.value(base + "/power");
+    const energy = store.value(base + "/energy");
+    detail.textContent = [power !== undefined ? `${power} W` : null, energy !== undefined ? `${energy} kWh` : null]
+      .filter(Boolean).join(" · ");
+  }
+  return { element, update, topics };
+}
+
+const KINDS = {
+  dimmer(store, device, controls) {
+    const base = device.topic;
+    let dragging = false;
+    let settle = null;
+    const send = throttle((level) => store.command(base, level), 120);
+    const slider = h("input", {
+      type: "range", min: 0, max: 99, step: 1, "aria-label": `${label(device.name)} level`,
+      oninput: () => { dragging = true; send(slider.value); },
+      onchange: () => {
+        store.command(base, slider.value);
+        clearTimeout(settle);
+        settle = setTimeout(() => { dragging = false; }, 800);
+      },
+    });
+    const power = h("button", {
+      class: "toggle", type: "button",
+      onclick: () => store.command(base, Number(store.value(base) || 0) > 0 ? "off" : "on"),
+    }, "on/off");
+    controls.append(slider, power);
+    return {
+      update(payload) {
+        const level = Number(payload || 0);
+        if (!dragging) slider.value = level;
+        slider.style.setProperty("--level", `${Math.round((level / 99) * 100)}%`);
+        power.classList.toggle("on", level > 0);
+        power.setAttribute("aria-pressed", String(level > 0));
+        return payload === undefined ? "…" : level > 0 ? `${level}%` : "off";
+      },
+    };
+  },
+
+  switch(store, device, controls) {
+    const base = device.topic;
+    const button = h("button", {
+      class: "toggle big", type: "button", "aria-label": `${label(device.name)} on or off`,
+      onclick: () => store.command(base, "toggle"),
+    }, "toggle");
+    controls.append(button);
+    return {
+      update(payload) {
+        button.classList.toggle("on", payload === "on");
+        button.setAttribute("aria-pressed", String(payload === "on"));
+        button.textContent = payload === "on" ? "turn off" : "turn on";
+        return payload ?? "…";
+      },
+    };
+  },
+
+  socket(store, device, controls) { return KINDS.switch(store, device, controls); },
+
+  tv(store, device, controls) {
+    const base = device.topic;
+    const power = h("button", {
+      class: "toggle", type: "button",
+      onclick: () => store.command(base, store.value(base) === "on" ? "standby" : "on"),
+    }, "power");
+    const input = h("select", {
+      "aria-label": `${label(device.name)} input`,
+      onchange: () => store.command(base, input.value, "/input/set"),
+    }, (device.inputs || []).map((name) => h("option", { value: name }, label(name))));
+    let dragging = false;
+    let settle = null;
+    const send = throttle((value) => store.command(base, value, "/volume/set"), 150);
+    const volume = h("input", {
+      type: "range", min: 0, max: 100, step: 1, class: "volume", "aria-label": `${label(device.name)} volume`,
+      oninput: () => { dragging = true; send(volume.value); },
+      onchange: () => {
+        store.command(base, volume.value, "/volume/set");
+        clearTimeout(settle);
+        settle = setTimeout(() => { dragging = false; }, 800);
+      },
+    });
+    const mute = h("button", {
+      class: "toggle", type: "button", onclick: () => store.command(base, "toggle", "/mute/set"),
+    }, "mute");
+    controls.append(h("div", { class: "row" }, power, input), h("div", { class: "row" }, volume, mute));
+    return {
+      update(payload) {
+        power.classList.toggle("on", payload === "on");
+        power.setAttribute("aria-pressed", String(payload === "on"));
+        const current = store.value(base + "/input");
+        if (current && ![...input.options].some((option) => option.value === current)) {
+          input.append(h("option", { value: current }, current));
+        }
+        if (current) input.value = current;
+        const level = store.value(base + "/volume");
+        if (!dragging && level !== undefined) volume.value = level;
+        const muted = store.value(base + "/mute") === "on";
+        mute.classList.toggle("on", muted);
+        mute.setAttribute("aria-pressed", String(muted));
+        mute.textContent = muted ? "muted" : "mute";
+        return payload ?? "…";
+      },
+    };
+  },
+};
+
+/// A mapped scene (`[[zwave.scene]]`): pressing it publishes its topic and payload as the device's button would;
+/// it lights up whenever the scene is published.
+function sceneTile(store, scene) {
+  const name = scene.topic.split("/").pop();
+  const button = h("button", { class: "toggle big", type: "button", onclick: () => store.scene(scene) }, "activate");
+  const last = h("span", { class: "value" }, "");
+  const element = h("article", { class: "tile scene", dataset: { sceneTopic: scene.topic } },
+    h("header", {}, h("span", { class: "name" }, label(name)), last),
+    h("div", { class: "controls" }, button),
+    h("span", { class: "detail" }, `node ${scene.node} scene ${scene.scene} → ${scene.topic} ${scene.payload}`));
+  return {
+    element,
+    update() {},
+    message(change) {
+      if (change.topic !== scene.topic || change.payload !== scene.payload) return;
+      last.textContent = new Date().toLocaleTimeString();
+      element.classList.remove("flash");
+      void element.offsetWidth;
+      element.classList.add("flash");
+    },
+  };
+}

@@ -1,0 +1,78 @@
+import BridgeCore
+import HummingbirdWebSocket
+import Logging
+internal import NIOWebSocket
+
+/// One dashboard's WebSocket: the snapshot first, then everything the bridge publishes (``DashboardHub``), while its
+/// messages go to the bridge the way MQTT messages do: a device command through `Bridge.receive` in arrival order, a
+/// request through ``DashboardRequests``. A message the bridge cannot use gets an `error` reply; nothing a dashboard
+/// sends closes the socket except a frame over 64 KiB (1009, as the WebSocket layer does).
+struct DashboardConnection: Sendable {
+    let hub: DashboardHub
+    let bridge: Bridge
+    let requests: DashboardRequests
+    let logger: Logger
+
+    /// Why the bridge closes a dashboard that did not keep up (1013, "try again later": the page reconnects).
+    static let tooSlow = WebSocketErrorCode.unknown(1013)
+
+    func serve(inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter) async throws {
+        let client = hub.connect()
+        defer { hub.disconnect(client.id) }
+        logger.debug("dashboard connected", metadata: ["client": "\(client.id)"])
+        try await outbound.write(.text(client.snapshot))
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask {
+                for await text in client.messages { try await outbound.write(.text(text)) }
+                // The queue ended: the hub dropped this dashboard (too slow), or the socket is closing.
+                if !Task.isCancelled {
+                    logger.warning("dashboard too slow: disconnected", metadata: ["client": "\(client.id)"])
+                    try await outbound.close(Self.tooSlow, reason: "too slow: reconnect for the current state")
+                }
+            }
+            group.addTask {
+                for try await message in inbound.messages(maxSize: DashboardServer.maximumFrameSize) {
+                    await handle(message, from: client.id)
+                }
+            }
+            try await group.next()
+            group.cancelAll()
+        }
+        logger.debug("dashboard disconnected", metadata: ["client": "\(client.id)"])
+    }
+
+    func handle(_ message: WebSocketMessage, from client: Int) async {
+        let parsed: DashboardProtocol.ClientMessage
+        do throws(DashboardProtocol.ProtocolError) {
+            guard case .text(let text) = message else { throw DashboardProtocol.binary() }
+            parsed = try DashboardProtocol.parse(Array(text.utf8))
+        } catch {
+            return hub.send(DashboardProtocol.error(error.description), to: client)
+        }
+        let topics = hub.identity.topics
+        switch parsed {
+        case .set(let topic, let payload):
+            if case .success(.bridgeRequest) = topics.route(topic) {
+                return hub.send(
+                    DashboardProtocol.error(
+                        "a set takes a device command topic; send requests as {\"type\": \"request\"}"),
+                    to: client)
+            }
+            await bridge.receive(InboundMessage(topic: topic, payload: payload, retained: false))
+        case .request(let verb, let payload):
+            let message = InboundMessage(topic: topics.request(verb), payload: payload, retained: false)
+            if !requests.submit(message, from: client) {
+                hub.send(
+                    DashboardProtocol.error(
+                        "too many requests in flight (\(DashboardRequests.perClient)); wait for a response"),
+                    to: client)
+            }
+        case .scene(let topic, let payload):
+            do {
+                try await bridge.activateScene(topic: topic, payload: payload)
+            } catch {
+                hub.send(DashboardProtocol.error(error.reason), to: client)
+            }
+        }
+    }
+}

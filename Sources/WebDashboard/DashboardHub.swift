@@ -1,0 +1,159 @@
+public import BridgeCore
+internal import Synchronization
+
+/// The dashboards' view of the bridge, and their fan-out: a front end of the bridge that follows everything it
+/// publishes (``bridgePublished(topic:payload:retain:)``, on the bridge's actor), keeps what is retained (every device
+/// topic, the bridge's state, the inventory) for the `snapshot` a dashboard gets when it connects, and queues each
+/// publication for every connected dashboard.
+///
+/// Each dashboard has a bounded queue (``queueLimit`` messages). The bridge never waits for a dashboard: a dashboard
+/// whose queue is full is disconnected (its socket closed with 1013, "try again later"); the page reconnects and
+/// gets a fresh snapshot, so it never shows a state it missed.
+public final class DashboardHub: BridgeFrontEnd, Sendable {
+    public let identity: BridgeIdentity
+    let scenes: [ZWaveSceneConfig]
+    let queueLimit: Int
+    public let metrics: DashboardMetrics
+    private let state = Mutex(State())
+
+    struct State {
+        /// Retained device topics → payload.
+        var retained: [String: String] = [:]
+        var bridgeState = "offline"
+        var inventory = "[]"
+        var clients: [Int: AsyncStream<String>.Continuation] = [:]
+        var nextClient = 0
+        /// Clients disconnected because their queue was full.
+        var dropped: Set<Int> = []
+    }
+
+    /// A connected dashboard: the snapshot to send first, then its queue.
+    public struct Client: Sendable {
+        public let id: Int
+        public let snapshot: String
+        public let messages: AsyncStream<String>
+    }
+
+    public init(identity: BridgeIdentity, scenes: [ZWaveSceneConfig], metrics: DashboardMetrics, queueLimit: Int = 256)
+    {
+        self.identity = identity
+        self.scenes = scenes
+        self.metrics = metrics
+        self.queueLimit = queueLimit
+    }
+
+    // MARK: Dashboards
+
+    /// Registers a dashboard; what the bridge publishes from now on goes into its queue.
+    public func connect() -> Client {
+        let (stream, continuation) = AsyncStream.makeStream(
+            of: String.self, bufferingPolicy: .bufferingOldest(queueLimit))
+        let (id, snapshot, count) = state.withLock { state -> (Int, String, Int) in
+            let id = state.nextClient
+            state.nextClient += 1
+            state.clients[id] = continuation
+            return (id, self.snapshot(state), state.clients.count)
+        }
+        metrics.clientsChanged(count)
+        return Client(id: id, snapshot: snapshot, messages: stream)
+    }
+
+    /// Forgets a dashboard (its socket closed); true when it had been dropped for being too slow.
+    @discardableResult
+    public func disconnect(_ id: Int) -> Bool {
+        let (continuation, dropped, count) = state.withLock { state in
+            (state.clients.removeValue(forKey: id), state.dropped.remove(id) != nil, state.clients.count)
+        }
+        continuation?.finish()
+        metrics.clientsChanged(count)
+        return dropped
+    }
+
+    /// Queues `text` for one dashboard only (an error reply).
+    public func send(_ text: String, to id: Int) {
+        let continuation = state.withLock { $0.clients[id] }
+        if case .dropped = continuation?.yield(text) { drop([id]) }
+    }
+
+    /// The dashboards connected now.
+    public var clientCount: Int { state.withLock { $0.clients.count } }
+
+    private func drop(_ ids: [Int]) {
+        let finished = state.withLock { state in
+            ids.compactMap { id -> AsyncStream<String>.Continuation? in
+                state.dropped.insert(id)
+                return state.clients.removeValue(forKey: id)
+            }
+        }
+        // Outside the lock: finishing runs the stream's termination, which must not find the lock held.
+        for continuation in finished { continuation.finish() }
+        if !finished.isEmpty {
+            metrics.clientsDropped(finished.count)
+            metrics.clientsChanged(clientCount)
+        }
+    }
+
+    // MARK: What the bridge publishes
+
+    public var observesPublications: Bool { true }
+
+    public func bridgePublished(topic: String, payload: [UInt8], retain: Bool) {
+        let message = DashboardProtocol.outbound(
+            topic: topic, payload: payload, retain: retain, topics: identity.topics)
+        metrics.observe(message)
+        let text = message.text
+        let full = state.withLock { state -> [Int] in
+            switch message {
+            case .state(let topic, let payload):
+                if payload.isEmpty { state.retained[topic] = nil } else { state.retained[topic] = payload }
+            case .bridgeState(let value): state.bridgeState = value
+            case .devices(let json): state.inventory = json
+            case .event, .response, .message: break
+            }
+            var full: [Int] = []
+            for (id, client) in state.clients {
+                if case .dropped = client.yield(text) { full.append(id) }
+            }
+            return full
+        }
+        if !full.isEmpty { drop(full) }
+    }
+
+    public func commandFinished(_ report: CommandReport) {
+        metrics.commandFinished(report)
+    }
+
+    /// The retained device topics and the bridge's state now (for `/metrics` and `/health`).
+    public var retained: (topics: [String: String], bridgeState: String) {
+        state.withLock { ($0.retained, $0.bridgeState) }
+    }
+
+    /// Everything a dashboard needs to draw the whole house: who the bridge is, its mapped scenes, its state, the
+    /// inventory and every retained device topic.
+    private func snapshot(_ state: State) -> String {
+        let scenes = JSONValue.array(
+            self.scenes.map { scene in
+                .object(
+                    [("node", .int(scene.node))] + (scene.instance.map { [("instance", JSONValue.int($0))] } ?? [])
+                        + [
+                            ("scene", .int(scene.scene)), ("topic", .string(scene.topic)),
+                            ("payload", .string(scene.payload)),
+                        ])
+            })
+        let head = JSONValue.object([
+            ("type", "snapshot"), ("version", .string(BuildInfo.version)), ("bridge", .string(identity.name)),
+            ("prefix", .string(identity.prefix)), ("state", .string(state.bridgeState)), ("scenes", scenes),
+        ]).serialized
+        let retained = JSONValue.object(state.retained.sorted { $0.key < $1.key }.map { ($0.key, .string($0.value)) })
+        return head.dropLast() + ",\"devices\":\(DashboardProtocol.embedded(state.inventory)),\"retained\":"
+            + retained.serialized + "}"
+    }
+
+    // MARK: BridgeFrontEnd
+
+    public var subscriptions: [String] { [] }
+    public func owns(_ topic: String) -> Bool { false }
+    public func receive(_ message: InboundMessage) async {}
+    public func inventoryChanged(_ inventory: BridgeInventory) async { metrics.inventoryChanged(inventory) }
+    public func run(serving bridge: Bridge) async {}
+}

@@ -1,0 +1,214 @@
+public import BridgeCore
+public import Prometheus
+internal import Synchronization
+internal import SystemSupport
+
+/// `/metrics`: the bridge in Prometheus' text format, through swift-prometheus' own registry (not the process-wide
+/// MetricsSystem). Device series carry a stable `id` (`zwave_3_1`, `cec_0`: where the device is, not what it is
+/// called), so renaming a device in devices.toml keeps its series; room and name are only on `thuis_device_info`.
+///
+/// Counters and the command histogram are fed as things happen (requests from the responses the bridge publishes,
+/// command durations from the bridge's reports); the gauges are set from the bridge's current state at each scrape
+/// (``refresh(_:)``), and the series of devices that left are removed.
+public final class DashboardMetrics: Sendable {
+    public let registry = PrometheusCollectorRegistry()
+    private let inventory = Mutex<BridgeInventory?>(nil)
+    /// The device and node gauges set at the last scrape, by name and labels, to remove those no longer there.
+    private let scraped = Mutex<[String: Gauge]>([:])
+
+    private let clients: Gauge
+    private let dropped: Counter
+
+    static func name(_ metric: String, _ unit: String = "", _ help: String) -> MetricNameDescriptor {
+        MetricNameDescriptor(namespace: "thuis", metricName: metric, unitName: unit, helpText: help)
+    }
+
+    static var buildInfo: MetricNameDescriptor { name("build", "info", "The version of thuis-bridge (always 1).") }
+    static var mqttConnected: MetricNameDescriptor {
+        name("mqtt_connected", "", "1 while the bridge is connected to its MQTT broker.")
+    }
+    static var zwaveReady: MetricNameDescriptor { name("zwave_ready", "", "1 while the Z-Wave stick is ready.") }
+    static var cecConnected: MetricNameDescriptor { name("cec_connected", "", "1 while the CEC adapter is connected.") }
+    static var deviceInfo: MetricNameDescriptor {
+        name("device", "info", "Each device, by id, with its room, name, kind and adapter (1).")
+    }
+    static var available: MetricNameDescriptor {
+        name("device_available", "", "1 when the device is online, 0 when dead or unreachable.")
+    }
+    static var lastSeen: MetricNameDescriptor {
+        name(
+            "device_last_seen", "timestamp_seconds",
+            "When the device's node last reported (Z-Wave; a minute's resolution).")
+    }
+    static var power: MetricNameDescriptor { name("device_power", "watts", "The device's power reading.") }
+    static var energy: MetricNameDescriptor { name("device_energy", "kilowatt_hours", "The device's energy meter.") }
+    static var level: MetricNameDescriptor { name("device_level", "", "A dimmer's level, 0-99.") }
+    static var on: MetricNameDescriptor {
+        name("device_on", "", "1 when the device is on (a switch, socket, dimmer above 0, TV).")
+    }
+    static var nodeSent: MetricNameDescriptor {
+        name("zwave_node_sent_frames", "", "Frames the controller sent to the node (OpenZWave).")
+    }
+    static var nodeReceived: MetricNameDescriptor {
+        name("zwave_node_received_frames", "", "Frames received from the node (OpenZWave).")
+    }
+    static var nodeFailed: MetricNameDescriptor {
+        name("zwave_node_failed_frames", "", "Frames to the node that failed (OpenZWave).")
+    }
+    static var nodeRetries: MetricNameDescriptor {
+        name("zwave_node_retries", "", "Retries of frames to the node (OpenZWave).")
+    }
+    static var commandDuration: MetricNameDescriptor {
+        name(
+            "command_duration", "seconds",
+            "From handing a device command to the hardware to its confirmation or failure.")
+    }
+    static var requests: MetricNameDescriptor {
+        name("requests", "total", "Bridge requests answered, by verb and result (ok, error).")
+    }
+    static var dashboardClients: MetricNameDescriptor {
+        name("dashboard_clients", "", "Dashboards connected (WebSocket).")
+    }
+    static var droppedClients: MetricNameDescriptor {
+        name(
+            "dashboard_clients_dropped", "total",
+            "Dashboards disconnected because they did not keep up with the bridge.")
+    }
+
+    static let durationBuckets: [Duration] = [5, 10, 25, 50, 100, 250, 500, 1000, 2500, 5000, 10_000].map {
+        .milliseconds($0)
+    }
+
+    public init() {
+        registry.makeGauge(descriptor: Self.buildInfo, labels: [("version", BuildInfo.version)]).set(to: 1.0)
+        clients = registry.makeGauge(descriptor: Self.dashboardClients)
+        dropped = registry.makeCounter(descriptor: Self.droppedClients)
+    }
+
+    // MARK: As things happen
+
+    /// A publication of the bridge: responses count as requests.
+    func observe(_ message: DashboardProtocol.Outbound) {
+        guard case .response(let verb, let json) = message else { return }
+        let status = (try? JSONValue.parse(Array(json.utf8)))?["status"]
+        let result = status == .string("ok") ? "ok" : "error"
+        let known = BridgeRequest.Verb(rawValue: verb) != nil ? verb : "unknown"
+        registry.makeCounter(descriptor: Self.requests, labels: [("verb", known), ("result", result)]).increment()
+    }
+
+    func commandFinished(_ report: CommandReport) {
+        commandDurations(report.adapter, failed: report.failure != nil).record(report.duration)
+    }
+
+    func commandDurations(_ adapter: Adapter, failed: Bool) -> DurationHistogram {
+        registry.makeDurationHistogram(
+            descriptor: Self.commandDuration,
+            labels: [("adapter", adapter.rawValue), ("result", failed ? "failed" : "ok")],
+            buckets: Self.durationBuckets)
+    }
+
+    func clientsChanged(_ count: Int) { clients.set(to: Double(count)) }
+    func clientsDropped(_ count: Int) { dropped.increment(by: Int64(count)) }
+    func inventoryChanged(_ inventory: BridgeInventory) { self.inventory.withLock { $0 = inventory } }
+
+    // MARK: At each scrape
+
+    /// The bridge's state at a scrape.
+    public struct Scrape: Sendable {
+        public var mqttConnected: Bool
+        /// Each configured adapter: online or not.
+        public var adapters: [Adapter: Bool]
+        /// The retained device topics (topic → payload).
+        public var retained: [String: String]
+        /// `node_stats` entries (`{"node": 2, "sent": ...}`).
+        public var nodeStatistics: [JSONValue]
+
+        public init(
+            mqttConnected: Bool, adapters: [Adapter: Bool], retained: [String: String], nodeStatistics: [JSONValue]
+        ) {
+            self.mqttConnected = mqttConnected
+            self.adapters = adapters
+            self.retained = retained
+            self.nodeStatistics = nodeStatistics
+        }
+    }
+
+    /// Sets every gauge from `scrape` and removes the device and node series that are gone.
+    public func refresh(_ scrape: Scrape) {
+        var current: [String: Gauge] = [:]
+        func gauge(_ descriptor: MetricNameDescriptor, _ labels: [(String, String)], _ value: Double) {
+            let gauge = registry.makeGauge(descriptor: descriptor, labels: labels)
+            gauge.set(to: value)
+            current[descriptor.name + labels.map { "|\($0.0)=\($0.1)" }.joined()] = gauge
+        }
+        func flag(_ value: Bool) -> Double { value ? 1 : 0 }
+        gauge(Self.mqttConnected, [], flag(scrape.mqttConnected))
+        if let zwave = scrape.adapters[.zwave] { gauge(Self.zwaveReady, [], flag(zwave)) }
+        if let cec = scrape.adapters[.cec] { gauge(Self.cecConnected, [], flag(cec)) }
+        for adapter in scrape.adapters.keys {
+            // Every configured adapter's command histograms exist from the first scrape on, empty until a command.
+            _ = commandDurations(adapter, failed: false)
+            _ = commandDurations(adapter, failed: true)
+        }
+
+        let inventory = self.inventory.withLock { $0 }
+        for device in inventory?.devices ?? [] {
+            let descriptor = device.descriptor
+            let id = [("id", Self.id(descriptor.source))]
+            gauge(
+                Self.deviceInfo,
+                id + [
+                    ("room", descriptor.address.room), ("name", descriptor.address.name),
+                    ("kind", descriptor.kind.rawValue), ("adapter", descriptor.source.adapter.rawValue),
+                ], 1)
+            let topics = (inventory?.identity.topics ?? TopicScheme(prefix: "", bridge: "")).device(descriptor.address)
+            if let availability = scrape.retained[topics.availability] {
+                gauge(Self.available, id, flag(availability == "online"))
+            }
+            if let seen = device.facts["last_seen"].flatMap({ Timestamp.secondsSince1970(iso8601: $0) }) {
+                gauge(Self.lastSeen, id, Double(seen))
+            }
+            if let watts = scrape.retained[topics.power].flatMap(Double.init) { gauge(Self.power, id, watts) }
+            if let kWh = scrape.retained[topics.energy].flatMap(Double.init) { gauge(Self.energy, id, kWh) }
+            if let state = scrape.retained[topics.state] {
+                if descriptor.kind == .dimmer, let level = Double(state) {
+                    gauge(Self.level, id, level)
+                    gauge(Self.on, id, flag(level > 0))
+                } else if state == "on" || state == "off" || state == "standby" {
+                    gauge(Self.on, id, flag(state == "on"))
+                }
+            }
+        }
+        for entry in scrape.nodeStatistics {
+            guard case .int(let node)? = entry["node"] else { continue }
+            let labels = [("node", String(node))]
+            for (descriptor, key) in [
+                (Self.nodeSent, "sent"), (Self.nodeReceived, "received"), (Self.nodeFailed, "sent_failed"),
+                (Self.nodeRetries, "retries"),
+            ] {
+                if case .int(let value)? = entry[key] { gauge(descriptor, labels, Double(value)) }
+            }
+        }
+        let gone = scraped.withLock { previous in
+            defer { previous = current }
+            return previous.filter { current[$0.key] == nil }.map(\.value)
+        }
+        for gauge in gone { registry.unregisterGauge(gauge) }
+    }
+
+    /// The exposition text.
+    public func exposition() -> [UInt8] {
+        var buffer: [UInt8] = []
+        registry.emit(into: &buffer)
+        return buffer
+    }
+
+    /// A device's stable id: `zwave_<node>`, `zwave_<node>_<instance>`, `cec_<logical address>`.
+    static func id(_ source: DeviceSource) -> String {
+        switch source {
+        case .zwave(let node, nil): "zwave_\(node)"
+        case .zwave(let node, let instance?): "zwave_\(node)_\(instance)"
+        case .cec(let address): "cec_\(address)"
+        }
+    }
+}

@@ -1,0 +1,82 @@
+import BridgeCore
+import Testing
+import WebDashboard
+
+/// Who may use the dashboard (the decision alone; DashboardServerTests sees it on the wire).
+@Suite struct DashboardAccessTests {
+    static let secret = "0123456789abcdef0123456789abcdef"
+    let locked = DashboardAccess(token: try? DashboardToken(text: secret))
+    let open = DashboardAccess(token: nil)
+
+    func request(
+        _ path: String = "/", query: String? = nil, authorization: String? = nil, cookies: [String] = [],
+        host: String? = "127.0.0.1:8080", origin: String? = nil, upgrade: Bool = false
+    ) -> DashboardAccess.Request {
+        .init(
+            path: path, query: query, authorization: authorization, cookies: cookies, host: host, origin: origin,
+            upgrade: upgrade)
+    }
+
+    @Test func withoutATokenOnlyThisMachinesNamesAreServed() {
+        for host in ["127.0.0.1:8080", "localhost:8080", "LOCALHOST", "[::1]:8080", "127.0.0.2"] {
+            #expect(open.decide(request(host: host)) == .allowed, "\(host)")
+        }
+        for host in ["evil.example:8080", "192.168.1.5:8080", "[fe80::1]:8080", "localhost.evil.example"] {
+            guard case .forbidden = open.decide(request(host: host)) else {
+                Issue.record("\(host) was served without a token")
+                continue
+            }
+        }
+        guard case .forbidden = open.decide(request(host: nil)) else {
+            Issue.record("a request without a Host was served")
+            return
+        }
+    }
+
+    @Test func aForeignOriginIsRefusedEvenWithTheRightCookie() {
+        let cookie = ["thuis_token=\(Self.secret)"]
+        #expect(locked.decide(request(cookies: cookie, origin: "http://127.0.0.1:8080")) == .allowed)
+        for origin in ["http://evil.example", "null", "http://127.0.0.1:9999"] {
+            guard case .forbidden = locked.decide(request(cookies: cookie, origin: origin, upgrade: true)) else {
+                Issue.record("origin \(origin) was let in")
+                continue
+            }
+            guard case .forbidden = open.decide(request(origin: origin, upgrade: true)) else {
+                Issue.record("origin \(origin) was let into the open dashboard")
+                continue
+            }
+        }
+    }
+
+    @Test func theTokenComesAsABearerHeaderACookieOrOnceInTheQuery() {
+        #expect(locked.decide(request(authorization: "Bearer \(Self.secret)")) == .allowed)
+        #expect(locked.decide(request(authorization: "bearer \(Self.secret)")) == .allowed)
+        #expect(locked.decide(request(cookies: ["a=1; thuis_token=\(Self.secret); b=2"])) == .allowed)
+        #expect(
+            locked.decide(request("/network", query: "token=\(Self.secret)&x=1"))
+                == .redirect(
+                    location: "/network?x=1",
+                    setCookie: "thuis_token=\(Self.secret); Path=/; HttpOnly; SameSite=Strict"))
+        // A WebSocket takes the query as it is (no redirect there).
+        #expect(locked.decide(request("/ws", query: "token=\(Self.secret)", upgrade: true)) == .allowed)
+    }
+
+    @Test func aMissingOrWrongTokenIsUnauthorized() {
+        let wrong = String(Self.secret.dropLast()) + "0"
+        let refused: [DashboardAccess.Request] = [
+            request(), request(authorization: "Bearer \(wrong)"), request(authorization: "Basic \(Self.secret)"),
+            request(authorization: "Bearer"), request(cookies: ["thuis_token=\(wrong)"]),
+            request(query: "token=\(wrong)"),
+            request(query: "token="), request("/ws", upgrade: true),
+            request("/ws", query: "token=\(wrong)", upgrade: true),
+            // A wrong header is not rescued by a right cookie.
+            request(authorization: "Bearer \(wrong)", cookies: ["thuis_token=\(Self.secret)"]),
+        ]
+        for candidate in refused {
+            guard case .unauthorized = locked.decide(candidate) else {
+                Issue.record("let in: \(candidate)")
+                continue
+            }
+        }
+    }
+}

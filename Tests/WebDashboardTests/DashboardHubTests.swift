@@ -1,0 +1,74 @@
+import BridgeCore
+import Testing
+import WebDashboard
+
+/// The hub: what a dashboard gets on connect, the fan-out of publications, and that a slow dashboard is dropped
+/// instead of holding the bridge or growing without bound.
+@Suite struct DashboardHubTests {
+    let identity = BridgeIdentity(name: "living")
+
+    func hub(queueLimit: Int = 256) -> DashboardHub {
+        DashboardHub(
+            identity: identity,
+            scenes: [ZWaveSceneConfig(node: 2, scene: 26, topic: "Thuis/scene/movie", payload: "on")],
+            metrics: DashboardMetrics(), queueLimit: queueLimit)
+    }
+
+    func publish(_ hub: DashboardHub, _ topic: String, _ payload: String, retain: Bool = true) {
+        hub.bridgePublished(topic: topic, payload: Array(payload.utf8), retain: retain)
+    }
+
+    @Test func aDashboardGetsTheWholeStateOnConnectThenEveryChange() async throws {
+        let hub = hub()
+        publish(hub, "Thuis/bridge/living/state", "online")
+        publish(hub, "Thuis/bridge/living/devices", #"[{"topic":"Thuis/device/bedroom/light"}]"#)
+        publish(hub, "Thuis/device/bedroom/light", "40")
+        publish(hub, "Thuis/device/bedroom/light/availability", "online")
+        publish(hub, "Thuis/device/hall/gone", "on")
+        publish(hub, "Thuis/device/hall/gone", "")  // cleared: the device left
+        let client = hub.connect()
+        let snapshot = try JSONValue.parse(Array(client.snapshot.utf8))
+        #expect(snapshot["type"] == "snapshot")
+        #expect(snapshot["state"] == "online")
+        #expect(snapshot["bridge"] == "living")
+        #expect(snapshot["devices"] == .array([.object([("topic", "Thuis/device/bedroom/light")])]))
+        #expect(
+            snapshot["retained"]
+                == .object([
+                    ("Thuis/device/bedroom/light", "40"), ("Thuis/device/bedroom/light/availability", "online"),
+                ]))
+        #expect(snapshot["scenes"]?.serialized.contains("Thuis/scene/movie") == true)
+
+        publish(hub, "Thuis/device/bedroom/light", "60")
+        publish(hub, "Thuis/bridge/living/event", #"{"type":"adapter_lost"}"#, retain: false)
+        var messages = client.messages.makeAsyncIterator()
+        #expect(await messages.next() == #"{"type":"state","topic":"Thuis/device/bedroom/light","payload":"60"}"#)
+        #expect(await messages.next() == #"{"type":"event","event":{"type":"adapter_lost"}}"#)
+        #expect(hub.clientCount == 1)
+        #expect(hub.disconnect(client.id) == false)
+        #expect(hub.clientCount == 0)
+    }
+
+    @Test func aDashboardThatDoesNotKeepUpIsDroppedAndTheOthersGetEverything() async throws {
+        let hub = hub(queueLimit: 4)
+        let slow = hub.connect()
+        let fast = hub.connect()
+        var fastMessages = fast.messages.makeAsyncIterator()
+        var received: [String] = []
+        for level in 0..<20 {
+            publish(hub, "Thuis/device/bedroom/light", String(level))
+            // The fast one reads as it goes; the slow one never reads.
+            if let message = await fastMessages.next() { received.append(message) }
+        }
+        #expect(received.count == 20)
+        #expect(hub.clientCount == 1)
+        // The slow one's queue holds what it had room for, then ends: its socket is closed (1013) by its connection.
+        var slowMessages: [String] = []
+        for await message in slow.messages { slowMessages.append(message) }
+        #expect(slowMessages.count == 4)
+        #expect(hub.disconnect(slow.id) == true, "the slow dashboard is not marked as dropped")
+        let metrics = String(decoding: hub.metrics.exposition(), as: UTF8.self)
+        #expect(metrics.contains("thuis_dashboard_clients_dropped_total 1"), "\(metrics)")
+        #expect(metrics.contains("thuis_dashboard_clients 1.0"), "\(metrics)")
+    }
+}
