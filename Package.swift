@@ -1,16 +1,19 @@
 // swift-tools-version:6.1
 import PackageDescription
 
-let strict: [SwiftSetting] = [
+let upcoming: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny"),
     .enableUpcomingFeature("InternalImportsByDefault"),
     // Members of a module are visible only where it is imported: the daemon must not reach Foundation (and with it
     // ICU) through a package that imports it (README, Performance: Memory).
     .enableUpcomingFeature("MemberImportVisibility"),
-    // Release on Linux is static (as `--static-swift-stdlib` makes it): compiled against the static Swift modules
-    // and linked with `-static-stdlib` (the executables below), so a plain `swift build -c release` links too.
-    .unsafeFlags(["-static-stdlib"], .when(platforms: [.linux], configuration: .release)),
 ]
+let strict: [SwiftSetting] =
+    upcoming + [
+        // Release on Linux is static (as `--static-swift-stdlib` makes it): compiled against the static Swift modules
+        // and linked with `-static-stdlib` (the executables below), so a plain `swift build -c release` links too.
+        .unsafeFlags(["-static-stdlib"], .when(platforms: [.linux], configuration: .release))
+    ]
 
 let package = Package(
     name: "thuis-bridge",
@@ -104,7 +107,8 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             exclude: ["Assets"], swiftSettings: strict, plugins: ["EmbedAssets"]),
-        .executableTarget(name: "embed-assets", path: "Sources/EmbedAssetsTool", swiftSettings: strict),
+        // A build tool that runs on the build machine (never linked into a product): not static.
+        .executableTarget(name: "embed-assets", path: "Sources/EmbedAssetsTool", swiftSettings: upcoming),
         .plugin(
             name: "EmbedAssets", capability: .buildTool(), dependencies: ["embed-assets"],
             path: "Sources/EmbedAssetsPlugin"),

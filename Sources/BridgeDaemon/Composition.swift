@@ -87,6 +87,7 @@ public struct Composition {
                 ?? web.authTokenFile.map { file throws(DashboardTokenError) in
                     try DashboardToken(contentsOfFile: file)
                 }
+            DashboardServer.useSmallThreadPools()
             let hub = DashboardHub(
                 identity: identity, scenes: configuration.zwave?.scenes ?? [], metrics: DashboardMetrics())
             frontEnds.append(hub)

@@ -33,6 +33,13 @@ public struct DashboardServer: Sendable {
         self.logger = logger
     }
 
+    /// Sizes SwiftNIO's process-wide thread pools for a dashboard (a handful of clients): one event loop thread and
+    /// one blocking-pool thread instead of one per core. Call once, before the first server starts.
+    public static func useSmallThreadPools() {
+        NIOSingletons.groupLoopCountSuggestion = 1
+        NIOSingletons.blockingPoolThreadCountSuggestion = 1
+    }
+
     /// The Hummingbird application (a `Service`): `onListening` gets the base URL once the port is bound.
     public func application(onListening: @escaping @Sendable (String) -> Void = { _ in }) -> some ApplicationProtocol {
         let router = Router(context: BasicWebSocketRequestContext.self)

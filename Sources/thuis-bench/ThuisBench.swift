@@ -28,7 +28,7 @@ struct ThuisBench: AsyncParsableCommand {
     @Option(help: "Emulated radio latency per transaction for the scale scenario, in ms.")
     var scaleLatency = 5
 
-    @Option(help: "Scenarios to run, comma separated (1-7; 7, the soak, only when named).")
+    @Option(help: "Scenarios to run, comma separated (1-7, 10; 7, the soak, and 10, the dashboard, only when named).")
     var only = "1,2,3,4,5,6"
 
     @Option(help: "Length of the soak (7), in minutes.")
@@ -129,6 +129,16 @@ struct ThuisBench: AsyncParsableCommand {
             } catch {
                 log("  failed: \(error)")
                 results.append(.failed("7", error))
+            }
+        }
+
+        if selected.contains(10) {
+            log("scenario 10: dashboard, \(samples) samples")
+            do {
+                results.append(Self.dashboard(try await DashboardScenario.run(run: run, samples: samples, log: log)))
+            } catch {
+                log("  failed: \(error)")
+                results.append(.failed("10", error))
             }
         }
 

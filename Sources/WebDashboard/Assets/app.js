@@ -36,6 +36,7 @@ document.addEventListener("click", (click) => {
   click.preventDefault();
   if (link.getAttribute("href") !== location.pathname) history.pushState(null, "", link.getAttribute("href"));
   show();
+  window.scrollTo(0, 0);
 });
 window.addEventListener("popstate", show);
 
