@@ -22,7 +22,8 @@ export function eventsPage(store) {
     const severity = /rejected|failed|lost|dead/.test(kind) ? "bad" : /recovered|alive|completed|added/.test(kind) ?
       "good" : "";
     return h("li", { class: severity, dataset: { type: kind } },
-      h("time", { datetime: entry.at.toISOString() }, entry.at.toLocaleTimeString()),
+      h("time", { datetime: entry.at.toISOString() },
+        entry.at.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit", second: "2-digit", hour12: false })),
       h("strong", {}, label(kind)),
       h("span", { class: "fields" }, Object.entries(fields).map(([key, value]) =>
         h("span", {}, h("em", {}, key), " ", typeof value === "string" ? value : JSON.stringify(value)))));
