@@ -38,7 +38,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
     ],
     targets: [
-        // MARK: C leaf targets: module maps and the one C++ shim, nothing else.
+        // MARK: C leaf targets: module maps and the shims, nothing else.
         .systemLibrary(
             name: "CMosquitto", pkgConfig: "libmosquitto",
             providers: [.apt(["libmosquitto-dev"])]),
@@ -47,10 +47,12 @@ let package = Package(
             name: "COpenZWave", pkgConfig: "libopenzwave",
             providers: [.apt(["libopenzwave1.6-dev"])]),
         .target(name: "CZWaveShim", dependencies: ["COpenZWave"]),
+        // What Swift's Glibc module does not import (<link.h>), for SystemSupport.
+        .target(name: "CSystemShim"),
 
         // MARK: System primitives the daemon's modules share (locks, threads, paths, standard streams): the
         // daemon links FoundationEssentials only, not Foundation (see README, Performance: Memory).
-        .target(name: "SystemSupport", swiftSettings: strict),
+        .target(name: "SystemSupport", dependencies: ["CSystemShim"], swiftSettings: strict),
 
         // MARK: Pure Swift core (no C).
         .target(

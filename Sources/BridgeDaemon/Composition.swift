@@ -102,7 +102,10 @@ public struct Composition {
                 mqttConnected: { await mqtt.isConnected }, logger: logger)
             services.append(server.application(onListening: onDashboardListening))
         }
-        services.append(BridgeService(bridge: bridge, mqtt: mqtt, hardware: hardware))
+        services.append(
+            BridgeService(
+                bridge: bridge, mqtt: mqtt, hardware: hardware, pageOutAfterStartUp: !without.contains(.codePageOut),
+                logger: logger))
         self.services = services
     }
 

@@ -8,8 +8,13 @@ public enum MemoryTrick: String, CaseIterable, Sendable {
     /// OpenZWave's per-node copies of the network cache freed once each node is past loading from the cache
     /// (`ZWaveDriverConfiguration.releaseNodeCacheCopies`).
     case nodeCacheRelease = "node-cache-release"
+    /// The executable's read-only pages given back to the kernel each time the start-up is over
+    /// (`Bridge.settled`, `ExecutablePages.pageOut()`): code that ran once and is read again from the binary if it
+    /// runs again.
+    case codePageOut = "code-page-out"
 
-    /// The measures named in a comma-separated `list` (`node-cache-release`); nil when a name is unknown.
+    /// The measures named in a comma-separated `list` (`node-cache-release,code-page-out`); nil when a name is
+    /// unknown.
     public static func parse(list: String) -> Set<MemoryTrick>? {
         var tricks: Set<MemoryTrick> = []
         for name in list.split(separator: ",") {

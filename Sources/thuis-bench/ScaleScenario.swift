@@ -8,7 +8,9 @@ import ZWaveEmulator
 /// every memory measure of the daemon on, then with each one off (`thuis-bridge run --without`), one at a time.
 enum ScaleScenario {
     /// The daemon's memory measures as `thuis-bridge run --without` names them, and as the table names them.
-    static let memoryTricks: [(option: String, label: String)] = [("node-cache-release", "node-cache release")]
+    static let memoryTricks: [(option: String, label: String)] = [
+        ("node-cache-release", "node-cache release"), ("code-page-out", "start-up code page-out"),
+    ]
 
     /// The RSS at rest of a cached run with CEC.
     struct RestReading: Sendable {

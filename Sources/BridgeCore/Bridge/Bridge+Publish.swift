@@ -41,6 +41,7 @@ extension Bridge {
             } else if !online {
                 await publish(event: .adapterLost(adapter, reason: reason))
             }
+            noteIfSettled()
         case .scene(let node, let instance, let sceneID):
             await publishScene(node: node, instance: instance, sceneID: sceneID)
         case .discovered(let descriptor):
@@ -73,7 +74,19 @@ extension Bridge {
         case .networkQueried(let adapter):
             networksQueried.insert(adapter)
             await notifyFrontEnds()
+            noteIfSettled()
         }
+    }
+
+    /// Yields on ``settled`` when every adapter has just settled: reported lost, or online and (Z-Wave) its
+    /// network queried. Once at start-up, and again when a stick that was missing at start-up has its network queried.
+    func noteIfSettled() {
+        let now = backends.keys.allSatisfy { adapter in
+            adaptersLost.contains(adapter)
+                || (adapterOnline[adapter] == true && (adapter != .zwave || networksQueried.contains(adapter)))
+        }
+        if now && !isSettled { settledContinuation.yield() }
+        isSettled = now
     }
 
     func apply(_ update: HardwareEvent.StateUpdate, to device: DeviceDescriptor) async {

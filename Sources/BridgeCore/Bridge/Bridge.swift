@@ -38,6 +38,12 @@ public actor Bridge {
     /// Devices whose first command is ready to run; consumed by `run()`.
     let ready: AsyncStream<DeviceAddress>
     let readyContinuation: AsyncStream<DeviceAddress>.Continuation
+    /// An element each time every adapter has settled (``noteIfSettled()``): the start-up is over, so the daemon may
+    /// give back what only the start-up needed. Single consumer.
+    public nonisolated let settled: AsyncStream<Void>
+    let settledContinuation: AsyncStream<Void>.Continuation
+    /// Whether every adapter has settled now.
+    public internal(set) var isSettled = false
     /// Counters for the benchmark and the logs.
     public internal(set) var stats = Stats()
 
@@ -66,6 +72,7 @@ public actor Bridge {
             self.adapterOnline[backend.adapter] = false
         }
         (ready, readyContinuation) = AsyncStream.makeStream(of: DeviceAddress.self, bufferingPolicy: .unbounded)
+        (settled, settledContinuation) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
     }
 
     /// Subscribes to the command topics and publishes the bridge's retained state: `online`, every
@@ -77,6 +84,7 @@ public actor Bridge {
         await mqtt.publish(topic: identity.topics.bridgeState, text: "online", retain: true)
         for device in registry.all { await publishAvailability(device) }
         await publishInventory()
+        noteIfSettled()  // a bridge without adapters has nothing to wait for
     }
 
     /// Runs the bridge until the task is cancelled, then marks every device `offline` (``shutdown()``).
@@ -141,6 +149,7 @@ public actor Bridge {
                 topic: identity.topics.device(device.address).availability, text: "offline", retain: true)
         }
         readyContinuation.finish()
+        settledContinuation.finish()
     }
 
     /// Publishes an event on `<prefix>/bridge/<bridge>/event`.

@@ -287,3 +287,46 @@ import Testing
         #expect(retained["Thuis/device/bedroom/light/availability"] == "offline")
     }
 }
+
+@Suite struct BridgeSettledTests {
+    /// `settled` yields once every adapter has settled (Z-Wave: its network queried; CEC: online; or reported lost),
+    /// never before; a lost adapter counts as settled, so its loss and return do not settle the bridge again.
+    @Test func settledFollowsTheAdaptersStartUp() async throws {
+        let bridge = Bridge(
+            identity: BridgeIdentity(name: "living"), devices: [],
+            backends: [FakeDeviceBackend(adapter: .zwave), FakeDeviceBackend(adapter: .cec)], mqtt: FakeMQTTPort(),
+            logger: Logger(label: "test"))
+        var settled = bridge.settled.makeAsyncIterator()
+        await bridge.start()
+        await bridge.apply(.adapterAvailability(adapter: .zwave, online: true, reason: ""))
+        await bridge.apply(.adapterAvailability(adapter: .cec, online: true, reason: ""))
+        #expect(await bridge.isSettled == false, "Z-Wave is online but its network is still being queried")
+        await bridge.apply(.networkQueried(.zwave))
+        #expect(await bridge.isSettled)
+        await bridge.apply(.adapterAvailability(adapter: .cec, online: false, reason: "unplugged"))
+        #expect(await bridge.isSettled, "a lost adapter has settled too")
+        await bridge.apply(.adapterAvailability(adapter: .cec, online: true, reason: ""))
+        await bridge.shutdown()
+        var count = 0
+        while await settled.next() != nil { count += 1 }
+        #expect(count == 1, "settled \(count) times; once at start-up (the CEC loss and return kept it settled)")
+    }
+
+    /// A Z-Wave stick missing at start settles the bridge (lost), and its arrival settles it again once its network
+    /// is queried.
+    @Test(.timeLimit(.minutes(1))) func aStickThatArrivesLaterSettlesTheBridgeAgain() async throws {
+        let bridge = Bridge(
+            identity: BridgeIdentity(name: "living"), devices: [], backends: [FakeDeviceBackend(adapter: .zwave)],
+            mqtt: FakeMQTTPort(), logger: Logger(label: "test"))
+        var settled = bridge.settled.makeAsyncIterator()
+        await bridge.start()
+        await bridge.apply(.adapterAvailability(adapter: .zwave, online: false, reason: "no such port"))
+        #expect(await settled.next() != nil)
+        await bridge.apply(.adapterAvailability(adapter: .zwave, online: true, reason: ""))
+        #expect(await bridge.isSettled == false)
+        await bridge.apply(.networkQueried(.zwave))
+        #expect(await settled.next() != nil)
+        await bridge.shutdown()
+        #expect(await settled.next() == nil)
+    }
+}
