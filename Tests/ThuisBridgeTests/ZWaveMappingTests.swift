@@ -206,4 +206,22 @@ import ZWaveEmulator
             try await house.watcher.publish(topic: "Thuis/device/bedroom/light/set", payload: [], retain: true)
         }
     }
+
+    /// Once the network is queried (the start-up is over), the real daemon gives its executable's read-only pages
+    /// back to the kernel (memory measure `code-page-out`), once.
+    @Test func theStartUpsCodePagesAreGivenBackOnceTheNetworkIsQueried() async throws {
+        try await ZWaveHouse.with(name: "pageout") { house in
+            let line = await house.bridge.waitForLine(timeout: .seconds(60)) {
+                $0.text.contains("read-only pages given back")
+            }
+            let text = try #require(line?.text, "no page-out logged")
+            let bytes = text.split(separator: " ").first { $0.hasPrefix("bytes=") }.flatMap { Int($0.dropFirst(6)) }
+            #expect((bytes ?? 0) > 1_000_000, "\(text)")
+            try await house.waitFor("bedroom/light", "/availability", "online", timeout: .seconds(30))
+            let mark = await house.mark
+            try await house.set("bedroom/light", "30")
+            try await house.waitFor("bedroom/light", "", "30", from: mark)
+            #expect(house.bridge.output.filter { $0.text.contains("read-only pages given back") }.count == 1)
+        }
+    }
 }
