@@ -11,7 +11,7 @@ import Testing
 /// state (adapter detection, the log), so they never run side by side.
 @Suite("CEC driver with real libcec", .serialized, .endToEnd(exclusive: true))
 struct CECDriverTests {
-    @Test("issue 2 smoke: libcec initialises with no adapter, detects zero adapters and is destroyed")
+    @Test("issue 2 smoke: libcec initialises with no adapter, detects zero adapters, and open fails with a typed error")
     func smokeNoAdapter() async throws {
         let driver = CECDriver(configuration: CECDriverConfiguration(), logger: Logger(label: "smoke"))
         let adapters = try await driver.detectAdapters()
