@@ -278,11 +278,18 @@ import Testing
     @Test func shutdownMarksEveryDeviceOffline() async throws {
         let mqtt = FakeMQTTPort()
         let bridge = Bridge(
-            identity: BridgeIdentity(name: "living"), devices: [bedroom, tv], backends: [], mqtt: mqtt,
+            identity: BridgeIdentity(name: "living"), devices: [bedroom, tv],
+            backends: [FakeDeviceBackend(adapter: .zwave), FakeDeviceBackend(adapter: .cec)], mqtt: mqtt,
             logger: Logger(label: "test"))
         await bridge.start()
+        await bridge.apply(.adapterAvailability(adapter: .zwave, online: true, reason: ""))
+        await bridge.apply(.adapterAvailability(adapter: .cec, online: true, reason: ""))
+        var retained = await mqtt.retained
+        // Online before the stop, so the stop is what marks them offline.
+        #expect(retained["Thuis/device/living/tv/availability"] == "online")
+        #expect(retained["Thuis/device/bedroom/light/availability"] == "online")
         await bridge.shutdown()
-        let retained = await mqtt.retained
+        retained = await mqtt.retained
         #expect(retained["Thuis/device/living/tv/availability"] == "offline")
         #expect(retained["Thuis/device/bedroom/light/availability"] == "offline")
     }
