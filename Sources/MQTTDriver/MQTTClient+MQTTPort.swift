@@ -14,8 +14,13 @@ extension MQTTClient: MQTTPort {
 
     /// `MQTTPort`: subscribes with `options.defaultQoS` (re-subscribed after every reconnect).
     public func subscribe(_ filter: String) async {
+        await subscribe(filter, retainAsPublished: false)
+    }
+
+    /// `MQTTPort`: subscribes with `options.defaultQoS` and MQTT 5's Retain As Published when asked.
+    public func subscribe(_ filter: String, retainAsPublished: Bool) async {
         do {
-            try subscribe(filter, qos: options.defaultQoS)
+            try subscribe(filter, qos: options.defaultQoS, retainAsPublished: retainAsPublished)
         } catch {
             logger.error("MQTT subscribe rejected", metadata: ["filter": "\(filter)", "error": "\(error)"])
         }

@@ -43,7 +43,7 @@ public actor MQTTClient {
     private var connected = false
     private var connectCount = 0
 
-    private var subscriptions: [(filter: String, qos: MQTTQoS)] = []
+    private var subscriptions: [(filter: String, qos: MQTTQoS, retainAsPublished: Bool)] = []
     private var pendingSubscribeMids: Set<Int32> = []
     private var retainedStore: [String: StoredState] = [:]
     /// Retained topics cleared (empty payload) while disconnected: the clear is sent on connect.
@@ -152,7 +152,7 @@ public actor MQTTClient {
     private func resendAfterConnect() {
         pendingSubscribeMids = []
         for subscription in subscriptions {
-            sendSubscribe(subscription.filter, qos: subscription.qos)
+            sendSubscribe(subscription.filter, qos: subscription.qos, retainAsPublished: subscription.retainAsPublished)
         }
         for (topic, qos) in pendingClears {
             _ = send(topic: topic, payload: [], retain: true, qos: qos)
@@ -181,17 +181,22 @@ public actor MQTTClient {
 
     // MARK: Subscribe / publish
 
-    /// Subscribes (`mosquitto_subscribe`) now if connected, and again after every reconnect. Subscribing to
-    /// the same filter twice only updates its QoS. Throws `.invalidTopic` for a malformed filter.
-    public func subscribe(_ filter: String, qos: MQTTQoS) throws(MQTTError) {
+    /// Subscribes (`mosquitto_subscribe_v5`) now if connected, and again after every reconnect. Subscribing to
+    /// the same filter twice only updates its options. Throws `.invalidTopic` for a malformed filter.
+    ///
+    /// `retainAsPublished` (MQTT 5's Retain As Published): a message published with the retain flag keeps it when
+    /// the broker forwards it to this live subscription (by default the flag only marks messages the broker held
+    /// when the subscription was made), so a retained command is recognised whenever it is published.
+    public func subscribe(_ filter: String, qos: MQTTQoS, retainAsPublished: Bool = false) throws(MQTTError) {
         try TopicValidator.validateFilter(filter)
         guard phase == .idle || phase == .running else { throw .shutDown }
         if let index = subscriptions.firstIndex(where: { $0.filter == filter }) {
             subscriptions[index].qos = qos
+            subscriptions[index].retainAsPublished = retainAsPublished
         } else {
-            subscriptions.append((filter, qos))
+            subscriptions.append((filter, qos, retainAsPublished))
         }
-        if connected { sendSubscribe(filter, qos: qos) }
+        if connected { sendSubscribe(filter, qos: qos, retainAsPublished: retainAsPublished) }
     }
 
     /// Publishes (`mosquitto_publish`, written by the network thread).
@@ -267,14 +272,15 @@ public actor MQTTClient {
         return nil
     }
 
-    private func sendSubscribe(_ filter: String, qos: MQTTQoS) {
+    private func sendSubscribe(_ filter: String, qos: MQTTQoS, retainAsPublished: Bool) {
         guard let handle else { return }
         var mid: Int32 = 0
-        let rc = mosquitto_subscribe(handle.pointer, &mid, filter, qos.rawValue)
+        let options = retainAsPublished ? Int32(MQTT_SUB_OPT_RETAIN_AS_PUBLISHED.rawValue) : 0
+        let rc = mosquitto_subscribe_v5(handle.pointer, &mid, filter, qos.rawValue, options, nil)
         if rc == Mosquitto.success {
             pendingSubscribeMids.insert(mid)
         } else if rc != Mosquitto.noConnection,
-            let error = MQTTError.fromReturnCode(rc, function: "mosquitto_subscribe", detail: "filter \(filter)")
+            let error = MQTTError.fromReturnCode(rc, function: "mosquitto_subscribe_v5", detail: "filter \(filter)")
         {
             logger.error("MQTT subscribe failed", metadata: ["error": "\(error)"])
         }

@@ -70,7 +70,10 @@ public actor Bridge {
     /// Subscribes to the command topics and publishes the bridge's retained state: `online`, every
     /// device's availability (`offline` until its adapter reports it) and the inventory.
     public func start() async {
-        for filter in identity.topics.subscriptions + frontEnds.flatMap(\.subscriptions) {
+        for filter in identity.topics.subscriptions {
+            await mqtt.subscribe(filter, retainAsPublished: true)
+        }
+        for filter in frontEnds.flatMap(\.subscriptions) {
             await mqtt.subscribe(filter)
         }
         await mqtt.publish(topic: identity.topics.bridgeState, text: "online", retain: true)
