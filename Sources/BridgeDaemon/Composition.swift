@@ -84,8 +84,7 @@ public struct Composition {
         var password: String?
         if let file = section.passwordFile {
             // The secret is read here and handed to libmosquitto; it is never logged.
-            let text = try String(contentsOfFile: file, encoding: .utf8)
-            password = String(text.prefix { $0 != "\n" && $0 != "\r" })
+            password = try MQTTSection.password(fromFile: file)
         }
         return MQTTClientOptions(
             clientID: "thuis-bridge-\(configuration.bridge.name)", host: section.host, port: section.port,

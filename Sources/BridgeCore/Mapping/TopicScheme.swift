@@ -124,6 +124,11 @@ public struct TopicScheme: Sendable, Hashable {
     /// The longest topic MQTT allows (bytes of UTF-8).
     public static let maximumTopicLength = 65_535
 
+    /// The longest bridge name, room or device name devices.toml may give (characters), and the longest prefix:
+    /// every topic the bridge uses stays far below ``maximumTopicLength`` (a longer one could not be published).
+    public static let maximumLevelLength = 64
+    public static let maximumPrefixLength = 128
+
     /// A topic the bridge acts on.
     public enum Inbound: Sendable, Hashable {
         case deviceSet(DeviceAddress)
