@@ -22,7 +22,8 @@ public struct Composition {
                 finalPublications: [MQTTPublication(topic: topics.bridgeState, text: "offline", retain: true)])
         ]
         var backends: [any DeviceBackend] = []
-        var hardware: [AsyncStream<HardwareEvent>] = []
+        // What the MQTT connection drops (a queue was full) is published as a `messages_dropped` event.
+        var hardware: [AsyncStream<HardwareEvent>] = [mqtt.droppedMessages()]
         var requestHandlers: [any BridgeRequestHandler] = []
 
         if let zwave = configuration.zwave {

@@ -1,5 +1,6 @@
 public import BridgeCore
 internal import Logging
+internal import Synchronization
 
 extension MQTTClient: MQTTPort {
     /// `MQTTPort`: publishes with `options.defaultQoS`; an invalid topic or a shut-down client is logged
@@ -26,6 +27,26 @@ extension MQTTClient: MQTTPort {
         }
     }
 
+    /// What the client dropped, as bridge events (`messages_dropped`): inbound messages the consumer of `inbound`
+    /// fell behind on (the oldest, past `options.inboundBufferSize`), and, once connected again, messages dropped
+    /// from the offline queue (past `options.offlineQueueLimit`). Each event counts the drops since the previous
+    /// one, by topic; at most one per `interval`, and nothing while nothing is dropped. Single consumer; ends when
+    /// the client is shut down.
+    public nonisolated func droppedMessages(interval: Duration = .seconds(1)) -> AsyncStream<HardwareEvent> {
+        let drops = self.drops
+        let pace = DropReportPace(interval: interval)
+        return AsyncStream {
+            while await drops.waitForDrops() {
+                await pace.wait()
+                // Counted by a previous report already (a drop between its wait and its take): wait for the next.
+                guard let taken = drops.takeDrops() else { continue }
+                pace.reported()
+                return .event(.messagesDropped(taken))
+            }
+            return nil
+        }
+    }
+
     /// `inbound` as the bridge's messages (single consumer, like `inbound`).
     public nonisolated var inboundMessages: AsyncMapSequence<AsyncStream<MQTTInbound>, InboundMessage> {
         inbound.map { $0.inboundMessage }
@@ -43,4 +64,19 @@ extension MQTTInbound {
             InboundMessage(topic: topic, payload: [], retained: retained, oversize: size)
         }
     }
+}
+
+/// At most one drop report per `interval`: `wait()` returns once `interval` has passed since the last `reported()`.
+final class DropReportPace: Sendable {
+    private let interval: Duration
+    private let last = Mutex<ContinuousClock.Instant?>(nil)
+
+    init(interval: Duration) { self.interval = interval }
+
+    func wait() async {
+        guard let last = last.withLock({ $0 }) else { return }
+        try? await Task.sleep(until: last.advanced(by: interval), clock: .continuous)
+    }
+
+    func reported() { last.withLock { $0 = .now } }
 }

@@ -20,6 +20,8 @@ public actor MQTTClient {
     public nonisolated let connectionEvents: AsyncStream<MQTTConnectionEvent>
     /// The options (the password is never logged).
     public nonisolated let options: MQTTClientOptions
+    /// Where dropped messages are counted until they are reported (`droppedMessages(interval:)`).
+    nonisolated let drops: MosquittoCallbacks
 
     private enum Phase { case idle, running, stopping, stopped }
 
@@ -68,8 +70,10 @@ public actor MQTTClient {
         self.connectionContinuation = connectionContinuation
         let callbacks = MosquittoCallbacks(
             inbound: inboundContinuation, events: eventsContinuation,
-            maxInboundPayload: options.maxInboundPayloadBytes, logger: logger)
+            maxInboundPayload: options.maxInboundPayloadBytes,
+            limits: (max(1, options.inboundBufferSize), max(0, options.offlineQueueLimit)), logger: logger)
         inboundExecutor = callbacks.inboundExecutor
+        drops = callbacks
         do {
             handle = try MosquittoHandle(options: options, callbacks: callbacks)
         } catch {
@@ -136,6 +140,7 @@ public actor MQTTClient {
             logger.info("MQTT connected", metadata: ["broker": "\(options.host):\(options.port)"])
             connectionContinuation.yield(.connected)
             resendAfterConnect()
+            drops.outboundDropsReady()
         case .disconnected(let reason, let retryIn):
             connected = false
             logger.warning("MQTT connection lost", metadata: ["reason": "\(reason)", "retry_in": "\(retryIn)"])
@@ -241,6 +246,7 @@ public actor MQTTClient {
         let limit = max(0, options.offlineQueueLimit)
         if offlineQueue.count > limit {
             let overflow = offlineQueue.count - limit
+            for dropped in offlineQueue.prefix(overflow) { drops.noteOutboundDrop(dropped.topic) }
             offlineQueue.removeFirst(overflow)
             droppedQueued += overflow
             if droppedQueued == overflow || droppedQueued % 100 < overflow {
