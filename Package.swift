@@ -183,7 +183,7 @@ let package = Package(
             name: "ThuisBridgeTests",
             dependencies: [
                 "thuis-bridge", "BridgeDaemon", "BridgeCore", "TestSupport", "IntegrationSupport", "ZWaveEmulator",
-                "CECEmulator",
+                "CECEmulator", "SystemSupport",
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
             ],

@@ -13,7 +13,12 @@ public struct Composition {
     public let services: [any Service]
 
     /// `without`: memory measures left off, for the benchmark's measurements only (`thuis-bridge run --without`).
-    public init(configuration: BridgeConfiguration, logger: Logger, without: Set<MemoryTrick> = []) throws {
+    /// `announcement`: which process runs the bridge, published retained on `<prefix>/bridge/<name>/info`
+    /// (``BridgeNameCheck/announcement(_:keepAlive:)``).
+    public init(
+        configuration: BridgeConfiguration, logger: Logger, without: Set<MemoryTrick> = [],
+        announcement: JSONValue? = nil
+    ) throws {
         let topics = configuration.topics
         let mqtt = try MQTTClient(options: Self.mqttOptions(configuration), logger: logger)
         var services: [any Service] = [
@@ -75,7 +80,8 @@ public struct Composition {
         }
         let bridge = Bridge(
             identity: identity, devices: Self.devices(configuration), scenes: configuration.zwave?.scenes ?? [],
-            backends: backends, requestHandlers: requestHandlers, frontEnds: frontEnds, mqtt: mqtt, logger: logger)
+            backends: backends, requestHandlers: requestHandlers, frontEnds: frontEnds, announcement: announcement,
+            mqtt: mqtt, logger: logger)
         services.append(BridgeService(bridge: bridge, mqtt: mqtt, hardware: hardware))
         self.services = services
     }

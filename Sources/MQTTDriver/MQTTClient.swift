@@ -143,6 +143,7 @@ public actor MQTTClient {
             drops.outboundDropsReady()
         case .disconnected(let reason, let retryIn):
             connected = false
+            handle?.callbacks.acks.connectionEnded()
             logger.warning("MQTT connection lost", metadata: ["reason": "\(reason)", "retry_in": "\(retryIn)"])
             connectionContinuation.yield(.disconnected(reason: reason, retryIn: retryIn))
         case .connectFailed(let error, let retryIn):
@@ -278,18 +279,42 @@ public actor MQTTClient {
         return nil
     }
 
-    private func sendSubscribe(_ filter: String, qos: MQTTQoS, retainAsPublished: Bool) {
-        guard let handle else { return }
+    /// Subscribes to `filters` now, while connected (and again after every reconnect, like `subscribe`), and
+    /// returns once the broker acknowledged them all: true, or false when the client is not connected or the
+    /// connection ended first. The broker sends a filter's retained messages when it takes the SUBSCRIBE: they
+    /// arrive on `inbound` before the SUBACK of any later subscription.
+    public func subscribeAcknowledged(_ filters: [String], qos: MQTTQoS) async throws(MQTTError) -> Bool {
+        for filter in filters { try TopicValidator.validateFilter(filter) }
+        guard phase == .running, connected, let handle else { return false }
+        var mids: Set<Int32> = []
+        for filter in filters {
+            if let index = subscriptions.firstIndex(where: { $0.filter == filter }) {
+                subscriptions[index].qos = qos
+            } else {
+                subscriptions.append((filter, qos, false))
+            }
+            guard let mid = sendSubscribe(filter, qos: qos, retainAsPublished: false) else { return false }
+            mids.insert(mid)
+        }
+        return await handle.callbacks.acks.waitForSubscribes(mids)
+    }
+
+    @discardableResult
+    private func sendSubscribe(_ filter: String, qos: MQTTQoS, retainAsPublished: Bool) -> Int32? {
+        guard let handle else { return nil }
         var mid: Int32 = 0
         let options = retainAsPublished ? Int32(MQTT_SUB_OPT_RETAIN_AS_PUBLISHED.rawValue) : 0
         let rc = mosquitto_subscribe_v5(handle.pointer, &mid, filter, qos.rawValue, options, nil)
         if rc == Mosquitto.success {
             pendingSubscribeMids.insert(mid)
-        } else if rc != Mosquitto.noConnection,
+            return mid
+        }
+        if rc != Mosquitto.noConnection,
             let error = MQTTError.fromReturnCode(rc, function: "mosquitto_subscribe_v5", detail: "filter \(filter)")
         {
             logger.error("MQTT subscribe failed", metadata: ["error": "\(error)"])
         }
+        return nil
     }
 
     // MARK: Shutdown
@@ -349,6 +374,7 @@ public actor MQTTClient {
     private func teardown() {
         phase = .stopped
         connected = false
+        handle?.callbacks.acks.connectionEnded()
         handle?.callbacks.finish()
         handle = nil
         loop = nil
