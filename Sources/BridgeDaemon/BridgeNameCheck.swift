@@ -39,8 +39,9 @@ public struct BridgeNameCheck: Sendable {
     /// What this process publishes retained on `<prefix>/bridge/<name>/info`, for the check of the next one.
     public static func announcement(_ identity: ProcessIdentity, keepAlive: Duration) -> JSONValue {
         .object([
-            ("host", .string(identity.host)), ("pid", .int(Int(identity.pid))), ("boot_id", .string(identity.bootID)),
-            ("pid_namespace", .string(identity.pidNamespace)), ("process_start", .int(Int(identity.startTicks))),
+            ("host", .string(identity.host)), ("machine", .string(identity.machine)), ("pid", .int(Int(identity.pid))),
+            ("boot_id", .string(identity.bootID)), ("pid_namespace", .string(identity.pidNamespace)),
+            ("process_start", .int(Int(identity.startTicks))),
             ("started", .string(Timestamp.iso8601(secondsSince1970: Date().timeIntervalSince1970))),
             ("keepalive_s", .int(Int(keepAlive.components.seconds))), ("version", .string(BuildInfo.version)),
         ])
@@ -53,8 +54,8 @@ public struct BridgeNameCheck: Sendable {
         let start: UInt64 = if case .int(let ticks)? = info["process_start"], ticks >= 0 { UInt64(ticks) } else { 0 }
         let keepAlive: Int? = if case .int(let seconds)? = info["keepalive_s"], seconds > 0 { seconds } else { nil }
         let identity = ProcessIdentity(
-            host: host, bootID: text("boot_id"), pidNamespace: text("pid_namespace"), pid: Int32(clamping: pid),
-            startTicks: start)
+            host: host, machine: text("machine"), bootID: text("boot_id"), pidNamespace: text("pid_namespace"),
+            pid: Int32(clamping: pid), startTicks: start)
         return (identity, keepAlive, info["started"] == nil ? nil : text("started"))
     }
 
@@ -130,6 +131,11 @@ public struct BridgeNameCheck: Sendable {
                         + "; give this bridge another [bridge] name, or stop that one")
             }
             return .free(note: "its last run, pid \(process.pid) on this machine, has ended (its last will was due)")
+        }
+        if let (process, _, _) = announced, own.ranBeforeThisBoot(process) {
+            // A power cut takes a broker on the same machine down with the bridge, and a broker that keeps its
+            // retained messages on disk comes back with the `online` whose will it never published.
+            return .free(note: "its last run, pid \(process.pid), was on this machine before it restarted")
         }
         let keepAlive = announced?.keepAlive ?? 30
         let limit = .seconds(keepAlive) * 1.5 + willMargin

@@ -1,17 +1,23 @@
 internal import Glibc
 
-/// Which process this is, precisely enough for another process to tell whether it still runs: the machine's boot
+/// Which process this is, precisely enough for another process to tell whether it still runs: the machine
+/// (`/etc/machine-id`, hashed for the application: the id itself is meant to stay private), its boot
 /// (`/proc/sys/kernel/random/boot_id`) and pid namespace (`/proc/self/ns/pid`), the pid, and the pid's start time
 /// (field 22 of `/proc/<pid>/stat`, clock ticks after boot), which a reused pid does not have.
 public struct ProcessIdentity: Sendable, Equatable {
     public let host: String
+    /// An application-specific hash of the machine id; empty when the machine has none.
+    public let machine: String
     public let bootID: String
     public let pidNamespace: String
     public let pid: Int32
     public let startTicks: UInt64
 
-    public init(host: String, bootID: String, pidNamespace: String, pid: Int32, startTicks: UInt64) {
+    public init(
+        host: String, machine: String, bootID: String, pidNamespace: String, pid: Int32, startTicks: UInt64
+    ) {
         self.host = host
+        self.machine = machine
         self.bootID = bootID
         self.pidNamespace = pidNamespace
         self.pid = pid
@@ -25,16 +31,38 @@ public struct ProcessIdentity: Sendable, Equatable {
             gethostname(&name, name.count - 1) == 0
             ? String(decoding: name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self) : ""
         let pid = getpid()
+        let machineID = (readSmallFile("/etc/machine-id") ?? readSmallFile("/var/lib/dbus/machine-id"))?
+            .split(separator: "\n").first.map(String.init)
         return ProcessIdentity(
-            host: host,
+            host: host, machine: machineID.map { applicationHash("thuis-bridge:" + $0) } ?? "",
             bootID: readSmallFile("/proc/sys/kernel/random/boot_id")?.split(separator: "\n").first.map(String.init)
                 ?? "",
             pidNamespace: readLink("/proc/self/ns/pid") ?? "", pid: pid, startTicks: startTicks(of: pid) ?? 0)
     }
 
-    /// Whether `other` runs on this machine and in this pid namespace, where its pid means the same process.
+    /// Whether `other` runs on this machine, in this boot and this pid namespace, where its pid means the same
+    /// process.
     public func sharesProcesses(with other: ProcessIdentity) -> Bool {
-        !bootID.isEmpty && !pidNamespace.isEmpty && bootID == other.bootID && pidNamespace == other.pidNamespace
+        sameMachine(as: other) && !bootID.isEmpty && !pidNamespace.isEmpty && bootID == other.bootID
+            && pidNamespace == other.pidNamespace
+    }
+
+    /// Whether `other` ran on this machine before it last started (so it no longer runs).
+    public func ranBeforeThisBoot(_ other: ProcessIdentity) -> Bool {
+        sameMachine(as: other) && !bootID.isEmpty && !other.bootID.isEmpty && bootID != other.bootID
+    }
+
+    private func sameMachine(as other: ProcessIdentity) -> Bool { !machine.isEmpty && machine == other.machine }
+
+    /// FNV-1a (64 bits) of `text`, in hex: enough to compare machines without publishing their id.
+    static func applicationHash(_ text: String) -> String {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in text.utf8 {
+            hash ^= UInt64(byte)
+            hash &*= 0x0000_0100_0000_01b3
+        }
+        let digits = String(hash, radix: 16)
+        return String(repeating: "0", count: 16 - digits.count) + digits
     }
 
     /// Whether the process `other` names still runs (meaningful when it ``sharesProcesses(with:)`` this one).

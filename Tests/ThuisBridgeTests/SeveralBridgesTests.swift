@@ -159,31 +159,40 @@ import Testing
 
     /// Publishes a retained `online` state and `info` for bridge `name`, as a bridge that is gone left them.
     static func leaveStaleState(
-        _ house: Broker, name: String, host: String, bootID: String, pid: Int32, keepAlive: Int
+        _ house: Broker, name: String, host: String, machine: String, bootID: String, pid: Int32, keepAlive: Int
     ) async throws {
         let own = ProcessIdentity.current()
         let info = BridgeNameCheckFixture.info(
-            ProcessIdentity(host: host, bootID: bootID, pidNamespace: own.pidNamespace, pid: pid, startTicks: 1),
+            ProcessIdentity(
+                host: host, machine: machine, bootID: bootID, pidNamespace: own.pidNamespace, pid: pid, startTicks: 1),
             keepAlive: keepAlive)
+        let mark = await house.mark
         try await house.watcher.publish(topic: "Thuis/bridge/\(name)/info", text: info, retain: true)
         try await house.watcher.publish(topic: "Thuis/bridge/\(name)/state", text: "online", retain: true)
+        // The broker has both when the watcher gets them back.
+        try await house.watcher.waitForMessage(topic: "Thuis/bridge/\(name)/state", text: "online", from: mark)
     }
 
-    /// `online` left by a process of this machine that no longer runs (a bridge killed before the broker
-    /// noticed): the new one starts at once.
-    @Test func aStaleOnlineOfAProcessOfThisMachineThatEndedDoesNotStopIt() async throws {
+    /// `online` left by a process of this machine that no longer runs: a bridge killed before the broker noticed
+    /// (this boot, its pid gone), or one that ran before the machine restarted (a power cut took a broker on the
+    /// same machine down with it, and the broker kept the `online` on disk): the new one starts at once.
+    @Test(arguments: [false, true])
+    func aStaleOnlineOfAProcessOfThisMachineThatEndedDoesNotStopIt(beforeThisBoot: Bool) async throws {
         let house = try await Broker()
         let ended = try ChildProcess(executable: "/bin/true")
         _ = await ended.waitForExit(timeout: .seconds(10))
         let own = ProcessIdentity.current()
         try await Self.leaveStaleState(
-            house, name: "stale", host: own.host, bootID: own.bootID, pid: ended.pid, keepAlive: 30)
+            house, name: "stale", host: own.host, machine: own.machine,
+            bootID: beforeThisBoot ? "an-earlier-boot" : own.bootID, pid: ended.pid, keepAlive: 30)
         let bridge = try house.start("stale")
         do {
-            let mark = await house.mark
-            let info = try await house.watcher.waitForMessage(topic: "Thuis/bridge/stale/info", from: mark)
-            #expect(try JSONValue.parse(info.payload)["pid"] == .int(Int(bridge.pid)))
-            #expect(bridge.outputText.contains("has ended"), "\(bridge.outputText)")
+            let pid = JSONValue.int(Int(bridge.pid))
+            _ = try await house.watcher.waitForMessage(topic: "Thuis/bridge/stale/info") {
+                (try? JSONValue.parse($0.payload))?["pid"] == pid
+            }
+            let why = beforeThisBoot ? "before it restarted" : "has ended"
+            #expect(bridge.outputText.contains(why), "\(bridge.outputText)")
         } catch {
             Issue.record("\(bridge.outputText.suffix(3000))")
             await house.stop([bridge])
@@ -203,11 +212,12 @@ import Testing
             // The running bridge's info as if it ran on another machine: it is asked, and answers.
             let own = ProcessIdentity.current()
             let elsewhere = ProcessIdentity(
-                host: "pi-hall", bootID: "another-boot", pidNamespace: own.pidNamespace, pid: bridges[0].pid,
-                startTicks: 1)
-            try await house.watcher.publish(
-                topic: "Thuis/bridge/remote/info", text: BridgeNameCheckFixture.info(elsewhere, keepAlive: 30),
-                retain: true)
+                host: "pi-hall", machine: "another-machine", bootID: "another-boot", pidNamespace: own.pidNamespace,
+                pid: bridges[0].pid, startTicks: 1)
+            let faked = BridgeNameCheckFixture.info(elsewhere, keepAlive: 30)
+            let echo = await house.mark
+            try await house.watcher.publish(topic: "Thuis/bridge/remote/info", text: faked, retain: true)
+            try await house.watcher.waitForMessage(topic: "Thuis/bridge/remote/info", text: faked, from: echo)
             let newcomer = try house.start("remote", file: "newcomer.toml")
             bridges.append(newcomer)
             #expect(await newcomer.waitForExit(timeout: .seconds(30)) == .exited(2), "\(newcomer.outputText)")
@@ -219,7 +229,8 @@ import Testing
 
             // Gone without a will yet (another machine's): the newcomer waits for it, and starts when it comes.
             try await Self.leaveStaleState(
-                house, name: "remote", host: "pi-hall", bootID: "another-boot", pid: 4242, keepAlive: 30)
+                house, name: "remote", host: "pi-hall", machine: "another-machine", bootID: "another-boot", pid: 4242,
+                keepAlive: 30)
             let waiting = try house.start("remote", file: "waiting.toml")
             bridges.append(waiting)
             let asked = await waiting.waitForLine(timeout: .seconds(30)) { $0.text.contains("waiting up to") }
@@ -232,7 +243,8 @@ import Testing
 
             // Neither an answer nor a will: the name stays taken.
             try await Self.leaveStaleState(
-                house, name: "remote", host: "pi-hall", bootID: "another-boot", pid: 4242, keepAlive: 1)
+                house, name: "remote", host: "pi-hall", machine: "another-machine", bootID: "another-boot", pid: 4242,
+                keepAlive: 1)
             let refused = try house.start("remote", file: "refused.toml")
             bridges.append(refused)
             #expect(await refused.waitForExit(timeout: .seconds(60)) == .exited(2), "\(refused.outputText)")
@@ -252,7 +264,8 @@ import Testing
 enum BridgeNameCheckFixture {
     static func info(_ identity: ProcessIdentity, keepAlive: Int) -> String {
         JSONValue.object([
-            ("host", .string(identity.host)), ("pid", .int(Int(identity.pid))), ("boot_id", .string(identity.bootID)),
+            ("host", .string(identity.host)), ("machine", .string(identity.machine)), ("pid", .int(Int(identity.pid))),
+            ("boot_id", .string(identity.bootID)),
             ("pid_namespace", .string(identity.pidNamespace)), ("process_start", .int(Int(identity.startTicks))),
             ("started", "2026-11-25T06:00:00Z"), ("keepalive_s", .int(keepAlive)),
         ]).serialized
