@@ -67,6 +67,9 @@ public struct BridgeNameCheck: Sendable {
         options.will = nil
         options.reconnectDelayMin = .milliseconds(500)
         options.reconnectDelayMax = .seconds(5)
+        // The answer to its request is the other bridge's whole inventory.
+        options.maxInboundPayloadBytes = 1 << 20
+        options.maxInboundPacketBytes = 1 << 20
         let client = try MQTTClient(options: options, logger: logger)
         let mailbox = Mailbox()
         return try await withThrowingTaskGroup(of: Verdict?.self) { group in

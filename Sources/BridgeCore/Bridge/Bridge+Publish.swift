@@ -269,17 +269,21 @@ extension Bridge {
         of established: DeviceState.Measurement?, _ reading: DeviceState.Measurement
     ) -> DeviceState.Measurement {
         guard let established, established.precision != reading.precision else { return reading }
-        let precision = max(0, min(established.precision, 6))
+        let (precision, scale) = decimals(established.precision)
+        return DeviceState.Measurement(value: (reading.value * scale).rounded() / scale, precision: precision)
+    }
+
+    /// A precision as published (0-6 decimal places) and 10 to its power.
+    static func decimals(_ precision: Int) -> (Int, Double) {
+        let precision = max(0, min(precision, 6))
         var scale = 1.0
         for _ in 0..<precision { scale *= 10 }
-        return DeviceState.Measurement(value: (reading.value * scale).rounded() / scale, precision: precision)
+        return (precision, scale)
     }
 
     /// A decimal with the device's precision: `53.6`, `2.50`.
     public static func decimal(_ measurement: DeviceState.Measurement) -> String {
-        let precision = max(0, min(measurement.precision, 6))
-        var scale = 1.0
-        for _ in 0..<precision { scale *= 10 }
+        let (precision, scale) = decimals(measurement.precision)
         let scaled = (measurement.value * scale).rounded()
         let negative = scaled < 0
         let digits = String(Int64(abs(scaled)))
