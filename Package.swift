@@ -208,17 +208,21 @@ let package = Package(
             name: "MQTTDriverTests", dependencies: ["MQTTDriver", "BridgeCore", "TestSupport", "IntegrationSupport"],
             swiftSettings: strict),
         .testTarget(
-            name: "CECDriverTests", dependencies: ["CECDriver", "CECEmulator", "TestSupport", "IntegrationSupport"],
+            name: "CECDriverTests",
+            dependencies: ["CECDriver", "CECEmulator", "TestSupport", "IntegrationSupport", "SystemSupport"],
             swiftSettings: strict),
         .testTarget(
             name: "ZWaveDriverTests",
-            dependencies: ["ZWaveDriver", "ZWaveEmulator", "TestSupport", "IntegrationSupport", "SerialPTY"],
+            dependencies: [
+                "ZWaveDriver", "ZWaveEmulator", "TestSupport", "IntegrationSupport", "SerialPTY", "SystemSupport",
+            ],
             swiftSettings: strict),
         .testTarget(
             name: "ZWaveEmulatorTests", dependencies: ["ZWaveEmulator", "TestSupport", "IntegrationSupport"],
             swiftSettings: strict),
         .testTarget(
-            name: "CECEmulatorTests", dependencies: ["CECEmulator", "TestSupport", "IntegrationSupport"],
+            name: "CECEmulatorTests",
+            dependencies: ["CECEmulator", "TestSupport", "IntegrationSupport", "SystemSupport"],
             swiftSettings: strict),
         .testTarget(
             name: "ThuisLabTests", dependencies: ["thuis-lab", "MQTTDriver", "TestSupport", "IntegrationSupport"],
@@ -228,7 +232,7 @@ let package = Package(
             name: "ThuisBridgeTests",
             dependencies: [
                 "thuis-bridge", "BridgeDaemon", "BridgeCore", "TestSupport", "IntegrationSupport", "ZWaveEmulator",
-                "CECEmulator",
+                "CECEmulator", "SystemSupport",
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
             ],

@@ -16,10 +16,12 @@ public struct Composition {
 
     /// - Parameters:
     ///   - without: memory measures left off, for the benchmark's measurements only (`thuis-bridge run --without`).
+    ///   - announcement: which process runs the bridge, published retained on `<prefix>/bridge/<name>/info`
+    ///     (``BridgeNameCheck/announcement(_:keepAlive:)``).
     ///   - onDashboardListening: called with the dashboard's URL once its port is bound (`[web]`).
     public init(
         configuration: BridgeConfiguration, logger: Logger, without: Set<MemoryTrick> = [],
-        onDashboardListening: @escaping @Sendable (String) -> Void = { _ in }
+        announcement: JSONValue? = nil, onDashboardListening: @escaping @Sendable (String) -> Void = { _ in }
     ) throws {
         let topics = configuration.topics
         let mqtt = try MQTTClient(options: Self.mqttOptions(configuration), logger: logger)
@@ -29,7 +31,8 @@ public struct Composition {
                 finalPublications: [MQTTPublication(topic: topics.bridgeState, text: "offline", retain: true)])
         ]
         var backends: [any DeviceBackend] = []
-        var hardware: [AsyncStream<HardwareEvent>] = []
+        // What the MQTT connection drops (a queue was full) is published as a `messages_dropped` event.
+        var hardware: [AsyncStream<HardwareEvent>] = [mqtt.droppedMessages()]
         var requestHandlers: [any BridgeRequestHandler] = []
 
         if let zwave = configuration.zwave {
@@ -95,7 +98,8 @@ public struct Composition {
         }
         let bridge = Bridge(
             identity: identity, devices: Self.devices(configuration), scenes: configuration.zwave?.scenes ?? [],
-            backends: backends, requestHandlers: requestHandlers, frontEnds: frontEnds, mqtt: mqtt, logger: logger)
+            backends: backends, requestHandlers: requestHandlers, frontEnds: frontEnds, announcement: announcement,
+            mqtt: mqtt, logger: logger)
         if let dashboard {
             let server = DashboardServer(
                 listen: dashboard.web.listen, token: dashboard.token, hub: dashboard.hub, bridge: bridge,
@@ -114,8 +118,7 @@ public struct Composition {
         var password: String?
         if let file = section.passwordFile {
             // The secret is read here and handed to libmosquitto; it is never logged.
-            let text = try String(contentsOfFile: file, encoding: .utf8)
-            password = String(text.prefix { $0 != "\n" && $0 != "\r" })
+            password = try MQTTSection.password(fromFile: file)
         }
         return MQTTClientOptions(
             clientID: "thuis-bridge-\(configuration.bridge.name)", host: section.host, port: section.port,

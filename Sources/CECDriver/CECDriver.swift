@@ -5,7 +5,8 @@ internal import Glibc
 public import Logging
 internal import SystemSupport
 
-/// The HDMI-CEC driver: an actor that owns one libcec connection (`libcec_connection_t`).
+/// The HDMI-CEC driver: an actor that owns one libcec instance (`libcec_connection_t`), opened and closed as the
+/// adapter comes and goes (never destroyed: see ``LibCECResources``).
 ///
 /// All libcec calls run on the actor's private dispatch queue (its custom executor), never on the cooperative
 /// pool; `libcec_open` blocks that queue for a second or more. libcec's callbacks arrive on libcec's own
@@ -19,12 +20,10 @@ public actor CECDriver {
     let configuration: CECDriverConfiguration
     let logger: Logger
     let sink: CECCallbackSink
-    /// The connection handle and the C callback table.
+    /// The libcec instance and the C callback table.
     let resources: LibCECResources
-    var connection: libcec_connection_t? {
-        get { resources.connection }
-        set { resources.connection = newValue }
-    }
+    /// The libcec instance while the adapter is open.
+    var connection: libcec_connection_t? { resources.isOpen ? resources.instance : nil }
     var connectedPort: String?
     var ownAddress = LogicalAddress.recordingDevice1
     /// When the adapter last acknowledged a transmission or answered a ping (the health check's proof of life).
@@ -56,9 +55,9 @@ public actor CECDriver {
 
     // MARK: Open / close
 
-    /// Opens the adapter: `libcec_initialise`, (for `auto`) `libcec_detect_adapters`, `libcec_open`, then
-    /// verifies with `libcec_ping_adapters` (libcec_open reports success after ~33 s even when nothing
-    /// answers) and, if configured, `libcec_poll_device(5)`. Emits `.connected`. Blocks the driver's queue.
+    /// Opens the adapter: (the first time) `libcec_initialise`, (for `auto`) `libcec_detect_adapters`,
+    /// `libcec_open`, then verifies with `libcec_ping_adapters` (libcec_open reports success after ~33 s even when
+    /// nothing answers) and, if configured, `libcec_poll_device(5)`. Emits `.connected`. Blocks the driver's queue.
     @discardableResult
     public func open() throws(CECDriverError) -> CECConnectionInfo {
         if connection != nil { closeConnection() }
@@ -73,44 +72,20 @@ public actor CECDriver {
         if configuration.port.hasPrefix("/"), !FileManager.default.fileExists(atPath: configuration.port) {
             throw .portMissing(port: configuration.port)
         }
-        var config = libcec_configuration()
-        libcec_clear_configuration(&config)
-        config.clientVersion = UInt32(LIBCEC_VERSION_CURRENT.rawValue)
-        withUnsafeMutableBytes(of: &config.strDeviceName) { raw in
-            let name = Array(configuration.osdName.utf8.prefix(raw.count - 1))
-            for i in 0..<raw.count { raw[i] = i < name.count ? name[i] : 0 }
-        }
-        config.deviceTypes.types.0 =
-            configuration.deviceType == .playback
-            ? CEC_DEVICE_TYPE_PLAYBACK_DEVICE : CEC_DEVICE_TYPE_RECORDING_DEVICE
-        if let address = configuration.physicalAddress { config.iPhysicalAddress = address.rawValue }
-        config.bActivateSource = 0
-        // Unmanaged: unretained; `resources` holds the sink strongly and destroys the connection first.
-        config.callbackParam = Unmanaged.passUnretained(sink).toOpaque()
-        config.callbacks = resources.callbacks
-        guard let handle = libcec_initialise(&config) else {
-            throw .libcec(function: "libcec_initialise", detail: "returned no connection")
-        }
-        let port: String
-        do {
-            port = try resolvePort(handle)
-        } catch {
-            libcec_destroy(handle)
-            throw error
-        }
+        let handle = try instance()
+        let port = try resolvePort(handle)
         let started = ContinuousClock.now
         let timeout = UInt32(clamping: configuration.openTimeout.components.seconds * 1000)
         guard libcec_open(handle, port, timeout) != 0 else {
-            libcec_destroy(handle)
+            libcec_close(handle)
             throw .libcec(function: "libcec_open", detail: "could not open \(port)")
         }
         let openDuration = ContinuousClock.now - started
         guard !sink.connectionLost, libcec_ping_adapters(handle) != 0 else {
             libcec_close(handle)
-            libcec_destroy(handle)
             throw .adapterNotResponding(port: port)
         }
-        connection = handle
+        resources.isOpen = true
         connectedPort = port
         let addresses = libcec_get_logical_addresses(handle)
         ownAddress = LogicalAddress(UInt8(truncatingIfNeeded: addresses.primary.rawValue))
@@ -137,7 +112,7 @@ public actor CECDriver {
         return info
     }
 
-    /// Closes the connection (`libcec_close`, `libcec_destroy`). The event stream stays open.
+    /// Closes the connection (`libcec_close`). The event stream stays open.
     public func disconnect() {
         closeConnection()
     }
@@ -148,12 +123,39 @@ public actor CECDriver {
         sink.finish()
     }
 
+    /// `libcec_close`; the libcec instance stays for the next `open()` (see ``LibCECResources``).
     func closeConnection() {
-        guard let handle = connection else { return }
-        connection = nil
+        guard resources.isOpen, let handle = resources.instance else { return }
+        resources.isOpen = false
         connectedPort = nil
         libcec_close(handle)
-        libcec_destroy(handle)
+    }
+
+    /// The driver's one libcec instance (`libcec_initialise` the first time), configured with the OSD name, the
+    /// device type, the physical address and the callbacks; it is opened and closed as often as the adapter comes
+    /// and goes, and never destroyed (see ``LibCECResources``).
+    private func instance() throws(CECDriverError) -> libcec_connection_t {
+        if let instance = resources.instance { return instance }
+        var config = libcec_configuration()
+        libcec_clear_configuration(&config)
+        config.clientVersion = UInt32(LIBCEC_VERSION_CURRENT.rawValue)
+        withUnsafeMutableBytes(of: &config.strDeviceName) { raw in
+            let name = Array(configuration.osdName.utf8.prefix(raw.count - 1))
+            for i in 0..<raw.count { raw[i] = i < name.count ? name[i] : 0 }
+        }
+        config.deviceTypes.types.0 =
+            configuration.deviceType == .playback
+            ? CEC_DEVICE_TYPE_PLAYBACK_DEVICE : CEC_DEVICE_TYPE_RECORDING_DEVICE
+        if let address = configuration.physicalAddress { config.iPhysicalAddress = address.rawValue }
+        config.bActivateSource = 0
+        // Unmanaged: unretained; `resources` keeps the sink alive as long as the libcec instance.
+        config.callbackParam = Unmanaged.passUnretained(sink).toOpaque()
+        config.callbacks = resources.callbacks
+        guard let handle = libcec_initialise(&config) else {
+            throw .libcec(function: "libcec_initialise", detail: "returned no connection")
+        }
+        resources.instance = handle
+        return handle
     }
 
     private func resolvePort(_ handle: libcec_connection_t) throws(CECDriverError) -> String {
@@ -183,22 +185,10 @@ public actor CECDriver {
         }
     }
 
-    /// Lists the CEC adapters libcec can find (`libcec_initialise` + `libcec_detect_adapters` +
-    /// `libcec_destroy`), on the driver's queue.
+    /// Lists the CEC adapters libcec can find (`libcec_detect_adapters`), on the driver's queue, with the driver's
+    /// libcec instance.
     public func detectAdapters() throws(CECDriverError) -> [CECAdapterDescriptor] {
-        var config = libcec_configuration()
-        libcec_clear_configuration(&config)
-        config.clientVersion = UInt32(LIBCEC_VERSION_CURRENT.rawValue)
-        withUnsafeMutableBytes(of: &config.strDeviceName) { raw in
-            let name = Array("detect".utf8)
-            for i in 0..<raw.count { raw[i] = i < name.count ? name[i] : 0 }
-        }
-        config.deviceTypes.types.0 = CEC_DEVICE_TYPE_RECORDING_DEVICE
-        guard let handle = libcec_initialise(&config) else {
-            throw .libcec(function: "libcec_initialise", detail: "returned no connection")
-        }
-        defer { libcec_destroy(handle) }
-        return Self.detect(handle)
+        Self.detect(try instance())
     }
 
     /// The open handle, or `notConnected` naming the operation.

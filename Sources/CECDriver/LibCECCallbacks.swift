@@ -1,13 +1,12 @@
 internal import CCEC
 
 /// The C callback table handed to libcec. Each entry turns `cbparam` back into the `CECCallbackSink`
-/// (passed unretained: the driver owns the sink and keeps it alive longer than any connection) and copies
+/// (passed unretained: the driver's `LibCECResources` keeps it alive as long as the libcec instance) and copies
 /// the C data out before returning.
 enum LibCECCallbacks {
     static func sink(_ param: UnsafeMutableRawPointer?) -> CECCallbackSink? {
         guard let param else { return nil }
-        // Unmanaged: unretained; the driver holds the sink for its whole lifetime and destroys every
-        // libcec connection (which stops callbacks) before releasing it.
+        // Unmanaged: unretained; `LibCECResources` holds the sink as long as the libcec instance exists.
         return Unmanaged<CECCallbackSink>.fromOpaque(param).takeUnretainedValue()
     }
 
@@ -75,16 +74,33 @@ enum LibCECCallbacks {
     }
 }
 
-/// The C resources of one driver: the libcec connection handle and the callback table it points at.
-/// Its deinit closes and destroys a still-open connection before freeing the table.
+/// The C resources of one driver: its libcec instance and the callback table it points at.
+///
+/// The instance is created once (`libcec_initialise`) and then opened and closed (`libcec_open`, `libcec_close`)
+/// as often as the adapter comes and goes; it is never destroyed. libcec 6's `libcec_destroy` frees objects that
+/// its own threads still use:
+/// - a vendor command handler's helper thread: with a Philips TV, libcec's handler for the bridge's own device
+///   starts a thread (`CImageViewOnCheck`) that asks the TV for its power every 5 s until the TV is on; the
+///   handler's destructor wakes it and goes on, and the thread then asks the freed bus for the TV's power
+///   (SIGSEGV, or "pure virtual method called" and an abort). A TV in standby that sets the stream path to the
+///   bridge's address starts it (`CECDriverTests/philipsActiveSourceCheckThenClose` reproduces the crash);
+/// - the client's callback thread, started by `libcec_initialise` without waiting for it: destroyed before that
+///   thread first ran, the client is freed under it (the same abort, or a hang on a mutex the next instance
+///   reuses).
+/// `libcec_close` stops the adapter's threads and keeps those objects; the instance lives until the process ends.
+/// So do the callback table and the sink, which libcec's threads may still call: they are released only when no
+/// instance was ever created.
 final class LibCECResources: @unchecked Sendable {
-    // @unchecked Sendable: only the owning `CECDriver` actor touches `connection` (on its queue); deinit runs
-    // once nothing else references the object.
+    // @unchecked Sendable: only the owning `CECDriver` actor touches `instance` and `isOpen` (on its queue); deinit
+    // runs once nothing else references the object.
 
-    var connection: libcec_connection_t?
-    /// Allocated here, freed in deinit after the connection (the only user) is destroyed.
+    /// The driver's libcec instance, once created.
+    var instance: libcec_connection_t?
+    /// Whether `instance` is open (between a successful `libcec_open` and `libcec_close`).
+    var isOpen = false
+    /// Allocated here; freed in deinit only when no libcec instance was created.
     let callbacks: UnsafeMutablePointer<ICECCallbacks>
-    /// Held so that the sink (passed unretained as libcec's callbackParam) outlives the connection.
+    /// Held so that the sink (passed unretained as libcec's callbackParam) outlives the libcec instance.
     let sink: CECCallbackSink
 
     init(sink: CECCallbackSink) {
@@ -94,11 +110,13 @@ final class LibCECResources: @unchecked Sendable {
     }
 
     deinit {
-        if let connection {
-            libcec_close(connection)
-            libcec_destroy(connection)
+        guard let instance else {
+            callbacks.deinitialize(count: 1)
+            callbacks.deallocate()
+            return
         }
-        callbacks.deinitialize(count: 1)
-        callbacks.deallocate()
+        if isOpen { libcec_close(instance) }
+        // The instance stays (see above): its threads keep the callback table and the sink.
+        _ = Unmanaged.passRetained(sink)
     }
 }

@@ -1,5 +1,6 @@
 public import BridgeCore
 internal import Logging
+internal import Synchronization
 
 extension MQTTClient: MQTTPort {
     /// `MQTTPort`: publishes with `options.defaultQoS`; an invalid topic or a shut-down client is logged
@@ -14,10 +15,35 @@ extension MQTTClient: MQTTPort {
 
     /// `MQTTPort`: subscribes with `options.defaultQoS` (re-subscribed after every reconnect).
     public func subscribe(_ filter: String) async {
+        await subscribe(filter, retainAsPublished: false)
+    }
+
+    /// `MQTTPort`: subscribes with `options.defaultQoS` and MQTT 5's Retain As Published when asked.
+    public func subscribe(_ filter: String, retainAsPublished: Bool) async {
         do {
-            try subscribe(filter, qos: options.defaultQoS)
+            try subscribe(filter, qos: options.defaultQoS, retainAsPublished: retainAsPublished)
         } catch {
             logger.error("MQTT subscribe rejected", metadata: ["filter": "\(filter)", "error": "\(error)"])
+        }
+    }
+
+    /// What the client dropped, as bridge events (`messages_dropped`): inbound messages the consumer of `inbound`
+    /// fell behind on (the oldest, past `options.inboundBufferSize`), and, once connected again, messages dropped
+    /// from the offline queue (past `options.offlineQueueLimit`). Each event counts the drops since the previous
+    /// one, by topic; at most one per `interval`, and nothing while nothing is dropped. Single consumer; ends when
+    /// the client is shut down.
+    public nonisolated func droppedMessages(interval: Duration = .seconds(1)) -> AsyncStream<HardwareEvent> {
+        let drops = self.drops
+        let pace = DropReportPace(interval: interval)
+        return AsyncStream {
+            while await drops.waitForDrops() {
+                await pace.wait()
+                // Counted by a previous report already (a drop between its wait and its take): wait for the next.
+                guard let taken = drops.takeDrops() else { continue }
+                pace.reported()
+                return .event(.messagesDropped(taken))
+            }
+            return nil
         }
     }
 
@@ -38,4 +64,19 @@ extension MQTTInbound {
             InboundMessage(topic: topic, payload: [], retained: retained, oversize: size)
         }
     }
+}
+
+/// At most one drop report per `interval`: `wait()` returns once `interval` has passed since the last `reported()`.
+final class DropReportPace: Sendable {
+    private let interval: Duration
+    private let last = Mutex<ContinuousClock.Instant?>(nil)
+
+    init(interval: Duration) { self.interval = interval }
+
+    func wait() async {
+        guard let last = last.withLock({ $0 }) else { return }
+        try? await Task.sleep(until: last.advanced(by: interval), clock: .continuous)
+    }
+
+    func reported() { last.withLock { $0 = .now } }
 }

@@ -20,6 +20,8 @@ public actor MQTTClient {
     public nonisolated let connectionEvents: AsyncStream<MQTTConnectionEvent>
     /// The options (the password is never logged).
     public nonisolated let options: MQTTClientOptions
+    /// Where dropped messages are counted until they are reported (`droppedMessages(interval:)`).
+    nonisolated let drops: MosquittoCallbacks
 
     private enum Phase { case idle, running, stopping, stopped }
 
@@ -43,7 +45,7 @@ public actor MQTTClient {
     private var connected = false
     private var connectCount = 0
 
-    private var subscriptions: [(filter: String, qos: MQTTQoS)] = []
+    private var subscriptions: [(filter: String, qos: MQTTQoS, retainAsPublished: Bool)] = []
     private var pendingSubscribeMids: Set<Int32> = []
     private var retainedStore: [String: StoredState] = [:]
     /// Retained topics cleared (empty payload) while disconnected: the clear is sent on connect.
@@ -68,8 +70,10 @@ public actor MQTTClient {
         self.connectionContinuation = connectionContinuation
         let callbacks = MosquittoCallbacks(
             inbound: inboundContinuation, events: eventsContinuation,
-            maxInboundPayload: options.maxInboundPayloadBytes, logger: logger)
+            maxInboundPayload: options.maxInboundPayloadBytes,
+            limits: (max(1, options.inboundBufferSize), max(0, options.offlineQueueLimit)), logger: logger)
         inboundExecutor = callbacks.inboundExecutor
+        drops = callbacks
         do {
             handle = try MosquittoHandle(options: options, callbacks: callbacks)
         } catch {
@@ -136,8 +140,10 @@ public actor MQTTClient {
             logger.info("MQTT connected", metadata: ["broker": "\(options.host):\(options.port)"])
             connectionContinuation.yield(.connected)
             resendAfterConnect()
+            drops.outboundDropsReady()
         case .disconnected(let reason, let retryIn):
             connected = false
+            handle?.callbacks.acks.connectionEnded()
             logger.warning("MQTT connection lost", metadata: ["reason": "\(reason)", "retry_in": "\(retryIn)"])
             connectionContinuation.yield(.disconnected(reason: reason, retryIn: retryIn))
         case .connectFailed(let error, let retryIn):
@@ -152,7 +158,7 @@ public actor MQTTClient {
     private func resendAfterConnect() {
         pendingSubscribeMids = []
         for subscription in subscriptions {
-            sendSubscribe(subscription.filter, qos: subscription.qos)
+            sendSubscribe(subscription.filter, qos: subscription.qos, retainAsPublished: subscription.retainAsPublished)
         }
         for (topic, qos) in pendingClears {
             _ = send(topic: topic, payload: [], retain: true, qos: qos)
@@ -181,17 +187,22 @@ public actor MQTTClient {
 
     // MARK: Subscribe / publish
 
-    /// Subscribes (`mosquitto_subscribe`) now if connected, and again after every reconnect. Subscribing to
-    /// the same filter twice only updates its QoS. Throws `.invalidTopic` for a malformed filter.
-    public func subscribe(_ filter: String, qos: MQTTQoS) throws(MQTTError) {
+    /// Subscribes (`mosquitto_subscribe_v5`) now if connected, and again after every reconnect. Subscribing to
+    /// the same filter twice only updates its options. Throws `.invalidTopic` for a malformed filter.
+    ///
+    /// `retainAsPublished` (MQTT 5's Retain As Published): a message published with the retain flag keeps it when
+    /// the broker forwards it to this live subscription (by default the flag only marks messages the broker held
+    /// when the subscription was made), so a retained command is recognised whenever it is published.
+    public func subscribe(_ filter: String, qos: MQTTQoS, retainAsPublished: Bool = false) throws(MQTTError) {
         try TopicValidator.validateFilter(filter)
         guard phase == .idle || phase == .running else { throw .shutDown }
         if let index = subscriptions.firstIndex(where: { $0.filter == filter }) {
             subscriptions[index].qos = qos
+            subscriptions[index].retainAsPublished = retainAsPublished
         } else {
-            subscriptions.append((filter, qos))
+            subscriptions.append((filter, qos, retainAsPublished))
         }
-        if connected { sendSubscribe(filter, qos: qos) }
+        if connected { sendSubscribe(filter, qos: qos, retainAsPublished: retainAsPublished) }
     }
 
     /// Publishes (`mosquitto_publish`, written by the network thread).
@@ -236,6 +247,7 @@ public actor MQTTClient {
         let limit = max(0, options.offlineQueueLimit)
         if offlineQueue.count > limit {
             let overflow = offlineQueue.count - limit
+            for dropped in offlineQueue.prefix(overflow) { drops.noteOutboundDrop(dropped.topic) }
             offlineQueue.removeFirst(overflow)
             droppedQueued += overflow
             if droppedQueued == overflow || droppedQueued % 100 < overflow {
@@ -267,17 +279,42 @@ public actor MQTTClient {
         return nil
     }
 
-    private func sendSubscribe(_ filter: String, qos: MQTTQoS) {
-        guard let handle else { return }
+    /// Subscribes to `filters` now, while connected (and again after every reconnect, like `subscribe`), and
+    /// returns once the broker acknowledged them all: true, or false when the client is not connected or the
+    /// connection ended first. The broker sends a filter's retained messages when it takes the SUBSCRIBE: they
+    /// arrive on `inbound` before the SUBACK of any later subscription.
+    public func subscribeAcknowledged(_ filters: [String], qos: MQTTQoS) async throws(MQTTError) -> Bool {
+        for filter in filters { try TopicValidator.validateFilter(filter) }
+        guard phase == .running, connected, let handle else { return false }
+        var mids: Set<Int32> = []
+        for filter in filters {
+            if let index = subscriptions.firstIndex(where: { $0.filter == filter }) {
+                subscriptions[index].qos = qos
+            } else {
+                subscriptions.append((filter, qos, false))
+            }
+            guard let mid = sendSubscribe(filter, qos: qos, retainAsPublished: false) else { return false }
+            mids.insert(mid)
+        }
+        return await handle.callbacks.acks.waitForSubscribes(mids)
+    }
+
+    @discardableResult
+    private func sendSubscribe(_ filter: String, qos: MQTTQoS, retainAsPublished: Bool) -> Int32? {
+        guard let handle else { return nil }
         var mid: Int32 = 0
-        let rc = mosquitto_subscribe(handle.pointer, &mid, filter, qos.rawValue)
+        let options = retainAsPublished ? Int32(MQTT_SUB_OPT_RETAIN_AS_PUBLISHED.rawValue) : 0
+        let rc = mosquitto_subscribe_v5(handle.pointer, &mid, filter, qos.rawValue, options, nil)
         if rc == Mosquitto.success {
             pendingSubscribeMids.insert(mid)
-        } else if rc != Mosquitto.noConnection,
-            let error = MQTTError.fromReturnCode(rc, function: "mosquitto_subscribe", detail: "filter \(filter)")
+            return mid
+        }
+        if rc != Mosquitto.noConnection,
+            let error = MQTTError.fromReturnCode(rc, function: "mosquitto_subscribe_v5", detail: "filter \(filter)")
         {
             logger.error("MQTT subscribe failed", metadata: ["error": "\(error)"])
         }
+        return nil
     }
 
     // MARK: Shutdown
@@ -337,6 +374,7 @@ public actor MQTTClient {
     private func teardown() {
         phase = .stopped
         connected = false
+        handle?.callbacks.acks.connectionEnded()
         handle?.callbacks.finish()
         handle = nil
         loop = nil

@@ -1,3 +1,4 @@
+internal import BridgeCore
 internal import FoundationEssentials
 import Logging
 internal import Synchronization
@@ -15,26 +16,38 @@ final class MosquittoCallbacks: Sendable {
     /// Runs the consumers of `inbound` that prefer it inside the delivery of each message.
     let inboundExecutor = InboundExecutor()
 
-    /// What the current connection attempt has seen so far, and the inbound drop count.
-    private struct State {
+    /// What the current connection attempt has seen so far, the drop counts, and what is dropped but not yet
+    /// reported.
+    fileprivate struct State {
         var established = false
         var refusedCode: Int32?
         var lastErrorLine: String?
         var droppedInboundCount = 0
+        var inboundDrops: DroppedMessages
+        var outboundDrops: DroppedMessages
+        /// Drops ready to be reported (`takeDrops`), and the reporter waiting for them.
+        var dropsReady = false
+        var dropWaiter: CheckedContinuation<Bool, Never>?
+        var finished = false
     }
 
-    private let state = Mutex(State())
+    fileprivate let state: Mutex<State>
 
     init(
         inbound: AsyncStream<MQTTInbound>.Continuation,
         events: AsyncStream<LoopEvent>.Continuation,
         maxInboundPayload: Int,
+        limits: (inbound: Int, outbound: Int),
         logger: Logger
     ) {
         self.inbound = inbound
         self.events = events
         self.maxInboundPayload = maxInboundPayload
         self.logger = logger
+        state = Mutex(
+            State(
+                inboundDrops: DroppedMessages(direction: .inbound, limit: limits.inbound),
+                outboundDrops: DroppedMessages(direction: .outbound, limit: limits.outbound)))
     }
 
     // MARK: Per-attempt state (read by the network thread)
@@ -86,16 +99,75 @@ final class MosquittoCallbacks: Sendable {
         }
         var result: AsyncStream<MQTTInbound>.Continuation.YieldResult?
         inboundExecutor.deliver { result = inbound.yield(item) }
-        if case .dropped = result {
-            let count = state.withLock {
-                $0.droppedInboundCount += 1
-                return $0.droppedInboundCount
+        if case .dropped(let oldest) = result {
+            let (count, waiter) = state.withLock { state in
+                state.droppedInboundCount += 1
+                state.inboundDrops.add(oldest.topic)
+                return (state.droppedInboundCount, state.dropsAreReady())
             }
+            waiter?.resume(returning: true)
             if count == 1 || count % 100 == 0 {
                 logger.warning(
                     "MQTT inbound buffer full, dropped the oldest message",
                     metadata: ["dropped_total": "\(count)"])
             }
+        }
+    }
+
+    // MARK: Drop reports
+
+    /// Counts a message dropped from the offline queue (reported once connected again: `outboundDropsReady`).
+    func noteOutboundDrop(_ topic: String) {
+        state.withLock { $0.outboundDrops.add(topic) }
+    }
+
+    /// Connected again: the offline queue's drops, if any, are ready to be reported.
+    func outboundDropsReady() {
+        let waiter = state.withLock { state in state.outboundDrops.count > 0 ? state.dropsAreReady() : nil }
+        waiter?.resume(returning: true)
+    }
+
+    /// Waits until drops are ready to be reported; false once the client is shut down or the task is cancelled
+    /// (the bridge stops before its MQTT connection does).
+    func waitForDrops() async -> Bool {
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                let answer: Bool? = state.withLock { state in
+                    if state.dropsReady {
+                        state.dropsReady = false
+                        return true
+                    }
+                    if state.finished || Task.isCancelled { return false }
+                    state.dropWaiter = continuation
+                    return nil
+                }
+                if let answer { continuation.resume(returning: answer) }
+            }
+        } onCancel: {
+            let waiter = state.withLock { state in
+                defer { state.dropWaiter = nil }
+                return state.dropWaiter
+            }
+            waiter?.resume(returning: false)
+        }
+    }
+
+    /// The drops ready to be reported, inbound first (the outbound ones once connected), and resets them; nil
+    /// when there are none. When both directions have drops, the other is ready again for the next report.
+    func takeDrops() -> DroppedMessages? {
+        state.withLock { state in
+            var taken: DroppedMessages?
+            if state.inboundDrops.count > 0 {
+                taken = state.inboundDrops
+                state.inboundDrops = DroppedMessages(direction: .inbound, limit: state.inboundDrops.limit)
+            } else if state.outboundDrops.count > 0, state.established {
+                taken = state.outboundDrops
+                state.outboundDrops = DroppedMessages(direction: .outbound, limit: state.outboundDrops.limit)
+            }
+            if state.inboundDrops.count > 0 || (state.outboundDrops.count > 0 && state.established) {
+                state.dropsReady = true
+            }
+            return taken
         }
     }
 
@@ -108,9 +180,27 @@ final class MosquittoCallbacks: Sendable {
         }
     }
 
-    /// Ends both streams (after the handle is destroyed).
+    /// Ends both streams (after the handle is destroyed) and the drop reports.
     func finish() {
         inbound.finish()
         events.finish()
+        let waiter = state.withLock { state in
+            state.finished = true
+            defer { state.dropWaiter = nil }
+            return state.dropWaiter
+        }
+        waiter?.resume(returning: false)
+    }
+}
+
+extension MosquittoCallbacks.State {
+    /// Marks drops as ready and hands back the reporter waiting for them, if any (to resume outside the lock).
+    fileprivate mutating func dropsAreReady() -> CheckedContinuation<Bool, Never>? {
+        guard let waiter = dropWaiter else {
+            dropsReady = true
+            return nil
+        }
+        dropWaiter = nil
+        return waiter
     }
 }

@@ -65,7 +65,9 @@ extension ZWaveBackend {
 
     /// Maps a value report to a state update, on the endpoint the node's quirk (if any) attributes it to, and counts
     /// it for the commands waiting for it. `initial`: the library created the value (from its cache or a default),
-    /// no report was received.
+    /// no report was received: it is never published as the device's state (OpenZWave's placeholder is a `0`
+    /// with no decimals, its cache holds the last value without its precision); the device's own report, which
+    /// the library asks for at start-up, is the first state published, in the device's format.
     func record(_ value: ZWaveValue, initial: Bool) {
         let id = value.id
         if !initial { noteSeen(id.node) }
@@ -86,7 +88,7 @@ extension ZWaveBackend {
         }
         let key = ZWaveValueKey(node: id.node, commandClass: id.commandClass, instance: instance, index: id.index)
         reports.reportArrived(key)
-        guard let update else { return }
+        guard let update, !initial else { return }
         continuation.yield(.update(.zwave(node: Int(id.node.rawValue), instance: Int(instance)), update))
     }
 

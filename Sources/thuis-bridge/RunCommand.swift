@@ -55,9 +55,49 @@ struct RunCommand: AsyncParsableCommand {
             return handler
         }
         let logger = Logger(label: "thuis-bridge")
+        // SIGTERM and SIGINT for the whole run, through one handler (a signal can have only one): they end the
+        // name check (the broker may be away for long), or stop the services gracefully.
+        let signals = await UnixSignalsSequence(trapping: .sigterm, .sigint)
+        let stop = StopRequest()
+        try await withThrowingTaskGroup(of: Void.self) { tasks in
+            tasks.addTask {
+                for await _ in signals { await stop.request() }
+            }
+            defer { tasks.cancelAll() }
+            try await runChecked(configuration, logger: logger, stop: stop)
+        }
+    }
+
+    /// Checks the bridge name (``BridgeNameCheck``), before the bridge takes its client id or opens any hardware,
+    /// then runs the services until `stop` is requested.
+    private func runChecked(_ configuration: BridgeConfiguration, logger: Logger, stop: StopRequest) async throws {
+        let own = ProcessIdentity.current()
+        let check = BridgeNameCheck(configuration: configuration, own: own, logger: logger)
+        let verdict = try await withThrowingTaskGroup(of: BridgeNameCheck.Verdict?.self) { group in
+            group.addTask { try await check.run() }
+            group.addTask {
+                await stop.wait()
+                return nil
+            }
+            defer { group.cancelAll() }
+            return try await group.next() ?? nil
+        }
+        switch verdict {
+        case nil:
+            return  // stopped while waiting for the broker: nothing was started
+        case .inUse(let why)?:
+            logger.critical("refusing to start", metadata: ["reason": "\(why)"])
+            writeStandardError("\(config): refusing to start: \(why)\n")
+            throw ExitCode(2)
+        case .free(let note)?:
+            if let note { logger.notice("bridge name checked: free", metadata: ["note": "\(note)"]) }
+        }
         let composition: Composition
         do {
-            composition = try Composition(configuration: configuration, logger: logger, without: without)
+            let keepAlive = try Composition.mqttOptions(configuration).keepAlive
+            composition = try Composition(
+                configuration: configuration, logger: logger, without: without,
+                announcement: BridgeNameCheck.announcement(own, keepAlive: keepAlive))
         } catch {
             logger.critical("cannot start", metadata: ["error": "\(error)"])
             throw ExitCode(1)
@@ -65,7 +105,50 @@ struct RunCommand: AsyncParsableCommand {
         let group = ServiceGroup(
             configuration: ServiceGroupConfiguration(
                 services: composition.services.map { ServiceGroupConfiguration.ServiceConfiguration(service: $0) },
-                gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
+                gracefulShutdownSignals: [], logger: logger))
+        await stop.forward(to: group)
         try await group.run()
+    }
+}
+
+/// SIGTERM/SIGINT, as a request the run waits for or hands to its service group.
+private actor StopRequest {
+    private var requested = false
+    private var waiters: [Int: CheckedContinuation<Void, Never>] = [:]
+    private var nextWaiter = 0
+    private var group: ServiceGroup?
+
+    func request() async {
+        requested = true
+        for waiter in waiters.values { waiter.resume() }
+        waiters = [:]
+        await group?.triggerGracefulShutdown()
+    }
+
+    /// Returns once a stop is requested, or when the task is cancelled.
+    func wait() async {
+        nextWaiter += 1
+        let id = nextWaiter
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                if requested || Task.isCancelled {
+                    continuation.resume()
+                } else {
+                    waiters[id] = continuation
+                }
+            }
+        } onCancel: {
+            Task { await self.cancelWaiter(id) }
+        }
+    }
+
+    private func cancelWaiter(_ id: Int) {
+        waiters.removeValue(forKey: id)?.resume()
+    }
+
+    /// From now on a stop shuts `group` down gracefully (at once, when one was requested already).
+    func forward(to group: ServiceGroup) async {
+        self.group = group
+        if requested { await group.triggerGracefulShutdown() }
     }
 }

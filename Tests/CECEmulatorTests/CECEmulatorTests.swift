@@ -1,6 +1,7 @@
 import CECEmulator
 import Foundation
 import IntegrationSupport
+import SystemSupport
 import TestSupport
 import Testing
 
@@ -181,7 +182,7 @@ struct CECEmulatorTests {
     @Test("a bogus byte stream does not crash and the adapter keeps answering")
     func bogusStream() async throws {
         try await withEmulator { emulator, host, _ in
-            var generator = SystemRandomNumberGenerator()
+            var generator = SeededRandom(seed: 0xCEC0_0002)
             for _ in 0..<100 {
                 host.sendRaw(
                     (0..<Int.random(in: 1...64, using: &generator)).map { _ in
@@ -222,6 +223,56 @@ extension CECEmulatorTests {
             emulator.setDevicePresent(logicalAddress: 5, true)
             host.send([AdapterMessage(.transmitAckPolarity, [0]), AdapterMessage(.transmitEOM, [0x15])])
             #expect(host.receive(3).last == AdapterMessage(.transmitSucceeded))
+        }
+    }
+}
+
+extension CECEmulatorTests {
+    /// Runs `body` on a thread of its own and reports whether it returned within `limit` (a body that blocks for
+    /// ever leaves its thread behind).
+    func returns(within limit: Duration, _ body: @escaping @Sendable () -> Void) async -> Bool {
+        let done = AsyncStream<Void>.makeStream()
+        startThread(name: "returns-within") {
+            body()
+            done.continuation.finish()
+        }
+        return await withTaskGroup(of: Bool.self) { group in
+            group.addTask {
+                for await _ in done.stream {}
+                return true
+            }
+            group.addTask {
+                try? await Task.sleep(for: limit)
+                return false
+            }
+            let first = await group.next() ?? false
+            group.cancelAll()
+            return first
+        }
+    }
+
+    /// A stall of the emulator: it wrote to the host while holding the lock of its state, and a write waited for
+    /// as long as the host did not read. A host that stops reading (libcec between a close and its next open, a
+    /// test's host port) then froze every call that reads the state (`state`, the waits for frames, the pty
+    /// reader's next answer) and `unplug()`, until the host read again. Now the state is never held during a
+    /// write, and a write gives up after `PseudoTerminal.writeStallLimit` without progress (the rest is dropped,
+    /// as a USB adapter's buffer overflows).
+    @Test("a host that does not read never freezes the emulator's state, its writers or its unplug")
+    func aHostThatDoesNotReadDoesNotFreezeTheEmulator() async throws {
+        try await withEmulator { emulator, host, _ in
+            // More than the pty holds, to a host that does not read: the write is in progress as soon as the host
+            // has data, and cannot finish.
+            let flood = [UInt8](repeating: 0x00, count: 1 << 20)
+            let injected = Task { await returns(within: .seconds(30)) { emulator.injectSerialBytes(flood) } }
+            var pfd = pollfd(fd: host.fd, events: Int16(POLLIN), revents: 0)
+            try #require(poll(&pfd, 1, 10_000) == 1, "the host never got the first bytes")
+            #expect(await returns(within: .seconds(10)) { _ = emulator.state }, "state blocked behind the write")
+            #expect(await injected.value, "the write to a host that does not read never gave up")
+            // The host reads again: the adapter answers.
+            _ = host.receive(100_000, timeout: .milliseconds(300))
+            host.send([AdapterMessage(.firmwareVersion)])
+            #expect(host.receive(1).first == AdapterMessage(.firmwareVersion, [0x00, 0x0C]))
+            #expect(await returns(within: .seconds(10)) { emulator.unplug() }, "unplug blocked")
         }
     }
 }

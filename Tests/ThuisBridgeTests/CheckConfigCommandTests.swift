@@ -199,3 +199,66 @@ import Testing
         #expect(valid.status == 0, "\(valid.standardError)")
     }
 }
+
+extension CheckConfigCommandTests {
+    /// What `run` needs from the files and directories devices.toml names, and could not start without.
+    enum StartupCase: String, CaseIterable, Sendable {
+        case passwordNotUTF8, configPathMissing, configPathIsAFile, stateDirIsAFile, stateDirUnderAFile
+        case nameTooLong, prefixTooLong
+
+        /// The fixture for this case in `directory`, and the key path both commands must name.
+        func fixture(in directory: TemporaryDirectory) throws -> (ConfigFixture, keyPath: String) {
+            let file = try directory.write("plain-file", "not a directory\n")
+            var fixture = ConfigFixture(name: "living", mqtt: .local(port: 1883))
+            var zwave = ConfigFixture.ZWave(port: directory.file("zwave"), stateDirectory: directory.file("state"))
+            switch self {
+            case .passwordNotUTF8:
+                let password = directory.file("password")
+                try Data([0x73, 0x65, 0xFF, 0xFE, 0x0A]).write(to: URL(fileURLWithPath: password))
+                fixture.mqtt = .init(host: "127.0.0.1", port: 1883, username: "bridge", passwordFile: password)
+                return (fixture, "mqtt.password_file")
+            case .configPathMissing:
+                zwave.configPath = directory.file("no-openzwave")
+                fixture.zwave = zwave
+                return (fixture, "zwave.config_path")
+            case .configPathIsAFile:
+                zwave.configPath = file
+                fixture.zwave = zwave
+                return (fixture, "zwave.config_path")
+            case .stateDirIsAFile:
+                zwave.stateDirectory = file
+                fixture.zwave = zwave
+                return (fixture, "zwave.state_dir")
+            case .stateDirUnderAFile:
+                zwave.stateDirectory = file + "/state"
+                fixture.zwave = zwave
+                return (fixture, "zwave.state_dir")
+            case .nameTooLong:
+                // 70,000 characters: the bridge's topics would pass MQTT's limit of 65,535 bytes.
+                fixture.name = String(repeating: "a", count: 70_000)
+                return (fixture, "bridge.name")
+            case .prefixTooLong:
+                fixture.prefix = Array(repeating: "p", count: 40_000).joined(separator: "/")
+                return (fixture, "bridge.prefix")
+            }
+        }
+    }
+
+    /// Issue 24, item 5: `check-config` refuses every configuration `run` cannot start with, naming the key path,
+    /// and `run` refuses it the same way (exit 2) before it touches the broker or any hardware; before, these
+    /// passed `check-config` and `run` exited 1 (or could not publish its own topics).
+    @Test(arguments: StartupCase.allCases)
+    func whatRunCannotStartWithCheckConfigRefuses(_ startup: StartupCase) async throws {
+        let directory = try TemporaryDirectory(prefix: "check-config")
+        defer { directory.remove() }
+        let (fixture, keyPath) = try startup.fixture(in: directory)
+        let file = try directory.write("devices.toml", fixture.text)
+        let check = try await checkConfig([file])
+        #expect(check.status == 2, "\(check.standardOutput.prefix(300))")
+        #expect(check.standardError.contains(": \(keyPath): "), "\(check.standardError.prefix(600))")
+        let run = try await BuiltProduct.run("thuis-bridge", ["run", "--config", file])
+        #expect(run.status == 2, "\(run.standardError.suffix(600))")
+        #expect(run.standardError.contains(": \(keyPath): "), "\(run.standardError.prefix(600))")
+        #expect(!FileManager.default.fileExists(atPath: directory.file("state")), "run created its state directory")
+    }
+}

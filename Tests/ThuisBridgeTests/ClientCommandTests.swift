@@ -1,3 +1,4 @@
+import BridgeCore
 import Foundation
 import IntegrationSupport
 import MQTTDriver
@@ -42,6 +43,47 @@ import ZWaveEmulator
         let missingFile = try InclusionHouse.cli(
             ["devices", "--config", directory.file("absent.toml")], directory: directory)
         #expect(await missingFile.waitForExit(timeout: .seconds(10)) == .exited(2), "\(missingFile.outputText)")
+    }
+
+    /// Issue 24, item 1: one rule for every entry point. The command line checks its arguments with the bridge's
+    /// own request parser: it refuses exactly what the bridge would refuse, with the bridge's reason, before it
+    /// connects (exit 2; nothing is sent: no broker listens on the configured port).
+    @Test(
+        arguments: [
+            (["include", "--timeout", "0"], BridgeRequest.Verb.include, ["timeout_s": 0, "secure": false]),
+            (["exclude", "--timeout", "601"], .exclude, ["timeout_s": 601]),
+            (["refresh", "0"], .refresh, ["node": 0]),
+            (["heal", "233"], .heal, ["node": 233]),
+            (["remove-failed", "300"], .removeFailed, ["node": 300]),
+            (["config", "get", "2", "0"], .getConfig, ["node": 2, "parameter": 0]),
+            (
+                ["config", "set", "2", "28", "1", "--size", "3"], .setConfig,
+                ["node": 2, "parameter": 28, "value": 1, "size": 3]
+            ),
+            (
+                ["config", "set", "2", "28", "4294967296"], .setConfig,
+                ["node": 2, "parameter": 28, "value": 4_294_967_296]
+            ),
+        ] as [([String], BridgeRequest.Verb, KeyValuePairs<String, JSONValue>)])
+    func theCommandLineRefusesWhatTheBridgeRefusesWithTheSameReason(
+        arguments: [String], verb: BridgeRequest.Verb, request: KeyValuePairs<String, JSONValue>
+    ) async throws {
+        let directory = try TemporaryDirectory(prefix: "thuis-client")
+        defer { directory.remove() }
+        let config = try directory.write(
+            "devices.toml", ConfigFixture(name: "rules", mqtt: .local(port: try FreePort.next())).text)
+        let expected: String
+        do {
+            _ = try BridgeRequest.parse(verb: verb, arguments: .object(request.map { ($0.key, $0.value) }))
+            Issue.record("the bridge accepts \(request)")
+            return
+        } catch {
+            expected = error.reason
+        }
+        let cli = try InclusionHouse.cli(arguments + ["--config", config], directory: directory)
+        #expect(await cli.waitForExit(timeout: .seconds(10)) == .exited(2), "\(cli.outputText)")
+        await cli.waitForOutputEnd(timeout: .seconds(5))
+        #expect(cli.outputText.contains(expected), "expected the bridge's reason \"\(expected)\": \(cli.outputText)")
     }
 
     @Test func configSetThenGetReadsTheValueBackFromTheDevice() async throws {

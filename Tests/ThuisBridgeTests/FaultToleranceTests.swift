@@ -201,18 +201,16 @@ import ZWaveEmulator
         }
     }
 
-    @Test func sigtermMarksEveryDeviceOfflineWritesTheCacheAndExitsZeroWithinFiveSeconds() async throws {
+    /// How long the stop takes is the benchmark's to measure; here it only has to end before systemd would kill it
+    /// (the unit's TimeoutStopSec, 15 s).
+    @Test func sigtermMarksEveryDeviceOfflineWritesTheCacheAndExitsZero() async throws {
         try await FaultHouse.with(name: "zterm") { house in
             try await house.waitFor(topic: house.stateTopic, "online")
             try await house.waitForZWaveOnline()
             let mark = await house.mark
-            let start = ContinuousClock.now
             house.bridge.signal(SIGTERM)
             let termination = await house.bridge.waitForExit(timeout: .seconds(15))
-            let elapsed = ContinuousClock.now - start
             #expect(termination == .exited(0))
-            // Quiet machine: about 2.1 s (OpenZWave waits 2 s for its serial thread). Room for a loaded CI box.
-            #expect(elapsed < .seconds(8), "stopping took \(elapsed)")
             let availability = FaultHouse.zwaveDevices.map { house.topic($0, "/availability") }
             for topic in availability {
                 try await house.waitFor(topic: topic, "offline", from: mark)

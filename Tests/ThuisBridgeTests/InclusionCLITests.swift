@@ -1,3 +1,4 @@
+import BridgeCore
 import Foundation
 import IntegrationSupport
 import MQTTDriver
@@ -61,6 +62,59 @@ import ZWaveEmulator
             #expect(ContinuousClock.now - started >= .seconds(5))
             #expect(include.outputText.contains("no device joined within 5 s"), "\(include.outputText)")
             #expect(!house.stick.isInclusionActive, "the controller is still in inclusion mode")
+        }
+    }
+
+    /// Issue 24, item 1, on the wire: network requests that are empty (`mosquitto_pub -r -n` clearing a retained
+    /// request reaches subscribers as an empty message), not JSON, not an object, with an unknown key, or
+    /// retained, each get an error response, and the stick never sees an add or remove command; a valid request
+    /// right after does reach it.
+    @Test func invalidNetworkRequestsChangeNothingOnTheWire() async throws {
+        try await InclusionHouse.with(name: "incl-invalid", joinAfter: nil) { house in
+            let base = "Thuis/bridge/\(house.bridgeName)"
+            let controllerFunctions: Set<UInt8> = [
+                SerialFunction.addNodeToNetwork, SerialFunction.removeNodeFromNetwork,
+            ]
+            func controllerFrames() -> [HostFrameEvent] {
+                house.stick.receivedHostFrames.filter { controllerFunctions.contains($0.frame.function) }
+            }
+            #expect(controllerFrames().isEmpty)
+            let cases: [(command: String, payload: String, retained: Bool, reason: String)] = [
+                ("include", "", false, "empty request"),
+                ("exclude", "", false, "empty request"),
+                ("include", "not json", false, "malformed JSON"),
+                ("include", "[1]", false, "must be a JSON object"),
+                ("include", #"{"timeout":30}"#, false, #"unknown argument "timeout""#),
+                ("exclude", #"{"transaction":"x","node":2}"#, false, #"unknown argument "node""#),
+                ("include", #"{"transaction":"r"}"#, true, "retained request ignored"),
+            ]
+            for (index, item) in cases.enumerated() {
+                let mark = await house.mark
+                try await house.watcher.publish(
+                    topic: "\(base)/request/\(item.command)", text: item.payload, retain: item.retained)
+                let response = try JSONValue.parse(
+                    try await house.watcher.waitForMessage(topic: "\(base)/response/\(item.command)", from: mark)
+                        .payload)
+                #expect(response["status"] == "error", "case \(index): \(response.serialized)")
+                guard case .string(let reason)? = response["error"] else {
+                    Issue.record("case \(index): no reason in \(response.serialized)")
+                    continue
+                }
+                #expect(reason.contains(item.reason), "case \(index): \(reason)")
+                if item.retained {
+                    try await house.watcher.publish(topic: "\(base)/request/\(item.command)", text: "", retain: true)
+                }
+            }
+            #expect(controllerFrames().isEmpty, "the stick got \(controllerFrames())")
+            #expect(!house.stick.isInclusionActive)
+            // The same path with a valid request reaches the stick (so the check above could see it).
+            let from = await house.mark
+            try await house.watcher.publish(
+                topic: "\(base)/request/include", text: #"{"transaction":"ok","timeout_s":30}"#)
+            try await house.waitForEvent("\"inclusion_waiting\"", from: from, timeout: .seconds(15))
+            #expect(controllerFrames().contains { $0.frame.function == SerialFunction.addNodeToNetwork })
+            try await house.watcher.publish(topic: "\(base)/request/cancel", text: #"{"transaction":"c"}"#)
+            _ = try await house.watcher.waitForMessage(topic: "\(base)/response/cancel", from: from)
         }
     }
 

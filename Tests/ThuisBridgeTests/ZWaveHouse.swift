@@ -37,15 +37,23 @@ final class ZWaveHouse: Sendable {
         ],
         scenes: [.init(node: 2, scene: 26, topic: "Thuis/scene/homeTheater", payload: "on")])
 
-    init(name: String, radioLatency: Duration = ZWaveStickEmulator.defaultRadioLatency) async throws {
+    /// The emulated network: the default one, where one second is ten emulated minutes (so kWh visibly accumulate).
+    static var network: NetworkDescription {
+        var network = NetworkDescription.defaultNetwork
+        network.timeScale = 600
+        return network
+    }
+
+    init(
+        name: String, radioLatency: Duration = ZWaveStickEmulator.defaultRadioLatency,
+        network: NetworkDescription = ZWaveHouse.network, zwave mapped: ConfigFixture.ZWave = ZWaveHouse.zwave
+    ) async throws {
         bridgeName = name
         broker = try await MosquittoBroker.start()
         directory = try TemporaryDirectory(prefix: "thuis-zwave")
-        var network = NetworkDescription.defaultNetwork
-        network.timeScale = 600  // one second is ten emulated minutes, so kWh visibly accumulate
         stick = ZWaveStickEmulator(network: network, radioLatency: radioLatency)
         try stick.start(link: directory.file("zwave"))
-        var zwave = Self.zwave
+        var zwave = mapped
         zwave.port = directory.file("zwave")
         zwave.stateDirectory = directory.file("state")
         config = try directory.write(
@@ -103,8 +111,11 @@ final class ZWaveHouse: Sendable {
     }
 
     /// Runs `body` with a started house, printing the bridge's output when it fails, stopping everything after.
-    static func with(name: String, _ body: (ZWaveHouse) async throws -> Void) async throws {
-        let house = try await ZWaveHouse(name: name)
+    static func with(
+        name: String, network: NetworkDescription = ZWaveHouse.network, zwave: ConfigFixture.ZWave = ZWaveHouse.zwave,
+        _ body: (ZWaveHouse) async throws -> Void
+    ) async throws {
+        let house = try await ZWaveHouse(name: name, network: network, zwave: zwave)
         do {
             try await body(house)
         } catch {

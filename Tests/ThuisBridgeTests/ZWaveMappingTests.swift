@@ -1,3 +1,4 @@
+import BridgeCore
 import Foundation
 import IntegrationSupport
 import MQTTDriver
@@ -136,6 +137,89 @@ import ZWaveEmulator
             _ = try await house.watcher.waitForMessage(topic: "Thuis/bridge/dead/event", from: back) {
                 $0.text.contains("node_alive")
             }
+        }
+    }
+
+    /// Issue 24, item 5: one event per fact, whatever the node's configured endpoints. A PowerNode configured as
+    /// sockets 2-6 only (no device at the node itself or its endpoint 1) dies: exactly one `node_dead` with the node
+    /// and its five devices, each marked offline; it comes back: exactly one `node_alive`, each online again.
+    @Test func aDeadPowerNodeConfiguredAsSocketsTwoToSixIsOneEventAndEveryDeviceOffline() async throws {
+        let sockets = (2...6).map { "living/socket\($0)" }
+        let zwave = ConfigFixture.ZWave(
+            devices: (2...6).map { (socket: Int) in
+                .init(node: 3, instance: socket, room: "living", name: "socket\(socket)")
+            })
+        try await ZWaveHouse.with(name: "deadnode", zwave: zwave) { house in
+            for socket in sockets {
+                try await house.waitFor(socket, "/availability", "online", timeout: .seconds(60))
+            }
+            try await house.waitFor("living/socket2", "", "on", timeout: .seconds(60))
+            let mark = await house.mark
+            house.stick.setDead(node: 3, true)
+            // The library notices a dead node when it talks to it.
+            try await house.set("living/socket2", "off")
+            _ = try await house.watcher.waitForMessage(
+                topic: "Thuis/bridge/deadnode/event", from: mark, timeout: .seconds(60)
+            ) { $0.text.contains("node_dead") }
+            for socket in sockets {
+                try await house.waitFor(socket, "/availability", "offline", from: mark)
+            }
+            // More commands to the dead node while it is dead: still the one fact.
+            try await house.set("living/socket3", "off")
+            try await house.set("living/socket4", "toggle")
+            let back = await house.mark
+            house.stick.setDead(node: 3, false)
+            _ = try await house.watcher.waitForMessage(
+                topic: "Thuis/bridge/deadnode/event", from: back, timeout: .seconds(60)
+            ) { $0.text.contains("node_alive") }
+            for socket in sockets {
+                try await house.waitFor(socket, "/availability", "online", from: back)
+            }
+            let events = await house.events(from: mark).compactMap { try? JSONValue.parse(Array($0.utf8)) }
+            let dead = events.filter { $0["type"] == "node_dead" }
+            let alive = events.filter { $0["type"] == "node_alive" }
+            #expect(dead.count == 1, "\(events.map(\.serialized))")
+            #expect(alive.count == 1, "\(events.map(\.serialized))")
+            for event in dead + alive {
+                #expect(event["node"] == 3)
+                #expect(event["devices"] == .array(sockets.map { .string($0) }), "\(event.serialized)")
+            }
+        }
+    }
+
+    /// Issue 24, item 5: one format from the first message. The dimmer is at 40 when the bridge starts: its
+    /// first state is `40` (not OpenZWave's placeholder `0`), and its power and energy are published with the
+    /// device's decimals from the first message on (`24.0`, `0.00`; never `0` first); again after a restart
+    /// with OpenZWave's network cache, which keeps values without their precision.
+    @Test func eachStateIsFirstPublishedFromTheDeviceInItsOwnFormat() async throws {
+        var network = ZWaveHouse.network
+        if let index = network.nodes.firstIndex(where: { $0.id == 2 }) { network.nodes[index].level = 40 }
+        try await ZWaveHouse.with(name: "format", network: network) { house in
+            let watts = /^-?[0-9]+\.[0-9]$/
+            let kWh = /^-?[0-9]+\.[0-9]{2}$/
+            func check(from mark: Int, _ when: String) async throws {
+                try await house.waitFor("bedroom/light", "", "40", from: mark, timeout: .seconds(60))
+                for topic in ["bedroom/light/power", "living/ambilight/power"] {
+                    _ = try await house.watcher.waitForMessage(topic: "Thuis/device/\(topic)", from: mark)
+                }
+                for topic in ["bedroom/light/energy", "living/ambilight/energy"] {
+                    _ = try await house.watcher.waitForMessage(topic: "Thuis/device/\(topic)", from: mark)
+                }
+                let all = await house.watcher.received.dropFirst(mark)
+                let states = all.filter { $0.topic == "Thuis/device/bedroom/light" }.map(\.text)
+                #expect(states.first == "40", "\(when): the dimmer's states \(states)")
+                for message in all where message.topic.hasSuffix("/power") {
+                    #expect(message.text.wholeMatch(of: watts) != nil, "\(when): \(message.topic) \(message.text)")
+                }
+                for message in all where message.topic.hasSuffix("/energy") {
+                    #expect(message.text.wholeMatch(of: kWh) != nil, "\(when): \(message.topic) \(message.text)")
+                }
+            }
+            try await check(from: 0, "first start")
+            #expect(await house.stopBridge() == .exited(0))
+            let mark = await house.mark
+            try house.startBridge()
+            try await check(from: mark, "restart with the cache")
         }
     }
 

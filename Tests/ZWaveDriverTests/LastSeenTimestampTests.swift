@@ -1,4 +1,5 @@
 import Foundation
+import SystemSupport
 import Testing
 
 @testable import ZWaveDriver
@@ -12,9 +13,9 @@ import Testing
         #expect(ZWaveBackend.timestamp(Date(timeIntervalSince1970: 951_782_400)) == "2000-02-29T00:00:00Z")
     }
 
-    @Test("the same string as Foundation's ISO 8601 format for any second of this century")
+    @Test("the same string as Foundation's ISO 8601 format for 2,000 seconds of this century (a fixed sample)")
     func matchesFoundation() {
-        var generator = SystemRandomNumberGenerator()
+        var generator = SeededRandom(seed: 0x7457_2026)
         for _ in 0..<2000 {
             let date = Date(timeIntervalSince1970: Double.random(in: 946_684_800..<4_102_444_800, using: &generator))
             #expect(ZWaveBackend.timestamp(date) == date.formatted(Date.ISO8601FormatStyle()))

@@ -68,7 +68,7 @@ import Testing
         setText(&n.value.units, "W")
         setText(&n.value.string_value, "123.4")
         guard case .valueChanged(let value)? = ZWaveEvent(n) else {
-            Issue.record("not a valueChanged")
+            Issue.record("not a valueChanged: \(String(describing: ZWaveEvent(n)))")
             return
         }
         #expect(value.id.key == ZWaveValueKey(node: NodeID(3), commandClass: 0x32, instance: 4, index: 2))
@@ -80,7 +80,10 @@ import Testing
         #expect(value.units == "W")
 
         n.value.valid = false
-        guard case .valueChanged(let unreadable)? = ZWaveEvent(n) else { return }
+        guard case .valueChanged(let unreadable)? = ZWaveEvent(n) else {
+            Issue.record("an unreadable value is not a valueChanged: \(String(describing: ZWaveEvent(n)))")
+            return
+        }
         #expect(unreadable.content == .unavailable)
     }
 }

@@ -18,9 +18,9 @@ extension OpenZWaveSuite {
                 #expect(lost, "no adapterLost; events: \(context.events.all)")
                 let lostAfter = ContinuousClock.now - started
                 #expect(lostAfter >= .milliseconds(1400), "adapterLost came before the ready timeout: \(lostAfter)")
-                if case .adapterLost(let reason)? = context.events.all.first(where: { $0.isAdapterLost }) {
-                    #expect(reason.contains("DriverReady"))
-                }
+                let reason = context.events.all.lazy.compactMap { if case .adapterLost(let r) = $0 { r } else { nil } }
+                    .first
+                #expect(reason?.contains("DriverReady") == true, "adapterLost reason: \(reason ?? "none")")
 
                 // Re-added: OpenZWave opens the port again and sends GET_VERSION a second time.
                 let retried = await stick.received.wait(timeout: .seconds(15)) {
@@ -53,15 +53,14 @@ extension OpenZWaveSuite {
             defer { context.close() }
             let stick = MiniStick(pty: try #require(context.pty), answering: true)
             stick.setLibraryType(7)  // a bridge controller: OpenZWave raises DriverFailed
-            let started = ContinuousClock.now
             try await context.withRunningDriver {
                 let lost = await context.events.wait(timeout: .seconds(15)) { $0.contains { $0.isAdapterLost } }
                 #expect(lost, "no adapterLost; events: \(context.events.all)")
-                #expect(ContinuousClock.now - started < .seconds(15))
+                // DriverFailed, not the 30 s ready timeout (which the 15 s wait above cannot reach).
                 #expect(context.events.all.contains(.driverFailed))
-                if case .adapterLost(let reason)? = context.events.all.first(where: { $0.isAdapterLost }) {
-                    #expect(reason.contains("failed"))
-                }
+                let reason = context.events.all.lazy.compactMap { if case .adapterLost(let r) = $0 { r } else { nil } }
+                    .first
+                #expect(reason?.contains("failed") == true, "adapterLost reason: \(reason ?? "none")")
                 stick.setLibraryType(1)
                 let recovered = await context.events.wait(timeout: .seconds(20)) {
                     $0.contains { $0.isAdapterRecovered }

@@ -21,7 +21,9 @@ extension Bridge {
             } else {
                 members = registry.device(for: source).map { [$0] } ?? []
             }
-            guard !members.isEmpty else { return }
+            // One event per fact: the library may report a dead (or live) node again (OpenZWave marks a node dead
+            // on every failed send once it has three errors); only a change is published.
+            guard members.contains(where: { registry.state(of: $0.address).online != online }) else { return }
             for member in members {
                 registry.update(member.address) { $0.online = online }
                 await publishAvailability(member)
@@ -99,8 +101,9 @@ extension Bridge {
                 state.level = level
                 state.isOn = level > 0
                 if level > 0 { state.lastOnLevel = level }
-            case .power(let watts): state.power = watts
-            case .energy(let kWh): state.energy = kWh
+            // One format from the first report: a later report keeps the precision the first one was published with.
+            case .power(let watts): state.power = Self.keepingPrecision(of: state.power, watts)
+            case .energy(let kWh): state.energy = Self.keepingPrecision(of: state.energy, kWh)
             case .volume(let volume): state.volume = volume
             case .muted(let muted): state.muted = muted
             case .input(let address): state.input = address
@@ -114,12 +117,16 @@ extension Bridge {
                 return
             }
             await publishState(topics.state, Self.statePayload(after, kind: device.kind))
-        case .power(let watts):
-            guard after.power != before.power || !published.contains(topics.power) else { return }
-            await publishState(topics.power, Self.decimal(watts))
-        case .energy(let kWh):
-            guard after.energy != before.energy || !published.contains(topics.energy) else { return }
-            await publishState(topics.energy, Self.decimal(kWh))
+        case .power:
+            guard let power = after.power, after.power != before.power || !published.contains(topics.power) else {
+                return
+            }
+            await publishState(topics.power, Self.decimal(power))
+        case .energy:
+            guard let energy = after.energy, after.energy != before.energy || !published.contains(topics.energy) else {
+                return
+            }
+            await publishState(topics.energy, Self.decimal(energy))
         case .volume(let volume):
             guard after.volume != before.volume || !published.contains(topics.volume) else { return }
             await publishState(topics.volume, String(volume))
@@ -273,11 +280,28 @@ extension Bridge {
         }
     }
 
-    /// A decimal with the device's precision: `53.6`, `2.50`.
-    public static func decimal(_ measurement: DeviceState.Measurement) -> String {
-        let precision = max(0, min(measurement.precision, 6))
+    /// `reading` rounded to the precision of `established` (the measurement as first published), if there is
+    /// one: a report with more decimal places than the first is published in the first one's format, and one that
+    /// only differs beyond them is no change.
+    static func keepingPrecision(
+        of established: DeviceState.Measurement?, _ reading: DeviceState.Measurement
+    ) -> DeviceState.Measurement {
+        guard let established, established.precision != reading.precision else { return reading }
+        let (precision, scale) = decimals(established.precision)
+        return DeviceState.Measurement(value: (reading.value * scale).rounded() / scale, precision: precision)
+    }
+
+    /// A precision as published (0-6 decimal places) and 10 to its power.
+    static func decimals(_ precision: Int) -> (Int, Double) {
+        let precision = max(0, min(precision, 6))
         var scale = 1.0
         for _ in 0..<precision { scale *= 10 }
+        return (precision, scale)
+    }
+
+    /// A decimal with the device's precision: `53.6`, `2.50`.
+    public static func decimal(_ measurement: DeviceState.Measurement) -> String {
+        let (precision, scale) = decimals(measurement.precision)
         let scaled = (measurement.value * scale).rounded()
         let negative = scaled < 0
         let digits = String(Int64(abs(scaled)))

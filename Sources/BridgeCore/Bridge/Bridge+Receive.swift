@@ -14,16 +14,23 @@ extension Bridge {
         let inbound: TopicScheme.Inbound
         switch topic {
         case .success(let parsed): inbound = parsed
-        case .failure(let error): return await reject(message, reason: error.description)
+        case .failure(let error):
+            guard answers(for: message.topic) else { return }
+            return await reject(message, reason: error.description)
         }
         let address: DeviceAddress
         switch inbound {
         case .bridgeRequest(let verb):
             // A request always gets its one response: also when it is retained, too large or malformed.
             return await handleRequest(verb: verb, message: message)
+        case .bridgeState(let bridge):
+            return noteBridgeState(bridge, payload: message.payload)
+        case .deviceAvailability(let device):
+            return noteAvailability(of: device, payload: message.payload)
         case .deviceSet(let a), .deviceGet(let a), .volumeSet(let a), .muteSet(let a), .inputSet(let a):
             address = a
         }
+        guard answers(for: message.topic) else { return }
         if message.retained {
             return await reject(message, reason: "retained command ignored: commands must not be retained")
         }
@@ -31,7 +38,7 @@ extension Bridge {
             return await reject(message, reason: "payload too large (\(size) bytes); it was not read")
         }
         guard let device = registry.device(at: address) else {
-            return await reject(message, reason: "unknown device \(address)")
+            return await reject(message, reason: "unknown device \(address): no bridge on this broker serves it")
         }
         let command: DeviceCommand
         do {
@@ -62,7 +69,7 @@ extension Bridge {
     {
         switch inbound {
         case .deviceSet: return try PayloadParser.deviceCommand(payload, kind: device.kind)
-        case .deviceGet, .bridgeRequest: return .refresh
+        case .deviceGet, .bridgeRequest, .bridgeState, .deviceAvailability: return .refresh
         case .volumeSet, .muteSet, .inputSet:
             guard device.kind == .tv else {
                 throw PayloadError("a \(device.kind.rawValue) has no volume, mute or input")

@@ -35,6 +35,12 @@ public actor Bridge {
     var networksQueried: Set<Adapter> = []
     /// The inventory as the front ends last saw it.
     var frontEndInventory: BridgeInventory?
+    /// The other bridges on the broker: their devices (from retained `availability`) and which bridges are online
+    /// (retained `state`), so that the bridge answers only for its own devices (`Bridge+Peers.swift`).
+    var peerDevices: Set<DeviceAddress> = []
+    var onlineBridges: Set<String> = []
+    /// Which process runs this bridge, published retained on `<prefix>/bridge/<bridge>/info` when it starts.
+    let announcement: JSONValue?
     /// Devices whose first command is ready to run; consumed by `run()`.
     let ready: AsyncStream<DeviceAddress>
     let readyContinuation: AsyncStream<DeviceAddress>.Continuation
@@ -54,12 +60,15 @@ public actor Bridge {
         public var statesPublished = 0
     }
 
+    /// - Parameter announcement: which process runs the bridge (host, pid...), published retained on
+    ///   `<prefix>/bridge/<bridge>/info` before `online`.
     public init(
         identity: BridgeIdentity, devices: [DeviceDescriptor], scenes: [ZWaveSceneConfig] = [],
         backends: [any DeviceBackend], requestHandlers: [any BridgeRequestHandler] = [],
-        frontEnds: [any BridgeFrontEnd] = [], mqtt: any MQTTPort, logger: Logger
+        frontEnds: [any BridgeFrontEnd] = [], announcement: JSONValue? = nil, mqtt: any MQTTPort, logger: Logger
     ) {
         self.identity = identity
+        self.announcement = announcement
         self.registry = DeviceRegistry(devices)
         self.scenes = scenes
         let observers = frontEnds.filter(\.observesPublications)
@@ -75,11 +84,18 @@ public actor Bridge {
         (settled, settledContinuation) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
     }
 
-    /// Subscribes to the command topics and publishes the bridge's retained state: `online`, every
+    /// Subscribes to the other bridges' states and devices (first, so that they are known before any command
+    /// arrives), to the command topics, and publishes the bridge's retained state: its `info`, `online`, every
     /// device's availability (`offline` until its adapter reports it) and the inventory.
     public func start() async {
-        for filter in identity.topics.subscriptions + frontEnds.flatMap(\.subscriptions) {
+        for filter in identity.topics.peerSubscriptions + frontEnds.flatMap(\.subscriptions) {
             await mqtt.subscribe(filter)
+        }
+        for filter in identity.topics.subscriptions {
+            await mqtt.subscribe(filter, retainAsPublished: true)
+        }
+        if let announcement {
+            await mqtt.publish(topic: identity.topics.bridgeInfo, text: announcement.serialized, retain: true)
         }
         await mqtt.publish(topic: identity.topics.bridgeState, text: "online", retain: true)
         for device in registry.all { await publishAvailability(device) }

@@ -17,6 +17,11 @@ extension ConfigurationLoader {
                     "prefix",
                     "must be one or more /-separated levels matching [A-Za-z0-9_-]+ "
                         + "(got \(TableReader.quoted(value)))")
+            } else if value.utf8.count > TopicScheme.maximumPrefixLength {
+                table.report(
+                    "prefix",
+                    "must be at most \(TopicScheme.maximumPrefixLength) characters (got \(value.utf8.count))")
+                prefix = nil
             }
         } else if table.contains("prefix") {
             prefix = nil

@@ -8,9 +8,12 @@ import TOMLKit
 /// problem in the file is reported at once, each with its key path and, where the text shows it, its line.
 public enum ConfigurationLoader {
     /// Reads the file at `path` and validates it; also checks the files it names (paths as written, relative
-    /// ones from the working directory): the MQTT credential and certificate files are readable, and the Z-Wave
-    /// network key file and the dashboard's token file hold a key or token that only their owner may read
-    /// (``ZWaveNetworkKey/init(contentsOfFile:)``, ``DashboardToken/init(contentsOfFile:)``).
+    /// ones from the working directory) the way the daemon uses them when it starts, so that `check-config` and
+    /// `run` refuse the same files: the MQTT credential and certificate files are readable (the password file as
+    /// UTF-8 text), the Z-Wave network key file and the dashboard's token file hold a key or token that only their
+    /// owner may read (``ZWaveNetworkKey/init(contentsOfFile:)``, ``DashboardToken/init(contentsOfFile:)``),
+    /// OpenZWave's device database is a readable directory, and the state directory is a directory or can be
+    /// created (no file in its place or its path).
     /// - Throws: ``ConfigurationError`` listing every problem, or naming the file when it cannot be read.
     public static func load(path: String) throws(ConfigurationError) -> BridgeConfiguration {
         let text = try readText(path: path)
@@ -20,6 +23,7 @@ public enum ConfigurationLoader {
             unreadableFiles(in: configuration.mqtt, lines: lines)
             + networkKeyProblems(in: configuration.zwave, lines: lines)
             + tokenFileProblems(in: configuration.web, lines: lines)
+            + directoryProblems(in: configuration.zwave, lines: lines)
         guard problems.isEmpty else { throw ConfigurationError(source: path, problems: problems) }
         return configuration
     }
@@ -161,16 +165,65 @@ public enum ConfigurationLoader {
     }
 
     private static func unreadableFiles(in mqtt: MQTTSection, lines: SourceLineIndex) -> [ConfigurationProblem] {
-        let files: [(String, String?)] = [
-            ("mqtt.password_file", mqtt.passwordFile), ("mqtt.ca_file", mqtt.caFile),
-            ("mqtt.cert_file", mqtt.certFile), ("mqtt.key_file", mqtt.keyFile),
-        ]
-        return files.compactMap { keyPath, file in
-            guard let file, !FileManager.default.isReadableFile(atPath: file) else { return nil }
-            return ConfigurationProblem(
-                keyPath: keyPath, message: "cannot read \(TableReader.quoted(file))",
-                line: lines.line(of: keyPath))
+        var problems: [ConfigurationProblem] = []
+        if let file = mqtt.passwordFile {
+            do {
+                _ = try MQTTSection.password(fromFile: file)
+            } catch {
+                let keyPath = "mqtt.password_file"
+                problems.append(
+                    ConfigurationProblem(
+                        keyPath: keyPath, message: "cannot read \(TableReader.quoted(file)): \(error)",
+                        line: lines.line(of: keyPath)))
+            }
         }
+        let files: [(String, String?)] = [
+            ("mqtt.ca_file", mqtt.caFile), ("mqtt.cert_file", mqtt.certFile), ("mqtt.key_file", mqtt.keyFile),
+        ]
+        return problems
+            + files.compactMap { keyPath, file in
+                guard let file, !FileManager.default.isReadableFile(atPath: file) else { return nil }
+                return ConfigurationProblem(
+                    keyPath: keyPath, message: "cannot read \(TableReader.quoted(file))",
+                    line: lines.line(of: keyPath))
+            }
+    }
+
+    /// What is wrong with `[zwave] config_path` (OpenZWave's device database, which the daemon reads and links
+    /// from when it starts) and `[zwave] state_dir` (which it creates when missing).
+    private static func directoryProblems(in zwave: ZWaveSection?, lines: SourceLineIndex) -> [ConfigurationProblem] {
+        guard let zwave else { return [] }
+        var problems: [ConfigurationProblem] = []
+        func report(_ keyPath: String, _ path: String, _ why: String) {
+            problems.append(
+                ConfigurationProblem(
+                    keyPath: keyPath, message: "\(TableReader.quoted(path)): \(why)", line: lines.line(of: keyPath)))
+        }
+        let files = FileManager.default
+        var isDirectory = false
+        if !files.fileExists(atPath: zwave.configPath, isDirectory: &isDirectory) {
+            report("zwave.config_path", zwave.configPath, "no such directory (OpenZWave's device database)")
+        } else if !isDirectory {
+            report("zwave.config_path", zwave.configPath, "not a directory (OpenZWave's device database)")
+        } else if !files.isReadableFile(atPath: zwave.configPath) {
+            report("zwave.config_path", zwave.configPath, "cannot read this directory")
+        }
+        // The state directory is created when missing (the systemd unit's StateDirectory does it for the service):
+        // only a file in its place, or in its path, makes that impossible.
+        var path = zwave.stateDirectory
+        while !path.isEmpty {
+            if files.fileExists(atPath: path, isDirectory: &isDirectory) {
+                if !isDirectory {
+                    let what = path == zwave.stateDirectory ? "" : "\(TableReader.quoted(path)) is "
+                    report("zwave.state_dir", zwave.stateDirectory, what + "not a directory")
+                }
+                break
+            }
+            let parent = Path.parent(path)
+            if parent == path { break }
+            path = parent
+        }
+        return problems
     }
 }
 

@@ -1,3 +1,5 @@
+public import SystemSupport
+
 /// `[mqtt]`: how to reach the broker. Credentials stay out of devices.toml: the password is read from a file.
 public struct MQTTSection: Sendable, Equatable {
     /// `host`: default `localhost`.
@@ -33,4 +35,11 @@ public struct MQTTSection: Sendable, Equatable {
 
     /// Whether the connection uses TLS (a CA file or a client certificate is configured).
     public var usesTLS: Bool { caFile != nil || certFile != nil }
+
+    /// The password in `password_file`: its first line. The daemon reads it with this, and `check-config` checks
+    /// the file with this, so a file the daemon cannot use is refused before it starts.
+    public static func password(fromFile path: String) throws(TextFileError) -> String {
+        let text = try readTextFile(path)
+        return String(text.prefix { $0 != "\n" && $0 != "\r" })
+    }
 }

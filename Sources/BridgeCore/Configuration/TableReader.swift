@@ -83,6 +83,10 @@ struct TableReader {
             report(key, "must match [A-Za-z0-9_-]+ (got \(Self.quoted(value)))")
             return nil
         }
+        guard value.utf8.count <= TopicScheme.maximumLevelLength else {
+            report(key, "must be at most \(TopicScheme.maximumLevelLength) characters (got \(value.utf8.count))")
+            return nil
+        }
         return value
     }
 

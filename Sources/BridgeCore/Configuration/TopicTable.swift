@@ -64,7 +64,7 @@ public struct TopicTable: Sendable, CustomStringConvertible {
             (names.request("<command>"), "requests from clients (include, exclude, devices, ...)"),
             (names.response("<command>"), "responses"),
         ]
-        subscriptions = names.subscriptions
+        subscriptions = names.peerSubscriptions + names.subscriptions
     }
 
     /// The printed table.

@@ -32,6 +32,9 @@ public enum BridgeEvent: Sendable, Equatable, CustomStringConvertible {
     case configurationApplied(node: Int, changed: [ParameterChange], failed: [ParameterFailure])
     /// `cec_rx`: a CEC frame the bridge received and was asked to report (`[cec] rx_events`).
     case cecReceived(frame: String)
+    /// `messages_dropped`: MQTT messages the bridge's connection dropped (a queue was full), with how many and on
+    /// which topics.
+    case messagesDropped(DroppedMessages)
 
     /// A controller operation, spelled as its events' prefix.
     public enum ControllerOperation: String, Sendable, Hashable {
@@ -97,6 +100,7 @@ public enum BridgeEvent: Sendable, Equatable, CustomStringConvertible {
         case .interviewFailed: "interview_failed"
         case .configurationApplied: "configuration_applied"
         case .cecReceived: "cec_rx"
+        case .messagesDropped: "messages_dropped"
         }
     }
 
@@ -163,6 +167,12 @@ public enum BridgeEvent: Sendable, Equatable, CustomStringConvertible {
             ]
         case .cecReceived(let frame):
             return [("frame", .string(frame))]
+        case .messagesDropped(let dropped):
+            return [
+                ("direction", .string(dropped.direction.rawValue)), ("count", .int(dropped.count)),
+                ("topics", .object(dropped.topics.map { ($0.topic, .int($0.count)) })),
+                ("other_topics", .int(dropped.otherTopics)), ("reason", .string(dropped.reason)),
+            ]
         }
     }
 
@@ -170,4 +180,64 @@ public enum BridgeEvent: Sendable, Equatable, CustomStringConvertible {
     public var json: JSONValue { .object([("type", .string(type))] + fields) }
 
     public var description: String { json.serialized }
+}
+
+/// MQTT messages dropped by the bridge's connection since the last report: how many, and on which topics (the first
+/// ``maximumTopics`` distinct ones with their counts; the messages on further topics are counted together).
+public struct DroppedMessages: Sendable, Equatable {
+    /// Which queue was full.
+    public enum Direction: String, Sendable, Hashable {
+        /// Messages from the broker the bridge fell behind on (the oldest dropped).
+        case inbound
+        /// Events and responses published while the broker was unreachable (the oldest dropped).
+        case outbound
+    }
+
+    /// One topic and how many of its messages were dropped.
+    public struct TopicCount: Sendable, Hashable {
+        public let topic: String
+        public var count: Int
+        public init(topic: String, count: Int) {
+            self.topic = topic
+            self.count = count
+        }
+    }
+
+    public static let maximumTopics = 10
+
+    public let direction: Direction
+    /// The queue's capacity, for the reason.
+    public let limit: Int
+    public private(set) var count = 0
+    public private(set) var topics: [TopicCount] = []
+    /// Messages dropped on topics beyond the first ``maximumTopics``.
+    public private(set) var otherTopics = 0
+
+    public init(direction: Direction, limit: Int) {
+        self.direction = direction
+        self.limit = limit
+    }
+
+    /// Counts one dropped message on `topic`.
+    public mutating func add(_ topic: String) {
+        count += 1
+        if let index = topics.firstIndex(where: { $0.topic == topic }) {
+            topics[index].count += 1
+        } else if topics.count < Self.maximumTopics {
+            topics.append(TopicCount(topic: topic, count: 1))
+        } else {
+            otherTopics += 1
+        }
+    }
+
+    /// Why they were dropped, in words.
+    public var reason: String {
+        switch direction {
+        case .inbound:
+            "the bridge fell behind: its queue of \(limit) messages from the broker was full, the oldest were dropped"
+        case .outbound:
+            "the broker was unreachable: the queue of \(limit) events and responses waiting for it was full, the "
+                + "oldest were dropped"
+        }
+    }
 }

@@ -80,6 +80,9 @@ public struct TopicScheme: Sendable, Hashable {
     public var bridgeBase: String { "\(prefix)/bridge/\(bridge)" }
     /// Retained `online`; the last will sets `offline`.
     public var bridgeState: String { "\(bridgeBase)/state" }
+    /// Retained JSON: which process runs the bridge (host, pid, start), so that a second one with the same name
+    /// can tell who has it.
+    public var bridgeInfo: String { "\(bridgeBase)/info" }
     /// Retained JSON inventory.
     public var bridgeDevices: String { "\(bridgeBase)/devices" }
     /// JSON events (not retained).
@@ -89,13 +92,19 @@ public struct TopicScheme: Sendable, Hashable {
     /// Where the bridge answers `command`.
     public func response(_ command: String) -> String { "\(bridgeBase)/response/\(command)" }
 
-    /// The filters the bridge subscribes to: device `/set` and `/get`, the `volume|mute|input/set` commands,
-    /// and its own requests.
+    /// The filters of the commands the bridge subscribes to: device `/set` and `/get`, the `volume|mute|input/set`
+    /// commands, and its own requests.
     public var subscriptions: [String] {
         [
             "\(prefix)/device/+/+/set", "\(prefix)/device/+/+/get", "\(prefix)/device/+/+/+/set",
             "\(bridgeBase)/request/+",
         ]
+    }
+
+    /// The filters through which the bridge knows the other bridges on the broker: which are online (their
+    /// retained `state`) and which devices they serve (their devices' retained `availability`).
+    public var peerSubscriptions: [String] {
+        ["\(prefix)/bridge/+/state", "\(prefix)/device/+/+/availability"]
     }
 
     // MARK: Validation
@@ -124,6 +133,11 @@ public struct TopicScheme: Sendable, Hashable {
     /// The longest topic MQTT allows (bytes of UTF-8).
     public static let maximumTopicLength = 65_535
 
+    /// The longest bridge name, room or device name devices.toml may give (characters), and the longest prefix:
+    /// every topic the bridge uses stays far below ``maximumTopicLength`` (a longer one could not be published).
+    public static let maximumLevelLength = 64
+    public static let maximumPrefixLength = 128
+
     /// A topic the bridge acts on.
     public enum Inbound: Sendable, Hashable {
         case deviceSet(DeviceAddress)
@@ -133,6 +147,10 @@ public struct TopicScheme: Sendable, Hashable {
         case inputSet(DeviceAddress)
         /// `<prefix>/bridge/<bridge>/request/<command>` for this bridge.
         case bridgeRequest(command: String)
+        /// `<prefix>/bridge/<bridge>/state` of any bridge (this one too): which bridges are online.
+        case bridgeState(bridge: String)
+        /// `<prefix>/device/<room>/<name>/availability` of any device: a device some bridge serves.
+        case deviceAvailability(DeviceAddress)
     }
 
     /// Why a topic is not one the bridge acts on.
@@ -150,7 +168,7 @@ public struct TopicScheme: Sendable, Hashable {
             case otherBridge(String)
             case tooFewLevels
             case tooManyLevels
-            /// A device topic that is not a command (`/availability`, `/volume/get`...).
+            /// A device topic that is not a command (`/power`, `/volume/get`...).
             case unknownSuffix(String)
         }
 
@@ -184,6 +202,16 @@ public struct TopicScheme: Sendable, Hashable {
         }
     }
 
+    /// The device a topic under `<prefix>/device/<room>/<name>/` is about, when its room and name are valid
+    /// levels, whatever follows them; nil for any other topic.
+    public func deviceAddress(of topic: String) -> DeviceAddress? {
+        guard topic.utf8.count <= Self.maximumTopicLength, topic.hasPrefix(prefix + "/device/") else { return nil }
+        let levels = topic.dropFirst(prefix.count + "/device/".count).split(
+            separator: "/", maxSplits: 2, omittingEmptySubsequences: false)
+        guard levels.count == 3, Self.isValidLevel(levels[0]), Self.isValidLevel(levels[1]) else { return nil }
+        return DeviceAddress(room: String(levels[0]), name: String(levels[1]))
+    }
+
     /// ``parseInbound(_:)`` as a `Result`, for a message that is handed on with its parsed topic.
     public func route(_ topic: String) -> Result<Inbound, ParseError> {
         Result { () throws(ParseError) in try parseInbound(topic) }
@@ -212,6 +240,7 @@ public struct TopicScheme: Sendable, Hashable {
 
         switch section {
         case "bridge":
+            if levels.count == 3, levels[2] == "state" { return .bridgeState(bridge: levels[1]) }
             guard levels.count >= 4 else { throw fail(.tooFewLevels) }
             guard levels.count == 4 else { throw fail(.tooManyLevels) }
             guard levels[1] == bridge else { throw fail(.otherBridge(levels[1])) }
@@ -227,6 +256,7 @@ public struct TopicScheme: Sendable, Hashable {
             case "volume/set": return .volumeSet(address)
             case "mute/set": return .muteSet(address)
             case "input/set": return .inputSet(address)
+            case "availability": return .deviceAvailability(address)
             default: throw fail(.unknownSuffix(suffix))
             }
         default:

@@ -6,9 +6,18 @@ public protocol MQTTPort: Sendable {
     func publish(topic: String, payload: [UInt8], retain: Bool) async
     /// Subscribes (and re-subscribes after every reconnect).
     func subscribe(_ filter: String) async
+    /// Subscribes so that a message published with the retain flag keeps it when it is forwarded live (MQTT 5's
+    /// Retain As Published): the bridge's command subscriptions, so that a retained command is refused whenever
+    /// it is published, not only when the broker replays it.
+    func subscribe(_ filter: String, retainAsPublished: Bool) async
 }
 
 extension MQTTPort {
+    /// By default the flag is not asked for (a fake port has no broker).
+    public func subscribe(_ filter: String, retainAsPublished: Bool) async {
+        await subscribe(filter)
+    }
+
     /// Publishes a text payload.
     public func publish(topic: String, text: String, retain: Bool) async {
         await publish(topic: topic, payload: Array(text.utf8), retain: retain)

@@ -12,8 +12,13 @@ internal import Synchronization
 /// FRAME_START/FRAME_DATA messages. The control API plays the devices' own remotes, unplugs and replugs
 /// the adapter, injects raw traffic and records every frame the host transmitted.
 public final class CECEmulator: Sendable {
-    /// The adapter, the bus and the recording, shared by the pty reader thread and the control API.
+    /// The adapter, the bus and the recording, shared by the pty reader thread and the control API. Held only
+    /// to read or change them, never while writing to the host: a host that does not read must not stop the
+    /// emulator's observers (`state`, the waits for frames) or its unplug.
     private let adapter: Mutex<Adapter>
+    /// Serialises the writes to the host (the pty reader's answers, the bus frames the control API sends) in the
+    /// order their bytes were made; taken before `adapter`, released after the write.
+    private let writer = Mutex(())
     private let trace: (@Sendable (String) -> Void)?
 
     /// A waiter to resume with the frame it waited for, once the lock is released.
@@ -167,12 +172,6 @@ public final class CECEmulator: Sendable {
             controlled = false
             transmitBuffer = []
         }
-
-        /// Writes to the host if plugged in; a write to an unplugged or broken pty is dropped.
-        func write(_ bytes: [UInt8]) {
-            guard !bytes.isEmpty, let terminal else { return }
-            do { try terminal.write(bytes) } catch {}
-        }
     }
 
     private struct Waiter {
@@ -300,13 +299,24 @@ public final class CECEmulator: Sendable {
     public func injectBusFrame(bytes: [UInt8]) {
         guard let frame = BusFrame(bytes: bytes) else { return }
         let out = Self.encodeReceived(frame)
-        adapter.withLock { $0.write(out) }
+        writeToHost { _ in out }
         emit(["inject bus \(frame)"])
     }
 
     /// Writes raw bytes to the host (for malformed traffic: broken framing, unknown codes, lone flags).
     public func injectSerialBytes(_ bytes: [UInt8]) {
-        adapter.withLock { $0.write(bytes) }
+        writeToHost { _ in bytes }
+    }
+
+    /// Writes what `make` returns (computed with the adapter's state) to the host, if plugged in, after the bytes
+    /// of earlier calls; the state is not held during the write. A write to an unplugged, broken or unread pty
+    /// is dropped (`PseudoTerminal.write` gives up on a host that does not read).
+    private func writeToHost(_ make: (inout Adapter) -> [UInt8]) {
+        writer.withLock { _ in
+            let (bytes, terminal) = adapter.withLock { adapter in (make(&adapter), adapter.terminal) }
+            guard !bytes.isEmpty, let terminal else { return }
+            do { try terminal.write(bytes) } catch {}
+        }
     }
 
     // MARK: Observation
@@ -409,7 +419,7 @@ public final class CECEmulator: Sendable {
     private func received(_ bytes: [UInt8]) {
         var lines: [String] = []
         var resumes: [Resume] = []
-        adapter.withLock { adapter in
+        writeToHost { adapter in
             let messages = adapter.decoder.feed(bytes)
             var out: [UInt8] = []
             for message in messages {
@@ -417,7 +427,7 @@ public final class CECEmulator: Sendable {
                 if adapter.tracing { lines.append("host → adapter \(message)") }
                 out += adapter.handle(message, lines: &lines, resumes: &resumes)
             }
-            adapter.write(out)
+            return out
         }
         for (continuation, frame) in resumes { continuation.resume(returning: frame) }
         emit(lines)
@@ -434,10 +444,10 @@ public final class CECEmulator: Sendable {
     }
 
     private func sendFromBus(_ action: (inout EmulatedBus) -> [BusFrame]) {
-        let frames = adapter.withLock { adapter -> [BusFrame] in
-            let frames = action(&adapter.bus)
-            adapter.write(frames.flatMap(Self.encodeReceived))
-            return frames
+        var frames: [BusFrame] = []
+        writeToHost { adapter in
+            frames = action(&adapter.bus)
+            return frames.flatMap(Self.encodeReceived)
         }
         if trace != nil { emit(frames.map { "bus \($0)" }) }
     }

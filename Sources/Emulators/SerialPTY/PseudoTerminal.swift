@@ -106,8 +106,13 @@ public final class PseudoTerminal: Sendable {
     /// Whether the pty is still open (not unplugged).
     public var isOpen: Bool { state.withLock { $0.masterFD >= 0 } }
 
-    /// Writes all bytes to the client. Waits (poll) while the pty's buffer is full; throws `.closed` when
-    /// the pty is closed meanwhile. The descriptor stays valid while it writes (see `releaseMaster`).
+    /// How long `write` waits for a client that does not read (the pty's buffer full) before it gives up on
+    /// the rest, as a USB serial adapter's buffer overflows when its host stops reading.
+    public static let writeStallLimit: Duration = .seconds(1)
+
+    /// Writes all bytes to the client. Waits (poll) while the pty's buffer is full, at most `writeStallLimit`
+    /// without progress (then throws `.stalled` with what was not written); throws `.closed` when the pty is
+    /// closed meanwhile. The descriptor stays valid while it writes (see `releaseMaster`).
     public func write(_ bytes: [UInt8]) throws(PseudoTerminalError) {
         let claimed = state.withLock { state -> Int32? in
             guard state.masterFD >= 0 else { return nil }
@@ -120,6 +125,7 @@ public final class PseudoTerminal: Sendable {
             state.broadcast()
         }
         var offset = 0
+        var lastProgress = ContinuousClock.now
         while offset < bytes.count {
             guard isOpen else { throw .closed }
             let n = bytes.withUnsafeBytes { raw in
@@ -127,7 +133,11 @@ public final class PseudoTerminal: Sendable {
             }
             if n > 0 {
                 offset += n
+                lastProgress = .now
             } else if n < 0 && (errno == EAGAIN || errno == EINTR) {
+                guard ContinuousClock.now - lastProgress < Self.writeStallLimit else {
+                    throw .stalled(unwritten: bytes.count - offset)
+                }
                 var pfd = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
                 _ = poll(&pfd, 1, 100)
             } else {
@@ -254,11 +264,14 @@ public final class PseudoTerminal: Sendable {
 public enum PseudoTerminalError: Error, CustomStringConvertible, Sendable {
     case system(call: String, errno: Int32)
     case closed
+    /// The client did not read for `PseudoTerminal.writeStallLimit`: this many bytes were not written.
+    case stalled(unwritten: Int)
 
     public var description: String {
         switch self {
         case .system(let call, let code): "\(call) failed: \(String(cString: strerror(code)))"
         case .closed: "the pseudo-terminal is closed (unplugged)"
+        case .stalled(let unwritten): "the client does not read: \(unwritten) bytes not written"
         }
     }
 }

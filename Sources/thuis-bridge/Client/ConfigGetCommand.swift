@@ -10,15 +10,13 @@ struct ConfigGetCommand: AsyncParsableCommand {
     @Argument(help: "The node id (1-232).") var node: Int
     @Argument(help: "The parameter number (1-255).") var parameter: Int
 
-    func validate() throws {
-        guard (1...232).contains(node) else { throw ValidationError("node must be 1...232") }
-        guard (1...255).contains(parameter) else { throw ValidationError("parameter must be 1...255") }
-    }
+    var request: ClientRequest { ClientRequest(.getConfig, [("node", .int(node)), ("parameter", .int(parameter))]) }
+
+    func validate() throws { try request.validate() }
 
     func run() async throws {
         try await ClientRunner.run(options) { connection in
-            let data = try await connection.request(
-                "get_config", [("node", .int(node)), ("parameter", .int(parameter))])
+            let data = try await connection.request(request.command, request.arguments)
             ClientRunner.standardOutput((data["value"]?.serialized ?? "?") + "\n")
         }
     }

@@ -10,14 +10,14 @@ struct ExcludeCommand: AsyncParsableCommand {
     @OptionGroup var options: ClientOptions
     @Option(help: "Seconds to wait for a device to leave (1-600).") var timeout: Int = 60
 
-    func validate() throws {
-        guard (1...600).contains(timeout) else { throw ValidationError("--timeout must be 1...600 seconds") }
-    }
+    var request: ClientRequest { ClientRequest(.exclude, [("timeout_s", .int(timeout))]) }
+
+    func validate() throws { try request.validate() }
 
     func run() async throws {
         try await ClientRunner.run(options) { connection in
             let data = try await ControllerRequest.run(
-                connection, command: "exclude", arguments: [("timeout_s", .int(timeout))],
+                connection, command: request.command, arguments: request.arguments,
                 timeout: .seconds(timeout + 15), what: "exclusion")
             ClientRunner.standardOutput("node \(data["node"]?.serialized ?? "?") removed\n")
         }

@@ -9,13 +9,13 @@ struct HealCommand: AsyncParsableCommand {
     @OptionGroup var options: ClientOptions
     @Argument(help: "The node id (1-232); the whole network when omitted.") var node: Int?
 
-    func validate() throws {
-        if let node, !(1...232).contains(node) { throw ValidationError("node must be 1...232") }
-    }
+    var request: ClientRequest { ClientRequest(.heal, node.map { [("node", .int($0))] } ?? []) }
+
+    func validate() throws { try request.validate() }
 
     func run() async throws {
         try await ClientRunner.run(options) { connection in
-            _ = try await connection.request("heal", node.map { [("node", .int($0))] } ?? [])
+            _ = try await connection.request(request.command, request.arguments)
             ClientRunner.standardOutput("heal started for \(node.map { "node \($0)" } ?? "the whole network")\n")
         }
     }

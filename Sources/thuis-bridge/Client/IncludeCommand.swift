@@ -13,9 +13,9 @@ struct IncludeCommand: AsyncParsableCommand {
     @Option(help: "Seconds to wait for a device to join (1-600).") var timeout: Int = 60
     @Flag(help: "Include with S0 security (needs [zwave] network_key_file).") var secure = false
 
-    func validate() throws {
-        guard (1...600).contains(timeout) else { throw ValidationError("--timeout must be 1...600 seconds") }
-    }
+    var request: ClientRequest { ClientRequest(.include, [("timeout_s", .int(timeout)), ("secure", .bool(secure))]) }
+
+    func validate() throws { try request.validate() }
 
     /// The bridge bounds the interview by 60 s after the device joined.
     static let interviewAllowance: Duration = .seconds(75)
@@ -23,8 +23,7 @@ struct IncludeCommand: AsyncParsableCommand {
     func run() async throws {
         try await ClientRunner.run(options) { connection in
             let data = try await ControllerRequest.run(
-                connection, command: "include",
-                arguments: [("timeout_s", .int(timeout)), ("secure", .bool(secure))],
+                connection, command: request.command, arguments: request.arguments,
                 timeout: .seconds(timeout) + Self.interviewAllowance, what: "inclusion")
             Self.printResult(data)
         }

@@ -9,14 +9,14 @@ struct RefreshCommand: AsyncParsableCommand {
     @OptionGroup var options: ClientOptions
     @Argument(help: "The node id (1-232).") var node: Int
 
-    func validate() throws {
-        guard (1...232).contains(node) else { throw ValidationError("node must be 1...232") }
-    }
+    var request: ClientRequest { ClientRequest(.refresh, [("node", .int(node))]) }
+
+    func validate() throws { try request.validate() }
 
     func run() async throws {
         try await ClientRunner.run(options) { connection in
             let progress = ProgressLine()
-            let data = try await connection.request("refresh", [("node", .int(node))], timeout: .seconds(75)) {
+            let data = try await connection.request(request.command, request.arguments, timeout: .seconds(75)) {
                 progress.show($0)
             }
             progress.finish()

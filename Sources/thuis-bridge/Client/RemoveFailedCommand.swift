@@ -9,13 +9,13 @@ struct RemoveFailedCommand: AsyncParsableCommand {
     @OptionGroup var options: ClientOptions
     @Argument(help: "The node id (1-232).") var node: Int
 
-    func validate() throws {
-        guard (1...232).contains(node) else { throw ValidationError("node must be 1...232") }
-    }
+    var request: ClientRequest { ClientRequest(.removeFailed, [("node", .int(node))]) }
+
+    func validate() throws { try request.validate() }
 
     func run() async throws {
         try await ClientRunner.run(options) { connection in
-            _ = try await connection.request("remove_failed", [("node", .int(node))], timeout: .seconds(75))
+            _ = try await connection.request(request.command, request.arguments, timeout: .seconds(75))
             ClientRunner.standardOutput("node \(node) removed\n")
         }
     }

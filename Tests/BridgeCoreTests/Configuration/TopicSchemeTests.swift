@@ -81,7 +81,7 @@ import Testing
         ("Thuis/device/living/#", .invalidLevel("#")),
         ("Thuis/device/living room/tv/set", .invalidLevel("living room")),
         ("Thuis/device/woonkamer/tv\u{0}/set", .invalidLevel("tv\u{0}")),
-        ("Thuis/device/living/tv/availability", .unknownSuffix("availability")),
+        ("Thuis/device/living/tv/power", .unknownSuffix("power")),
         ("Thuis/device/living/tv/volume", .unknownSuffix("volume")),
         ("Thuis/device/living/tv/volume/get", .unknownSuffix("volume/get")),
         ("Thuis/device/living/tv/set/set", .unknownSuffix("set/set")),

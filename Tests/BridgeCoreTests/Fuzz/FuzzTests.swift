@@ -54,6 +54,10 @@ import Testing
                     case .bridgeRequest(let command):
                         rebuilt = topics.request(command)
                         if !TopicScheme.isValidLevel(command) { failures.append("invalid command level in \(topic)") }
+                    case .bridgeState(let bridge):
+                        rebuilt = TopicScheme(prefix: topics.prefix, bridge: bridge).bridgeState
+                        if !TopicScheme.isValidLevel(bridge) { failures.append("invalid bridge level in \(topic)") }
+                    case .deviceAvailability(let address): rebuilt = topics.device(address).availability
                     }
                     if rebuilt != topic, failures.count < 10 {
                         failures.append("\(topic) parsed as \(parsed), rebuilt \(rebuilt)")
