@@ -28,8 +28,8 @@ struct ThuisBench: AsyncParsableCommand {
     @Option(help: "Emulated radio latency per transaction for the scale scenario, in ms.")
     var scaleLatency = 5
 
-    @Option(help: "Scenarios to run, comma separated (1-7; 7, the soak, only when named).")
-    var only = "1,2,3,4,5,6"
+    @Option(help: "Scenarios to run, comma separated (1-8; 7, the soak, only when named).")
+    var only = "1,2,3,4,5,6,8"
 
     @Option(help: "Length of the soak (7), in minutes.")
     var soakMinutes = 30.0
@@ -37,13 +37,19 @@ struct ThuisBench: AsyncParsableCommand {
     @Option(help: "Seed of the soak's random commands and events (7).")
     var seed: UInt64 = 20_261_122
 
+    @Option(help: "Idle CPU (8): seconds of rest measured.")
+    var idleSeconds = 60
+
+    @Option(help: "Idle CPU (8): the rest starts this many seconds after the bridge's start, at the earliest.")
+    var idleSettle = 75
+
     @Flag(help: "Keep the run directory (logs, configs, caches).")
     var keep = false
 
     func run() async throws {
         let selected = Set(only.split(separator: ",").compactMap { Int($0.trimmingCharacters(in: .whitespaces)) })
         let machine = Machine.current()
-        let log: (String) -> Void = { FileHandle.standardError.write(Data(($0 + "\n").utf8)) }
+        let log: @Sendable (String) -> Void = { FileHandle.standardError.write(Data(($0 + "\n").utf8)) }
         log("thuis-bench on \(machine.summary)")
         let run = try BenchDirectory()
         log("run directory \(run.path)")
@@ -130,6 +136,14 @@ struct ThuisBench: AsyncParsableCommand {
                 log("  failed: \(error)")
                 results.append(.failed("7", error))
             }
+        }
+
+        if selected.contains(8) {
+            log("scenario 8: idle, \(idleSeconds) s at rest from \(idleSettle) s after the start")
+            let window = Duration.seconds(idleSeconds)
+            let readings = await IdleScenario.run(
+                run: run, settle: .seconds(idleSettle), window: window, log: log)
+            results.append(Self.idle(readings, window: window))
         }
 
         let report = BenchReport(
