@@ -28,7 +28,7 @@ let package = Package(
         .package(url: "https://github.com/LebJe/TOMLKit", exact: "0.6.0"),
     ],
     targets: [
-        // MARK: C leaf targets: module maps and the one C++ shim, nothing else.
+        // MARK: C leaf targets: module maps and the C++ shims, nothing else.
         .systemLibrary(
             name: "CMosquitto", pkgConfig: "libmosquitto",
             providers: [.apt(["libmosquitto-dev"])]),
@@ -37,6 +37,7 @@ let package = Package(
             name: "COpenZWave", pkgConfig: "libopenzwave",
             providers: [.apt(["libopenzwave1.6-dev"])]),
         .target(name: "CZWaveShim", dependencies: ["COpenZWave"]),
+        .target(name: "CCECShim"),
 
         // MARK: System primitives the daemon's modules share (locks, threads, paths, standard streams): the
         // daemon links FoundationEssentials only, not Foundation (see README, Performance: Memory).
@@ -52,7 +53,7 @@ let package = Package(
             ],
             swiftSettings: strict),
 
-        // MARK: Drivers: each imports exactly one C module.
+        // MARK: Drivers: each imports its library's C module (and libcec's work-arounds, CCECShim).
         .target(
             name: "MQTTDriver",
             dependencies: [
@@ -63,7 +64,7 @@ let package = Package(
         .target(
             name: "CECDriver",
             dependencies: [
-                "CCEC", "BridgeCore", "SystemSupport",
+                "CCEC", "CCECShim", "BridgeCore", "SystemSupport",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict),
@@ -159,7 +160,8 @@ let package = Package(
             name: "MQTTDriverTests", dependencies: ["MQTTDriver", "BridgeCore", "TestSupport", "IntegrationSupport"],
             swiftSettings: strict),
         .testTarget(
-            name: "CECDriverTests", dependencies: ["CECDriver", "CECEmulator", "TestSupport", "IntegrationSupport"],
+            name: "CECDriverTests",
+            dependencies: ["CECDriver", "CCECShim", "CECEmulator", "TestSupport", "IntegrationSupport"],
             swiftSettings: strict),
         .testTarget(
             name: "ZWaveDriverTests",

@@ -1,8 +1,9 @@
 import CZWaveShim
 import Foundation
 import Testing
-import ZWaveDriver
 import ZWaveEmulator
+
+@testable import ZWaveDriver
 
 extension OpenZWaveSuite {
     /// The real libopenzwave through the driver against the project's stick emulator (FGD212 node 2,
@@ -179,7 +180,12 @@ extension OpenZWaveSuite {
             }
         }
 
-        @Test("unplugged stick: adapterLost, the driver is re-added until the port is back, then adapterRecovered")
+        /// Also issue 24 item 7, quiet when idle: at rest the driver's watchdog does not run (it runs when the port's
+        /// path changes, the phase changes or a deadline of the phase comes, never on a period), and the unplug,
+        /// the port's link vanishing, is what wakes it.
+        @Test(
+            "unplugged stick: adapterLost, the driver is re-added until the port is back, then adapterRecovered; at rest before it the driver's queue runs nothing"
+        )
         func unplugAndReplug() async throws {
             let context = try ZWaveTestContext(
                 readyTimeout: .seconds(5), restartBackoff: .milliseconds(500),
@@ -194,6 +200,22 @@ extension OpenZWaveSuite {
                     $0.contains(.allNodesQueried(someDead: false))
                 }
                 try #require(queried)
+                // The network at rest: no frame from the host for a second (the last reads after the queries).
+                var frames = emulator.hostFrameCount
+                var quietSince = ContinuousClock.now
+                while ContinuousClock.now - quietSince < .seconds(1) {
+                    try await Task.sleep(for: .milliseconds(50))
+                    if emulator.hostFrameCount != frames {
+                        frames = emulator.hostFrameCount
+                        quietSince = .now
+                    }
+                }
+                let jobs = context.driver.executorJobs
+                // The window observed (not a synchronisation): nothing happens in it. A watchdog on a 100 ms period
+                // runs ten times in it.
+                try await Task.sleep(for: .seconds(1))
+                #expect(context.driver.executorJobs - jobs <= 1, "the driver's queue ran jobs in a second at rest")
+
                 emulator.unplug()
                 let unplugged = ContinuousClock.now
                 let lost = await context.events.wait(timeout: .seconds(10)) { $0.contains { $0.isAdapterLost } }
