@@ -28,8 +28,8 @@ struct ThuisBench: AsyncParsableCommand {
     @Option(help: "Emulated radio latency per transaction for the scale scenario, in ms.")
     var scaleLatency = 5
 
-    @Option(help: "Scenarios to run, comma separated (1-8; 7, the soak, only when named).")
-    var only = "1,2,3,4,5,6,8"
+    @Option(help: "Scenarios to run, comma separated (1-9; 7, the soak, only when named).")
+    var only = "1,2,3,4,5,6,8,9"
 
     @Option(help: "Length of the soak (7), in minutes.")
     var soakMinutes = 30.0
@@ -42,6 +42,12 @@ struct ThuisBench: AsyncParsableCommand {
 
     @Option(help: "Idle CPU (8): the rest starts this many seconds after the bridge's start, at the earliest.")
     var idleSettle = 75
+
+    @Option(help: "First /set during start-up (9): bridge starts, each with one /set during its start-up queries.")
+    var startupRuns = 10
+
+    @Option(help: "First /set during start-up (9): warm /sets timed after the last start.")
+    var warmSets = 50
 
     @Flag(help: "Keep the run directory (logs, configs, caches).")
     var keep = false
@@ -144,6 +150,17 @@ struct ThuisBench: AsyncParsableCommand {
             let readings = await IdleScenario.run(
                 run: run, settle: .seconds(idleSettle), window: window, log: log)
             results.append(Self.idle(readings, window: window))
+        }
+
+        if selected.contains(9) {
+            log("scenario 9: first /set during start-up, \(startupRuns) starts, \(warmSets) warm")
+            do {
+                let r = try await StartupSetScenario.run(run: run, runs: startupRuns, warm: warmSets, log: log)
+                results.append(Self.startupSet(r))
+            } catch {
+                log("  failed: \(error)")
+                results.append(.failed("9", error))
+            }
         }
 
         let report = BenchReport(

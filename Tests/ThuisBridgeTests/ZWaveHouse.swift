@@ -103,8 +103,11 @@ final class ZWaveHouse: Sendable {
     }
 
     /// Runs `body` with a started house, printing the bridge's output when it fails, stopping everything after.
-    static func with(name: String, _ body: (ZWaveHouse) async throws -> Void) async throws {
-        let house = try await ZWaveHouse(name: name)
+    static func with(
+        name: String, radioLatency: Duration = ZWaveStickEmulator.defaultRadioLatency,
+        _ body: (ZWaveHouse) async throws -> Void
+    ) async throws {
+        let house = try await ZWaveHouse(name: name, radioLatency: radioLatency)
         do {
             try await body(house)
         } catch {

@@ -239,5 +239,42 @@ extension OpenZWaveSuite {
                 #expect(await context.events.wait(timeout: .seconds(10)) { _ in emulator.level(node: 2) == 25 })
             }
         }
+
+        /// Issue 24 item 8, user commands first: OpenZWave queues the Gets of a node's Dynamic query stage (Switch
+        /// Multilevel, Meter, Notification...) all at once on the queue a Set goes on; a Set queued behind them waited
+        /// for every one of their transactions. The radio is held in the middle of them (the first Meter Get of the
+        /// dimmer's interview in flight, the rest queued), a Set is queued, the radio released: the next frame at
+        /// the stick is the Set, and the queries come after it.
+        @Test("a Set queued while the start-up queries wait reaches the stick right after the transaction in flight")
+        func setGoesBeforeQueuedQueries() async throws {
+            let context = try ZWaveTestContext(readyTimeout: .seconds(20), makePTY: false)
+            defer { context.close() }
+            let emulator = ZWaveStickEmulator(network: Self.network())
+            try emulator.start(link: context.portPath)
+            defer { emulator.stop() }
+            #expect(zw_send_msg_interposed(), "the executable's Driver::SendMsg is not the one libopenzwave calls")
+
+            try await context.withRunningDriver {
+                // Meter Get (0x32 0x01) to the dimmer: only its interview's Dynamic stage sends it.
+                let held = await emulator.holdRadio(
+                    startingWith: { $0.carries(0x32, 0x01, to: 2) }, timeout: .seconds(30))
+                let inFlight = try #require(held, "the dimmer's interview sent no Meter Get")
+                let promoted = zw_user_commands_promoted()
+                try context.driver.setLevel(node: Self.dimmer, level: 42)
+                #expect(zw_user_commands_promoted() > promoted)
+                emulator.releaseRadio()
+
+                let next = await emulator.waitForHostFrame(timeout: .seconds(10)) { $0.destinationNode != nil }
+                let first = try #require(next, "nothing sent after the transaction in flight")
+                #expect(first.index > inFlight.index)
+                #expect(
+                    first.multilevelSetLevel(node: 2) == 42,
+                    "the first frame after the one in flight was \(first), not the Set")
+                // The queries were there: the dimmer's other Meter Get follows the Set.
+                let query = await emulator.waitForHostFrame(timeout: .seconds(10)) { $0.carries(0x32, 0x01, to: 2) }
+                #expect(query != nil, "no queued Meter Get to the dimmer followed the Set")
+                #expect(await context.events.wait(timeout: .seconds(10)) { _ in emulator.level(node: 2) == 42 })
+            }
+        }
     }
 }
