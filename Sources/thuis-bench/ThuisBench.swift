@@ -22,14 +22,14 @@ struct ThuisBench: AsyncParsableCommand {
     @Option(help: "Samples for the CEC scenario (6).")
     var cecSamples = 300
 
-    @Option(help: "Nodes in the scale network (4, 5).")
+    @Option(help: "Nodes in the scale network (4, 5, 10).")
     var nodes = 50
 
     @Option(help: "Emulated radio latency per transaction for the scale scenario, in ms.")
     var scaleLatency = 5
 
-    @Option(help: "Scenarios to run, comma separated (1-9; 7, the soak, only when named).")
-    var only = "1,2,3,4,5,6,8,9"
+    @Option(help: "Scenarios to run, comma separated (1-10; 7, the soak, only when named).")
+    var only = "1,2,3,4,5,6,8,9,10"
 
     @Option(help: "Length of the soak (7), in minutes.")
     var soakMinutes = 30.0
@@ -160,6 +160,18 @@ struct ThuisBench: AsyncParsableCommand {
             } catch {
                 log("  failed: \(error)")
                 results.append(.failed("9", error))
+            }
+        }
+
+        if selected.contains(10) {
+            log("scenario 10: Home Assistant discovery cost, \(nodes) nodes + CEC")
+            do {
+                let r = try await DiscoveryCostScenario.run(
+                    run: run, nodes: nodes, radioLatency: .milliseconds(scaleLatency), log: log)
+                results.append(Self.discoveryCost(r))
+            } catch {
+                log("  failed: \(error)")
+                results.append(.failed("10", error))
             }
         }
 
