@@ -118,27 +118,21 @@ extern "C" __attribute__((visibility("default"))) void *thuisPingThreadProcess(v
         std::lock_guard<std::mutex> lock(g_mutex);
         g_waiters.push_back(&waiter);
     }
-    bool handOver = false;
-    while (!lib.isStopped(thread)) {
-        if (waitUnlessClosing(waiter, std::chrono::milliseconds(g_intervalMs.load()))) {
-            g_loopsClosed.fetch_add(1);
-            break;
-        }
+    bool answered = true;
+    while (answered && !lib.isStopped(thread)) {
+        if (waitUnlessClosing(waiter, std::chrono::milliseconds(g_intervalMs.load()))) break;
         if (lib.isStopped(thread)) break;
-        bool answered = false;
+        answered = false;
         for (int attempt = 0; attempt < 3 && !answered; ++attempt) {
             if (attempt > 0 && waitUnlessClosing(waiter, std::chrono::milliseconds(500))) break;
             g_pings.fetch_add(1);
             answered = lib.pingAdapter(connection);
         }
-        if (!answered) {
-            std::lock_guard<std::mutex> lock(g_mutex);
-            handOver = !waiter.closing;
-            break;
-        }
     }
+    bool closing = false;
     {
         std::lock_guard<std::mutex> lock(g_mutex);
+        closing = waiter.closing;
         for (auto it = g_waiters.begin(); it != g_waiters.end(); ++it) {
             if (*it == &waiter) {
                 g_waiters.erase(it);
@@ -146,8 +140,10 @@ extern "C" __attribute__((visibility("default"))) void *thuisPingThreadProcess(v
             }
         }
     }
-    // Three pings unanswered: libcec's own loop pings again and raises CONNECTION_LOST if those fail as well.
-    return handOver ? lib.pingProcess(thread) : nullptr;
+    if (closing) g_loopsClosed.fetch_add(1);
+    // Three pings unanswered (not because the connection is closing): libcec's own loop pings again and raises
+    // CONNECTION_LOST if those fail as well.
+    return !answered && !closing ? lib.pingProcess(thread) : nullptr;
 }
 
 extern "C" __attribute__((visibility("default"))) void thuisEepromWriteThreadStop(void *thread) {

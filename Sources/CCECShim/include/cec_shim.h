@@ -25,7 +25,7 @@ uint64_t cec_ping_threads_replaced(void);
 /** How many keepalive pings the waiting loops sent to adapters, answered or not. */
 uint64_t cec_keepalive_pings(void);
 
-/** How many waiting loops ended because their connection was closing (the close woke them). */
+/** How many waiting loops ended while their connection was closing (libcec's close ended their wait). */
 uint64_t cec_ping_loops_closed(void);
 
 /**
