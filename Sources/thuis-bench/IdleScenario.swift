@@ -127,7 +127,7 @@ enum IdleScenario {
         let minutes = (ContinuousClock.now - started).milliseconds / 60_000
         if let before, let after, minutes > 0 {
             reading.cpuSecondsPerMinute = (after.cpuSeconds - before.cpuSeconds) / minutes
-            reading.preciseCPUSecondsPerMinute = (after.threadCPUSeconds - before.threadCPUSeconds) / minutes
+            reading.preciseCPUSecondsPerMinute = after.threadCPUSeconds(since: before) / minutes
             reading.threads = after.threads.count
             reading.groups = after.groups(since: before, minutes: minutes)
             reading.wakeupsPerMinute = reading.groups.reduce(0) { $0 + $1.wakeupsPerMinute }
@@ -188,8 +188,13 @@ struct ProcessSample: Sendable {
     /// utime + stime of the process, in seconds (10 ms ticks).
     var cpuSeconds: Double
     var threads: [Int: ThreadSample]
-    /// The threads' time on the CPU, in seconds (nanosecond resolution).
-    var threadCPUSeconds: Double { Double(threads.values.reduce(0) { $0 + $1.cpuNanoseconds }) / 1e9 }
+    /// The time on the CPU, in seconds (nanosecond resolution), of the threads that run now since `earlier`: a
+    /// thread started since counts from zero; one that ended since is not counted (dispatch retires idle workers,
+    /// with whatever they did at the start).
+    func threadCPUSeconds(since earlier: ProcessSample) -> Double {
+        Double(threads.reduce(0) { $0 + $1.value.cpuNanoseconds - (earlier.threads[$1.key]?.cpuNanoseconds ?? 0) })
+            / 1e9
+    }
 
     init?(pid: Int32) {
         guard let (user, system) = Self.times(path: "/proc/\(pid)/stat") else { return nil }
