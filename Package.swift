@@ -47,6 +47,7 @@ let package = Package(
             name: "COpenZWave", pkgConfig: "libopenzwave",
             providers: [.apt(["libopenzwave1.6-dev"])]),
         .target(name: "CZWaveShim", dependencies: ["COpenZWave"]),
+        .target(name: "CCECShim"),
         // What Swift's Glibc module does not import (<link.h>), for SystemSupport.
         .target(name: "CSystemShim"),
 
@@ -64,7 +65,7 @@ let package = Package(
             ],
             swiftSettings: strict),
 
-        // MARK: Drivers: each imports exactly one C module.
+        // MARK: Drivers: each imports its library's C module (and libcec's work-arounds, CCECShim).
         .target(
             name: "MQTTDriver",
             dependencies: [
@@ -75,7 +76,7 @@ let package = Package(
         .target(
             name: "CECDriver",
             dependencies: [
-                "CCEC", "BridgeCore", "SystemSupport",
+                "CCEC", "CCECShim", "BridgeCore", "SystemSupport",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict),
@@ -209,7 +210,9 @@ let package = Package(
             swiftSettings: strict),
         .testTarget(
             name: "CECDriverTests",
-            dependencies: ["CECDriver", "CECEmulator", "TestSupport", "IntegrationSupport", "SystemSupport"],
+            dependencies: [
+                "CECDriver", "CCECShim", "CECEmulator", "TestSupport", "IntegrationSupport", "SystemSupport",
+            ],
             swiftSettings: strict),
         .testTarget(
             name: "ZWaveDriverTests",

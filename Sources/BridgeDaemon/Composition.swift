@@ -63,9 +63,11 @@ public struct Composition {
         if let cec = configuration.cec {
             var driverConfiguration = CECDriverConfiguration(
                 port: cec.port, osdName: cec.osdName, deviceType: cec.deviceType)
-            // A lost adapter is noticed within ~6 s of its last sign of life (two missed pings 3 s apart), and a
-            // replugged one is found again within ~10 s (a failed open of a missing port is cheap).
-            driverConfiguration.pingInterval = .seconds(3)
+            // An unplugged adapter is noticed at once: its port vanishes (the driver watches the path) and libcec's
+            // reads fail (CONNECTION_LOST). One that stays plugged in but stops answering is caught by libcec's own
+            // keepalive ping (every 15 s; three failures raise CONNECTION_LOST) and, as a backstop, by the driver's
+            // ping after 30 s without a sign of life. A replugged adapter is found again within ~10 s.
+            driverConfiguration.pingInterval = .seconds(30)
             driverConfiguration.maximumBackoff = .seconds(10)
             let driver = CECDriver(configuration: driverConfiguration, logger: logger)
             let backend = CECBackend(driver: driver, devices: cec.devices, rxEvents: cec.rxEvents, logger: logger)

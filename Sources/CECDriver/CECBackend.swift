@@ -1,6 +1,7 @@
 public import BridgeCore
 internal import FoundationEssentials
 public import Logging
+internal import SystemSupport
 
 /// The HDMI-CEC side of the bridge: maps `CECEvent`s to `HardwareEvent`s for the TV (power, input) and
 /// the audio system (volume, mute), executes commands through `CECDriver`, and polls the TV's power
@@ -22,6 +23,10 @@ public actor CECBackend: DeviceBackend {
 
     var connected = false
     var fastUntil = ContinuousClock.now
+    /// The poll loop's wake-ups: the next poll's time, and the start of a fast period.
+    let pollWakeups = Wakeups()
+    /// How often the poll loop has run so far (tests read it).
+    var pollLoopPasses = 0
     var tvVendor: UInt32?
     var audio: AudioStatus?
     var tvPower: Bool?
@@ -119,29 +124,30 @@ public actor CECBackend: DeviceBackend {
         continuation.yield(.update(tvSource, .muted(status.muted)))
     }
 
-    /// Polling goes fast for a while after any command or change.
-    func markActive() { fastUntil = ContinuousClock.now.advanced(by: fastPeriod) }
+    /// Polling goes fast for a while after any command or change (and the poll loop recomputes when it is due).
+    func markActive() {
+        fastUntil = ContinuousClock.now.advanced(by: fastPeriod)
+        pollWakeups.wake()
+    }
 
-    /// Polls when due: `fastPoll` after the last poll while in the fast period, `slowPoll` otherwise. It
-    /// wakes every `tick` so that a command or change (which starts the fast period) shortens the wait.
+    /// Polls when due: `fastPoll` after the last poll while in the fast period, `slowPoll` otherwise. It sleeps
+    /// until the next poll is due; a command or change (which starts the fast period) wakes it to shorten the wait.
     func pollLoop() async {
-        let tick = min(Duration.milliseconds(250), fastPoll)
+        defer { pollWakeups.finish() }
         var lastPoll = ContinuousClock.now
-        while !Task.isCancelled {
-            do {
-                try await Task.sleep(for: tick)
-            } catch {
-                return
-            }
+        for await _ in pollWakeups.stream {
+            pollLoopPasses += 1
             let now = ContinuousClock.now
             let interval = now < fastUntil ? fastPoll : slowPoll
-            guard connected, now - lastPoll >= interval else { continue }
-            lastPoll = now
-            // The audio system reports remote-control changes only to whoever asked last (the TV may ask
-            // too), so asking again now and then keeps `volume` and `mute` following its own remote.
-            if audioSystemPresent { try? await driver.requestAudioStatus() }
-            guard !Self.vendorsWakingOnPoll.contains(tvVendor ?? 0) else { continue }
-            await pollPower()
+            if connected, now - lastPoll >= interval {
+                lastPoll = now
+                // The audio system reports remote-control changes only to whoever asked last (the TV may ask
+                // too), so asking again now and then keeps `volume` and `mute` following its own remote.
+                if audioSystemPresent { try? await driver.requestAudioStatus() }
+                if !Self.vendorsWakingOnPoll.contains(tvVendor ?? 0) { await pollPower() }
+            }
+            // While disconnected nothing is polled; the connection's return starts the fast period (a wake-up).
+            pollWakeups.wake(at: connected ? lastPoll + (ContinuousClock.now < fastUntil ? fastPoll : slowPoll) : nil)
         }
     }
 

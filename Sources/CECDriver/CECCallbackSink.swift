@@ -1,6 +1,7 @@
 import BridgeCore
 import FoundationEssentials
 internal import Synchronization
+internal import SystemSupport
 
 /// The object libcec's callbacks reach through `callbackParam`: it copies what they carry into `CECEvent`s
 /// and yields them into the driver's bounded stream. Runs on libcec's callback thread; never blocks, never
@@ -14,6 +15,8 @@ final class CECCallbackSink: Sendable {
         var powerSequence = 0
         /// When the last frame from the bus arrived: proof that the adapter is alive.
         var lastFrame: ContinuousClock.Instant?
+        /// The driver's health watch, woken when CONNECTION_LOST arrives.
+        var wakeups: Wakeups?
     }
 
     private let continuation: AsyncStream<CECEvent>.Continuation
@@ -49,9 +52,18 @@ final class CECCallbackSink: Sendable {
 
     func alert(_ raw: UInt32) {
         let alert = CECAlert(rawValue: raw)
-        if alert == .connectionLost { state.withLock { $0.lost = true } }
+        if alert == .connectionLost {
+            let wakeups = state.withLock { state in
+                state.lost = true
+                return state.wakeups
+            }
+            wakeups?.wake()
+        }
         continuation.yield(.alert(alert))
     }
+
+    /// Who to wake when CONNECTION_LOST arrives (the driver's health watch), or nil.
+    func setWakeups(_ wakeups: Wakeups?) { state.withLock { $0.wakeups = wakeups } }
 
     func keyPress(code: UInt8, duration: Int) {
         continuation.yield(.keyPress(code: code, duration: duration))

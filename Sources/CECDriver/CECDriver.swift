@@ -1,5 +1,6 @@
 import BridgeCore
 internal import CCEC
+internal import CCECShim
 import FoundationEssentials
 internal import Glibc
 public import Logging
@@ -29,8 +30,13 @@ public actor CECDriver {
     /// When the adapter last acknowledged a transmission or answered a ping (the health check's proof of life).
     var lastAcknowledged: ContinuousClock.Instant?
     /// How many requests are waiting for a device's answer right now; the health ping waits until none is.
-    var repliesAwaited = 0
+    var repliesAwaited = 0 { didSet { if repliesAwaited == 0 { healthWakeups?.wake() } } }
+    /// The health watch's wake-ups while it runs (`watchHealth`).
+    var healthWakeups: Wakeups?
     private nonisolated let executor: DispatchQueueExecutor
+
+    /// How often the actor has woken up so far (jobs given to its queue); tests read it.
+    nonisolated var executorJobs: Int { executor.jobsEnqueued }
 
     public nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
 
@@ -76,11 +82,15 @@ public actor CECDriver {
         let port = try resolvePort(handle)
         let started = ContinuousClock.now
         let timeout = UInt32(clamping: configuration.openTimeout.components.seconds * 1000)
-        guard libcec_open(handle, port, timeout) != 0 else {
+        guard withCurrentThreadName("libcec", { libcec_open(handle, port, timeout) }) != 0 else {
             libcec_close(handle)
             throw .libcec(function: "libcec_open", detail: "could not open \(port)")
         }
         let openDuration = ContinuousClock.now - started
+        if !cec_ping_thread_interposed() {
+            logger.notice(
+                "libcec's adapter ping thread polls every 5 ms: its replacement is not bound (LibCECWorkarounds)")
+        }
         guard !sink.connectionLost, libcec_ping_adapters(handle) != 0 else {
             libcec_close(handle)
             throw .adapterNotResponding(port: port)
@@ -151,7 +161,8 @@ public actor CECDriver {
         // Unmanaged: unretained; `resources` keeps the sink alive as long as the libcec instance.
         config.callbackParam = Unmanaged.passUnretained(sink).toOpaque()
         config.callbacks = resources.callbacks
-        guard let handle = libcec_initialise(&config) else {
+        // libcec's threads inherit the name of the thread that starts them: `libcec`, not the dispatch worker's.
+        guard let handle = withCurrentThreadName("libcec", { libcec_initialise(&config) }) else {
             throw .libcec(function: "libcec_initialise", detail: "returned no connection")
         }
         resources.instance = handle

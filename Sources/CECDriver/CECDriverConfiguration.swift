@@ -13,8 +13,10 @@ public struct CECDriverConfiguration: Sendable {
     /// The `libcec_open` timeout.
     public var openTimeout: Duration = .seconds(10)
     /// After how long without a sign of life (an acknowledged transmission, a frame from the bus, an answered
-    /// ping) `run()` pings the adapter (`libcec_ping_adapters`). With the default 5 s and 2 failures a lost
-    /// adapter is noticed within ~10 s; libcec's own CONNECTION_LOST alert takes ~17 s.
+    /// ping) `run()` pings the adapter (`libcec_ping_adapters`). An unplugged adapter is noticed at once without
+    /// it (its port path vanishes; libcec's reads fail); the ping catches one that stays plugged in but stops
+    /// answering: with the default 5 s and 2 failures within ~10 s (libcec's own keepalive ping, every 15 s, raises
+    /// CONNECTION_LOST after three failures).
     public var pingInterval: Duration = .seconds(5)
     /// After how many failed pings in a row the connection counts as lost.
     public var maximumPingFailures = 2

@@ -80,10 +80,16 @@ zw_status zw_refresh_node_info(zw_manager *m, uint32_t home, uint8_t node) {
     });
 }
 
-zw_status zw_send_raw(zw_manager *m, uint32_t home, uint8_t node, const uint8_t *command, uint8_t length) {
+zw_status zw_send_raw(zw_manager *m, uint32_t home, uint8_t node, const uint8_t *command, uint8_t length,
+                      bool user_command) {
     ZW_REQUIRE_MANAGER(m);
     if (command == nullptr || length == 0) return ZW_ERR_INVALID_ARGUMENT;
     return guarded("Manager::SendRawData", [&] {
+        if (user_command) {
+            UserCommand userCommand;
+            m->manager->SendRawData(home, node, "thuis-bridge raw", 0x00, false, command, length);
+            return ZW_OK;
+        }
         m->manager->SendRawData(home, node, "thuis-bridge raw", 0x00, false, command, length);
         return ZW_OK;
     });

@@ -9,8 +9,11 @@
 //   (zw_release_node_cache_copies, zw_node_cache_copies_released).
 // - The bootstrap log file OpenZWave's own logger opens while the Manager is constructed (bootstrapLogOptions,
 //   removeBootstrapLog, used by zw_manager_create).
+// - User commands first: the executable's own Driver::SendMsg puts the messages of a value Set made through the
+//   shim (UserCommand) on a queue the driver thread serves before OpenZWave's background queries
+//   (zw_user_commands_promoted, zw_send_msg_interposed).
 //
-// The two replaced library functions are defined here under the library's mangled names and exported, so
+// The three replaced library functions are defined here under the library's mangled names and exported, so
 // libopenzwave's own calls, which go through its PLT, bind to them.
 
 #include "ShimInternal.h"
@@ -56,6 +59,23 @@ void removeBootstrapLog(const std::string &userPath) {
 
 } // namespace zwshim
 
+// ---- Replaced library functions ----
+
+namespace {
+// The library's own definition of `symbol` (the one after this executable's), or nullptr when dlsym finds none or
+// only the executable's `replacement`.
+template <typename Fn> Fn libraryDefinition(const char *symbol, Fn replacement) {
+    auto found = reinterpret_cast<Fn>(dlsym(RTLD_NEXT, symbol));
+    return found == replacement ? nullptr : found;
+}
+
+// Whether libopenzwave's calls of `symbol` reach the executable's `replacement` (it is the definition the dynamic
+// linker binds).
+template <typename Fn> bool boundToExecutable(const char *symbol, Fn replacement) {
+    return dlsym(RTLD_DEFAULT, symbol) == reinterpret_cast<void *>(replacement);
+}
+} // namespace
+
 // ---- Deferred cache writes ----
 
 namespace {
@@ -88,10 +108,7 @@ using WriteCacheFn = void (*)(void *);
 // The library's own Driver::WriteCache, or nullptr when none can be found (then nothing can be written:
 // zw_cache_writes_interposed says false and zw_write_config fails).
 WriteCacheFn libraryWriteCache() {
-    static WriteCacheFn library = [] {
-        auto found = reinterpret_cast<WriteCacheFn>(dlsym(RTLD_NEXT, kWriteCacheSymbol));
-        return found == &thuisWriteCache ? nullptr : found;
-    }();
+    static WriteCacheFn library = libraryDefinition<WriteCacheFn>(kWriteCacheSymbol, &thuisWriteCache);
     return library;
 }
 } // namespace
@@ -238,8 +255,7 @@ void zw_set_cache_writes_deferred(bool deferred) { g_cacheWritesDeferred.store(d
 bool zw_cache_writes_deferred(void) { return g_cacheWritesDeferred.load(); }
 
 bool zw_cache_writes_interposed(void) {
-    void *bound = dlsym(RTLD_DEFAULT, kWriteCacheSymbol);
-    return bound != nullptr && bound == reinterpret_cast<void *>(&thuisWriteCache) && libraryWriteCache() != nullptr;
+    return boundToExecutable(kWriteCacheSymbol, &thuisWriteCache) && libraryWriteCache() != nullptr;
 }
 
 uint64_t zw_config_revision_reads_skipped(void) { return g_configRevisionReadsSkipped.load(); }
@@ -248,5 +264,59 @@ void zw_cache_write_counts(uint64_t *written, uint64_t *skipped) {
     if (written != nullptr) *written = g_cacheWritesDone.load();
     if (skipped != nullptr) *skipped = g_cacheWritesSkipped.load();
 }
+
+} // extern "C"
+
+// ---- User commands first ----
+//
+// OpenZWave 1.6 serves its message queues in a fixed order: Command, NoOp, Controller, WakeUp, Send, Query, Poll
+// (Driver::DriverThreadProc waits on their events in that order and takes the first one set). A value Set goes on
+// the Send queue, and so do the Gets of every node's Dynamic query stage (Switch Multilevel, Meter, Sensor
+// Multilevel, Notification...), which OpenZWave queues all at once at start-up and when a node is refreshed, and
+// the Gets of Manager::RefreshValue: a Set queued behind them waits for every one of their transactions. The
+// executable defines Driver::SendMsg (thuisSendMsg below, under the library's mangled name): a message sent while
+// the calling thread is inside a value Set made through the shim (UserCommand) goes to the WakeUp queue instead,
+// the highest queue the driver thread serves outside a controller command (inclusion, exclusion), like Send; it
+// holds otherwise only the messages of battery devices that just woke up. Everything else keeps its queue. So a
+// user's Set waits at most for the transaction in flight. The queue's name in OpenZWave's log is "WakeUp".
+
+namespace {
+const char *const kSendMsgSymbol = "_ZN9OpenZWave6Driver7SendMsgEPNS_8Internal3MsgENS0_8MsgQueueE";
+thread_local int t_userCommands = 0;
+std::atomic<uint64_t> g_userCommandsPromoted{0};
+} // namespace
+
+extern "C" void thuisSendMsg(void *driver, void *message, OpenZWave::Driver::MsgQueue queue) __asm__(
+    "_ZN9OpenZWave6Driver7SendMsgEPNS_8Internal3MsgENS0_8MsgQueueE");
+
+namespace {
+using SendMsgFn = void (*)(void *, void *, OpenZWave::Driver::MsgQueue);
+SendMsgFn librarySendMsg() {
+    static SendMsgFn library = libraryDefinition<SendMsgFn>(kSendMsgSymbol, &thuisSendMsg);
+    return library;
+}
+} // namespace
+
+extern "C" __attribute__((visibility("default"))) void thuisSendMsg(void *driver, void *message,
+                                                                     OpenZWave::Driver::MsgQueue queue) {
+    SendMsgFn library = librarySendMsg();
+    if (library == nullptr) return;  // unreachable while libopenzwave is linked: it defines SendMsg
+    if (t_userCommands > 0 && queue == OpenZWave::Driver::MsgQueue_Send) {
+        queue = OpenZWave::Driver::MsgQueue_WakeUp;
+        g_userCommandsPromoted.fetch_add(1);
+    }
+    library(driver, message, queue);
+}
+
+namespace zwshim {
+UserCommand::UserCommand() { ++t_userCommands; }
+UserCommand::~UserCommand() { --t_userCommands; }
+} // namespace zwshim
+
+extern "C" {
+
+bool zw_send_msg_interposed(void) { return boundToExecutable(kSendMsgSymbol, &thuisSendMsg) && librarySendMsg() != nullptr; }
+
+uint64_t zw_user_commands_promoted(void) { return g_userCommandsPromoted.load(); }
 
 } // extern "C"

@@ -83,6 +83,15 @@ OpenZWave::i_LogImpl *makeForwardingLog(zw_log_fn fn, void *context, OpenZWave::
 std::string bootstrapLogOptions();
 void removeBootstrapLog(const std::string &userPath);
 
+// In its scope, the messages OpenZWave sends for the calling thread's request are a user's command: they go before
+// OpenZWave's background queries (Driver::SendMsg, in OpenZWaveWorkarounds.cpp).
+struct UserCommand {
+    UserCommand();
+    ~UserCommand();
+    UserCommand(const UserCommand &) = delete;
+    UserCommand &operator=(const UserCommand &) = delete;
+};
+
 } // namespace zwshim
 
 // Manager handle check shared by all calls.

@@ -109,12 +109,14 @@ zw_status zw_value_read(zw_manager *m, const zw_value_id *v, zw_value_snapshot *
     });
 }
 
-#define ZW_SET_VALUE(call, expr)                                                                             \
+// A value call; a Set is a user's command (UserCommand: its messages go before OpenZWave's background queries).
+#define ZW_VALUE_CALL(call, expr)                                                                            \
     ZW_REQUIRE_MANAGER(m);                                                                                   \
     return guarded(call, [&] {                                                                               \
         ZW_REQUIRE(v != nullptr, "value id is NULL");                                                        \
         return boolResult(call, (expr));                                                                     \
     })
+#define ZW_SET_VALUE(call, expr) ZW_VALUE_CALL(call, (UserCommand(), (expr)))
 
 zw_status zw_value_set_bool(zw_manager *m, const zw_value_id *v, bool value) {
     ZW_SET_VALUE("Manager::SetValue(bool)", m->manager->SetValue(toValueId(v), value));
@@ -151,6 +153,7 @@ zw_status zw_value_set_list_value(zw_manager *m, const zw_value_id *v, int32_t v
     return guarded("Manager::SetValueListSelection", [&] {
         ZW_REQUIRE(v != nullptr, "value id is NULL");
         ValueID id = toValueId(v);
+        UserCommand userCommand;
         std::vector<std::string> items;
         std::vector<int32> values;
         if (!m->manager->GetValueListItems(id, &items) || !m->manager->GetValueListValues(id, &values))
@@ -165,7 +168,7 @@ zw_status zw_value_set_list_value(zw_manager *m, const zw_value_id *v, int32_t v
 }
 
 zw_status zw_value_refresh(zw_manager *m, const zw_value_id *v) {
-    ZW_SET_VALUE("Manager::RefreshValue", m->manager->RefreshValue(toValueId(v)));
+    ZW_VALUE_CALL("Manager::RefreshValue", m->manager->RefreshValue(toValueId(v)));
 }
 
 zw_status zw_set_config_param(zw_manager *m, uint32_t home, uint8_t node, uint8_t param, int32_t value,

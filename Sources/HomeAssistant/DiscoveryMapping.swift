@@ -14,21 +14,57 @@ public import BridgeCore
 public enum DiscoveryMapping {
     /// Every config the bridge publishes for `inventory`.
     public static func configs(for inventory: BridgeInventory) -> [DiscoveryConfig] {
-        let context = Context(identity: inventory.identity)
-        var configs = [context.bridgeConnectivity()]
+        groups(of: inventory).flatMap { configs(of: $0, identity: inventory.identity) }
+    }
+
+    /// The devices whose configs are made together: the bridge itself, one CEC device, or one Z-Wave node (its
+    /// endpoints are entities of one Home Assistant device).
+    public struct Group: Sendable, Equatable {
+        public enum Key: Sendable, Hashable {
+            case bridge
+            case cec(logicalAddress: Int)
+            case zwave(node: Int)
+        }
+
+        public let key: Key
+        public let devices: [BridgeInventory.Device]
+        /// The Z-Wave network's home id (Z-Wave groups only).
+        public let home: String?
+    }
+
+    /// The groups of `inventory`, in the order of their configs: the bridge, the CEC devices, then the Z-Wave nodes
+    /// (once the network's home id is known). A group's configs depend on the group alone (and the bridge's
+    /// identity): one that did not change need not be mapped again.
+    public static func groups(of inventory: BridgeInventory) -> [Group] {
+        var groups = [Group(key: .bridge, devices: [], home: nil)]
         var nodes: [Int: [BridgeInventory.Device]] = [:]
         for device in inventory.devices {
             switch device.descriptor.source {
             case .zwave(let node, _): nodes[node, default: []].append(device)
-            case .cec(let address): configs += context.cec(device, logicalAddress: address)
+            case .cec(let address):
+                groups.append(Group(key: .cec(logicalAddress: address), devices: [device], home: nil))
             }
         }
         if let home = inventory.networks[.zwave] {
             for (node, devices) in nodes.sorted(by: { $0.key < $1.key }) {
-                configs += context.zwave(node: node, home: home, devices: devices)
+                groups.append(Group(key: .zwave(node: node), devices: devices, home: home))
             }
         }
-        return configs
+        return groups
+    }
+
+    /// The configs of one group.
+    public static func configs(of group: Group, identity: BridgeIdentity) -> [DiscoveryConfig] {
+        let context = Context(identity: identity)
+        switch group.key {
+        case .bridge:
+            return [context.bridgeConnectivity()]
+        case .cec(let address):
+            return group.devices.flatMap { context.cec($0, logicalAddress: address) }
+        case .zwave(let node):
+            guard let home = group.home else { return [] }
+            return context.zwave(node: node, home: home, devices: group.devices)
+        }
     }
 
     /// The FGD212's scene ids (parameter 28 = 1) by button and press, as device trigger `type`/`subtype` and

@@ -22,8 +22,11 @@ public actor HomeAssistantDiscovery: BridgeFrontEnd {
     let bridgeNode: String
     public nonisolated let subscriptions: [String]
 
-    /// What is published now, config topic → payload.
-    var published: [String: String] = [:]
+    /// What is published now, config topic → its payload's fingerprint (the payloads themselves are not kept).
+    var published: [String: Fingerprint] = [:]
+    /// Each group of devices as last mapped, with the fingerprints of its configs by topic: a group that did not
+    /// change is not mapped again (a start changes the inventory hundreds of times, each time for a node or two).
+    var groups: [DiscoveryMapping.Group.Key: (group: DiscoveryMapping.Group, configs: [String: Fingerprint])] = [:]
     /// Config topics found retained on our namespaces, not yet known to be current.
     var leftovers: Set<String> = []
     var inventory: BridgeInventory?
@@ -60,8 +63,10 @@ public actor HomeAssistantDiscovery: BridgeFrontEnd {
         // candidate leftover.
         guard message.retained, !message.payload.isEmpty, namespace(of: message.topic) != nil else { return }
         if published[message.topic] == nil {
+            // At start-up every config of an earlier run comes back, one message each: only a namespace already
+            // complete is looked at again.
             leftovers.insert(message.topic)
-            await clearLeftovers()
+            if isComplete(namespace(of: message.topic)) { await clearLeftovers() }
         }
     }
 
@@ -71,7 +76,7 @@ public actor HomeAssistantDiscovery: BridgeFrontEnd {
             zwaveNode = "thuis_zwave_\(home)"
             await mqtt.subscribe("\(prefix)/+/thuis_zwave_\(home)/+/config")
         }
-        await publish(DiscoveryMapping.configs(for: inventory), force: false)
+        await publish(inventory, force: false)
         await clearLeftovers()
     }
 
@@ -81,22 +86,49 @@ public actor HomeAssistantDiscovery: BridgeFrontEnd {
             guard (try? await Task.sleep(for: wait)) != nil else { return }
             guard let inventory else { continue }
             logger.info("Home Assistant is online: publishing discovery again")
-            await publish(DiscoveryMapping.configs(for: inventory), force: true)
+            await publish(inventory, force: true)
             await bridge.republishStates()
         }
     }
 
-    /// Publishes the configs that are new or changed (all of them with `force`) and clears those gone.
-    func publish(_ configs: [DiscoveryConfig], force: Bool) async {
-        var current: [String: String] = [:]
-        for config in configs {
-            let topic = config.topic(prefix: prefix)
-            let text = config.payload.serialized
-            current[topic] = text
-            if force || published[topic] != text {
-                await mqtt.publish(topic: topic, text: text, retain: true)
-            }
+    /// A config payload's length and hash: equal payloads have equal fingerprints, and a changed payload a different
+    /// one (but for a 64-bit hash collision).
+    struct Fingerprint: Equatable {
+        let length: Int
+        let hash: Int
+        init(_ text: String) {
+            length = text.utf8.count
+            hash = text.hashValue
         }
+    }
+
+    /// Publishes the configs of `inventory` that are new or changed (all of them with `force`) and clears those
+    /// gone. Only the groups of devices that changed since they were last mapped are mapped again.
+    func publish(_ inventory: BridgeInventory, force: Bool) async {
+        var current: [String: Fingerprint] = [:]
+        var mapped: [DiscoveryMapping.Group.Key: (group: DiscoveryMapping.Group, configs: [String: Fingerprint])] =
+            [:]
+        for group in DiscoveryMapping.groups(of: inventory) {
+            if !force, let known = groups[group.key], known.group == group {
+                // Kept as this inventory has it (the same value): earlier inventories are not held on to.
+                mapped[group.key] = (group, known.configs)
+                current.merge(known.configs) { first, _ in first }
+                continue
+            }
+            var configs: [String: Fingerprint] = [:]
+            for config in DiscoveryMapping.configs(of: group, identity: inventory.identity) {
+                let topic = config.topic(prefix: prefix)
+                let text = config.payload.serialized
+                let fingerprint = Fingerprint(text)
+                configs[topic] = fingerprint
+                if force || published[topic] != fingerprint {
+                    await mqtt.publish(topic: topic, text: text, retain: true)
+                }
+            }
+            mapped[group.key] = (group, configs)
+            current.merge(configs) { first, _ in first }
+        }
+        groups = mapped
         for topic in published.keys.sorted() where current[topic] == nil {
             await mqtt.publish(topic: topic, payload: [], retain: true)
         }
@@ -104,25 +136,35 @@ public actor HomeAssistantDiscovery: BridgeFrontEnd {
         leftovers.subtract(current.keys)
     }
 
-    /// Clears the leftovers of every namespace whose devices are all known.
+    /// Clears the leftovers of every namespace whose devices are all known, in topic order.
     func clearLeftovers() async {
-        guard let inventory else { return }
-        for topic in leftovers.sorted() {
-            guard published[topic] == nil else {
-                leftovers.remove(topic)
-                continue
+        guard !leftovers.isEmpty else { return }
+        var current: [String] = []
+        var gone: [String] = []
+        for topic in leftovers {
+            if published[topic] != nil {
+                current.append(topic)
+            } else if isComplete(namespace(of: topic)) {
+                gone.append(topic)
             }
-            let complete: Bool
-            switch namespace(of: topic) {
-            case .bridge?: complete = inventory.complete.contains(.cec)
-            case .zwave?: complete = inventory.complete.contains(.zwave)
-            case nil: complete = false
-            }
-            guard complete else { continue }
+        }
+        leftovers.subtract(current)
+        for topic in gone.sorted() {
             logger.info(
                 "clearing a Home Assistant config this bridge no longer produces", metadata: ["topic": "\(topic)"])
             await mqtt.publish(topic: topic, payload: [], retain: true)
             leftovers.remove(topic)
+        }
+    }
+
+    /// Whether the bridge knows every device of a namespace: CEC and the bridge at once, Z-Wave when the network's
+    /// start-up queries ended.
+    func isComplete(_ namespace: Namespace?) -> Bool {
+        guard let inventory else { return false }
+        switch namespace {
+        case .bridge?: return inventory.complete.contains(.cec)
+        case .zwave?: return inventory.complete.contains(.zwave)
+        case nil: return false
         }
     }
 

@@ -41,6 +41,9 @@ public actor MQTTClient {
     private let connectionContinuation: AsyncStream<MQTTConnectionEvent>.Continuation
     private var handle: MosquittoHandle?
     private var loop: NetworkLoop?
+
+    /// The network thread's kernel id while it runs (tests read its wake-ups from /proc/self/task).
+    var networkThreadID: Int32? { loop?.threadID }
     private var phase = Phase.idle
     private var connected = false
     private var connectCount = 0

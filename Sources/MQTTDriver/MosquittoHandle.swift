@@ -114,6 +114,10 @@ final class MosquittoHandle: @unchecked Sendable {
 enum Mosquitto {
     static let success = Int32(MOSQ_ERR_SUCCESS.rawValue)
     static let noConnection = Int32(MOSQ_ERR_NO_CONN.rawValue)
+    /// DISCONNECT reason codes (MQTT 5): a normal disconnection (the broker drops the will), and one that asks
+    /// the broker to publish the will.
+    static let disconnectNormally = Int32(MQTT_RC_NORMAL_DISCONNECTION.rawValue)
+    static let disconnectWithWill = Int32(MQTT_RC_DISCONNECT_WITH_WILL_MSG.rawValue)
 
     /// `mosquitto_lib_init` runs exactly once per process: Swift initialises a global `static let`
     /// lazily and thread-safely (swift_once). Never cleaned up (the process owns it until exit).

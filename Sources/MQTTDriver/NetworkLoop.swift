@@ -15,6 +15,8 @@ final class NetworkLoop: Sendable {
     private let maxPacketBytes: UInt32
     private let delayMin: Double
     private let delayMax: Double
+    /// `mosquitto_loop`'s timeout: the keepalive (libmosquitto wakes for the PINGREQ before it anyway).
+    private let loopTimeoutMilliseconds: Int32
 
     /// The stop request and the thread's end, shared by the thread and its callers.
     private struct Control {
@@ -22,6 +24,8 @@ final class NetworkLoop: Sendable {
         var graceful = false
         var finished = false
         var finishWaiters: [CheckedContinuation<Void, Never>] = []
+        /// The thread's kernel id once it runs (tests read its wake-ups from /proc).
+        var threadID: Int32?
     }
 
     private let control = ConditionMutex(Control())
@@ -34,6 +38,7 @@ final class NetworkLoop: Sendable {
         maxPacketBytes = UInt32(clamping: options.maxInboundPacketBytes)
         delayMin = max(0.01, options.reconnectDelayMin.seconds)
         delayMax = max(delayMin, options.reconnectDelayMax.seconds)
+        loopTimeoutMilliseconds = keepAlive * 1000
     }
 
     /// Starts the thread.
@@ -42,14 +47,23 @@ final class NetworkLoop: Sendable {
         if !startThread(name: "mqtt-network", { [self] in self.main() }) { finish() }
     }
 
-    /// Asks the thread to stop. `graceful`: send DISCONNECT first (no will); otherwise just close the
-    /// socket (the broker publishes the will).
+    /// Asks the thread to stop. `graceful`: DISCONNECT with reason "normal" (the broker drops the will);
+    /// otherwise DISCONNECT with reason "with will message" (MQTT 5: the broker publishes the will, as for a lost
+    /// connection). The DISCONNECT also wakes the thread out of `mosquitto_loop`: libmosquitto, switched to
+    /// threaded mode here, queues it and signals the loop, which writes it and closes the socket.
     func requestStop(graceful: Bool) {
-        control.withLock {
-            if !$0.stopRequested { $0.graceful = graceful }
+        let first = control.withLock {
+            let first = !$0.stopRequested
+            if first { $0.graceful = graceful }
             $0.stopRequested = true
+            return first
         }
         control.broadcast()
+        guard first else { return }
+        let mosq = handle.pointer
+        mosquitto_threaded_set(mosq, true)
+        _ = mosquitto_disconnect_v5(
+            mosq, graceful ? Mosquitto.disconnectNormally : Mosquitto.disconnectWithWill, nil)
     }
 
     /// Returns once the thread has exited (immediately if it has).
@@ -65,6 +79,9 @@ final class NetworkLoop: Sendable {
     }
 
     private var shouldStop: Bool { control.withLock { $0.stopRequested } }
+
+    /// The network thread's kernel id, once it runs.
+    var threadID: Int32? { control.withLock { $0.threadID } }
 
     /// Sleeps up to `seconds`; returns true when a stop was requested.
     private func sleepUnlessStopped(_ seconds: Double) -> Bool {
@@ -83,6 +100,8 @@ final class NetworkLoop: Sendable {
     }
 
     private func main() {
+        let id = currentThreadID()
+        control.withLock { $0.threadID = id }
         let mosq = handle.pointer
         let callbacks = handle.callbacks
         var delay = delayMin
@@ -99,7 +118,9 @@ final class NetworkLoop: Sendable {
                 var loopRC = Mosquitto.success
                 var savedLoopErrno: Int32 = 0
                 while !shouldStop {
-                    loopRC = mosquitto_loop(mosq, 100, 1)
+                    // No timeout of its own: libmosquitto shortens it to the next keepalive PINGREQ, and wakes
+                    // from its select when a message is queued from another thread or a stop is requested.
+                    loopRC = mosquitto_loop(mosq, loopTimeoutMilliseconds, 1)
                     savedLoopErrno = errno
                     if loopRC != Mosquitto.success { break }
                     if delay != delayMin, callbacks.sessionEstablished { delay = delayMin }

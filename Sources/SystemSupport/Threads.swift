@@ -52,3 +52,33 @@ private func nameCurrentThread(_ name: String) {
     writeAll(String(decoding: name.utf8.prefix(15), as: UTF8.self), to: fd)
     close(fd)
 }
+
+/// Runs `body` with the calling thread named `name`, then gives it its own name back: the threads a library starts
+/// inside `body` inherit `name` (Linux copies the name to a new thread), so they can be told apart from the
+/// dispatch worker that started them.
+public func withCurrentThreadName<T, E: Error>(_ name: String, _ body: () throws(E) -> T) throws(E) -> T {
+    let own = currentThreadName()
+    nameCurrentThread(name)
+    defer { if let own { nameCurrentThread(own) } }
+    return try body()
+}
+
+/// The calling thread's name, from /proc/thread-self/comm.
+private func currentThreadName() -> String? {
+    let fd = open("/proc/thread-self/comm", O_RDONLY | O_CLOEXEC)
+    guard fd >= 0 else { return nil }
+    defer { close(fd) }
+    var buffer = [UInt8](repeating: 0, count: 32)
+    let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+    guard count > 0 else { return nil }
+    return String(decoding: buffer[0..<count].prefix { $0 != 0x0A && $0 != 0 }, as: UTF8.self)
+}
+
+/// The calling thread's kernel id (its directory under /proc/self/task), from the /proc/thread-self link.
+public func currentThreadID() -> Int32? {
+    var target = [CChar](repeating: 0, count: 64)
+    let count = readlink("/proc/thread-self", &target, target.count - 1)
+    guard count > 0 else { return nil }
+    let text = String(decoding: target[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    return text.split(separator: "/").last.flatMap { Int32($0) }
+}

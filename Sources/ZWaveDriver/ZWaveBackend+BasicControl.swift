@@ -46,7 +46,8 @@ extension ZWaveBackend {
         let key = ZWaveValueKey(node: node, commandClass: commandClass, instance: instance, index: 0)
         guard await driver.valueID(for: key) == nil else { return false }
         do {
-            try await driver.sendRaw(node: node, command: [CommandClass.basic, CommandClass.basicSet, value])
+            try await driver.sendRaw(
+                node: node, command: [CommandClass.basic, CommandClass.basicSet, value], userCommand: true)
         } catch {
             throw CommandFailure("Basic Set to \(node) failed: \(error)")
         }

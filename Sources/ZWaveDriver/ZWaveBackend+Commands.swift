@@ -17,14 +17,15 @@ extension ZWaveBackend {
     }
 
     /// The fast path (`DeviceBackend.send`): a level or switch Set to a node that needs none of the slow
-    /// path's care (inclusion hold, Basic fallback, a quirk) is handed to OpenZWave at once, by the same call
-    /// `perform` makes; the confirmation is the same wait.
+    /// path's care (inclusion hold, Basic fallback, a quirk, a value OpenZWave does not know yet) is handed to
+    /// OpenZWave at once, by the same call `perform` makes; the confirmation is the same wait.
     public func send(_ command: DeviceCommand, on device: DeviceDescriptor) async throws(CommandFailure)
         -> CommandConfirmation?
     {
         guard case .zwave(let node, let instance) = device.source, let nodeID = UInt8(exactly: node) else { return nil }
         let id = NodeID(nodeID)
         guard !controllerHoldsCommands, !basicOnly.contains(id), !quirk.adopted(id),
+            let key = Self.setKey(command, node: id, instance: UInt8(instance ?? 1)), driver.knowsValue(key),
             let sent = try set(command, node: id, instance: UInt8(instance ?? 1))
         else { return nil }
         return CommandConfirmation { await self.confirm(sent) }
@@ -34,13 +35,7 @@ extension ZWaveBackend {
     /// driver thread. Returns the value whose report confirms it and that value's generation before the Set;
     /// `nil` (nothing done) for any other command.
     func set(_ command: DeviceCommand, node: NodeID, instance: UInt8) throws(CommandFailure) -> PendingConfirmation? {
-        let commandClass: UInt8
-        switch command {
-        case .level: commandClass = CommandClass.switchMultilevel
-        case .on, .off: commandClass = CommandClass.switchBinary
-        default: return nil
-        }
-        let key = ZWaveValueKey(node: node, commandClass: commandClass, instance: instance, index: 0)
+        guard let key = Self.setKey(command, node: node, instance: instance) else { return nil }
         let before = reports.generation(of: key)
         do {
             if case .level(let level) = command {
@@ -54,10 +49,40 @@ extension ZWaveBackend {
         return PendingConfirmation(key: key, before: before)
     }
 
+    /// The value a level (Switch Multilevel) or switch (Switch Binary) command sets; nil for other commands.
+    nonisolated static func setKey(_ command: DeviceCommand, node: NodeID, instance: UInt8) -> ZWaveValueKey? {
+        let commandClass: UInt8
+        switch command {
+        case .level: commandClass = CommandClass.switchMultilevel
+        case .on, .off: commandClass = CommandClass.switchBinary
+        default: return nil
+        }
+        return ZWaveValueKey(node: node, commandClass: commandClass, instance: instance, index: 0)
+    }
+
+    /// How long a Set waits for OpenZWave to learn the value it sets (a node early in its interview, after a start
+    /// without the network cache).
+    static let valueWaitLimit: Duration = .seconds(60)
+
+    /// A node early in its interview (a start without the network cache) has no value for a Set yet, though the
+    /// device is online: the command waits for the value (its creation counts as a report) instead of failing, at
+    /// most `valueWaitLimit`; a lost adapter or a dead node ends the wait (the Set then fails with its reason). A node
+    /// the network does not have, or one whose interview is over, fails at once.
+    func awaitValue(for command: DeviceCommand, node: NodeID, instance: UInt8) async {
+        guard knownNodes.contains(node), !readyNodes.contains(node),
+            let key = Self.setKey(command, node: node, instance: instance), !driver.knowsValue(key)
+        else { return }
+        let before = reports.generation(of: key)
+        guard !driver.knowsValue(key) else { return }
+        logger.debug("the command waits for its value", metadata: ["value": "\(key)"])
+        _ = await reports.wait(for: key, after: before, timeout: Self.valueWaitLimit)
+    }
+
     func perform(_ command: DeviceCommand, node: NodeID, instance: UInt8, device: DeviceDescriptor)
         async throws(CommandFailure)
     {
         if basicOnly.contains(node), try await performBasic(command, node: node, instance: instance) { return }
+        await awaitValue(for: command, node: node, instance: instance)
         switch command {
         case .level:
             if let sent = try set(command, node: node, instance: instance) {

@@ -234,6 +234,7 @@ extension ZWaveBackend {
         kinds = kinds.filter { $0.key.node != number }
         meteredNodes.remove(number)
         readyNodes.remove(node)
+        knownNodes.remove(node)
         quirk.observe(.removed(node))
         emit(.nodeRemoved(node: number))
     }

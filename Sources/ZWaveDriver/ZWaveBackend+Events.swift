@@ -41,6 +41,7 @@ extension ZWaveBackend {
         case .nodeAlive(let node):
             continuation.yield(.availability(.zwave(node: Int(node.rawValue), instance: nil), online: true))
         case .nodeAdded(let node):
+            knownNodes.insert(node)
             sessionSawNode(node)
             await publishDetails(node)
         case .nodeProtocolInfo(let node), .nodeNaming(let node), .essentialQueriesComplete(let node):

@@ -43,6 +43,8 @@ public final class ZWaveBackend: DeviceBackend {
     let held = HeldCommands()
     /// Nodes whose interview completed (`nodeReady`) since the last re-interview started.
     var readyNodes: Set<NodeID> = []
+    /// Nodes OpenZWave has added (from its cache or the controller's list), until they leave the network.
+    var knownNodes: Set<NodeID> = []
     /// Nodes being re-interviewed, until when: OpenZWave may drop and re-add them
     /// (`Type_NodeRemoved`/`NodeAdded`), which is not a removal from the network.
     var refreshing: [NodeID: Date] = [:]

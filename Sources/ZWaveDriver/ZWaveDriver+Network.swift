@@ -51,13 +51,15 @@ extension ZWaveDriver {
 
     /// Sends raw command-class bytes to a node (`zw_send_raw`, OpenZWave's `SendRawData`), e.g. a Meter Get
     /// to one endpoint whose values the library files elsewhere. The answer arrives as a normal report.
-    public func sendRaw(node: NodeID, command: [UInt8]) throws(ZWaveError) {
+    /// `userCommand`: a user's command (a Basic Set), queued before OpenZWave's background queries.
+    public func sendRaw(node: NodeID, command: [UInt8], userCommand: Bool = false) throws(ZWaveError) {
         let (manager, home) = try requireReady("zw_send_raw", node: node)
         // SendRawData sends its content as the SEND_DATA payload as is: node id, length, command bytes.
         let framed = [node.rawValue, UInt8(clamping: command.count)] + command
         try ZWaveError.check(
             framed.withUnsafeBufferPointer {
-                zw_send_raw(manager, home.rawValue, node.rawValue, $0.baseAddress, UInt8(clamping: $0.count))
+                zw_send_raw(
+                    manager, home.rawValue, node.rawValue, $0.baseAddress, UInt8(clamping: $0.count), userCommand)
             },
             call: "zw_send_raw", node: node)
     }

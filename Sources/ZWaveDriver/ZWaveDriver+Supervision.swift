@@ -1,6 +1,7 @@
 internal import CZWaveShim
 internal import FoundationEssentials
 internal import Logging
+internal import SystemSupport
 
 extension ZWaveDriver {
     /// Consumes the callbacks' events in order: updates the driver's state, then publishes them.
@@ -10,20 +11,44 @@ extension ZWaveDriver {
         }
     }
 
-    /// The watchdog: every 100 ms checks the ready deadline, the restart backoff and, while the driver is added,
-    /// that the port still exists (OpenZWave 1.6 reports no failure when the stick is unplugged: its reads and
-    /// writes just fail, so the device node or udev link vanishing is the signal). While no stick is plugged in,
-    /// the same tick looks for the port (one `stat` per tick, no OpenZWave call) and adds the driver once it
-    /// appears.
+    /// The watchdog. It runs when something happens, never on a period: when the port's path changes (appears,
+    /// disappears, is replaced: inotify through `PathWatcher`; OpenZWave 1.6 reports no failure when the stick is
+    /// unplugged, its reads and writes just fail, so the device node or udev link vanishing is the signal), when
+    /// the driver's phase changes, and at the one deadline the phase has (the ready deadline, the restart backoff,
+    /// the removal of a failed driver, the end of the cache-write deferral). While no stick is plugged in, the port
+    /// appearing adds the driver.
     func supervise() async {
-        while !Task.isCancelled {
-            do {
-                try await Task.sleep(for: .milliseconds(100))
-            } catch {
-                return
-            }
-            tick(now: .now)
+        let wakeups = Wakeups()
+        supervisionWakeups = wakeups
+        let watcher = PathWatcher(path: configuration.port) { wakeups.wake() }
+        if watcher == nil {
+            logger.warning(
+                "inotify is not available: a stick unplugged or plugged in is noticed only at the next restart",
+                metadata: ["port": "\(configuration.port)"])
         }
+        defer {
+            watcher?.cancel()
+            wakeups.finish()
+            supervisionWakeups = nil
+        }
+        for await _ in wakeups.stream {
+            tick(now: .now)
+            wakeups.wake(at: nextSupervisionDeadline)
+        }
+    }
+
+    /// When the watchdog has something to do next without an event: the phase's deadline, or the end of the
+    /// cache-write deferral.
+    var nextSupervisionDeadline: ContinuousClock.Instant? {
+        let phaseDeadline: ContinuousClock.Instant? =
+            switch phase {
+            case .waitingForReady(let deadline): deadline
+            case .failing(let until, _): until
+            case .backingOff(let until): until
+            case .ready, .stopped: nil
+            }
+        let deferral: ContinuousClock.Instant? = if case .ready = phase { cacheDeferralDeadline } else { nil }
+        return [phaseDeadline, deferral].compactMap { $0 }.min()
     }
 
     /// Updates the driver's state from one event and publishes it; a failure of the supervised driver

@@ -17,6 +17,9 @@ extension ZWaveDriver {
         }
     }
 
+    /// Whether OpenZWave has reported the value at `key` (a Set to it can be made), from any thread.
+    nonisolated func knowsValue(_ key: ZWaveValueKey) -> Bool { commandPath.value(at: key) != nil }
+
     /// Switches a binary switch or socket (Switch Binary 0x25, index 0). Wraps `zw_value_set_bool`.
     /// Runs on the caller's thread (see `FastSetPath`).
     public nonisolated func setSwitch(node: NodeID, instance: UInt8 = 1, on: Bool) throws(ZWaveError) {

@@ -27,19 +27,28 @@ public actor ZWaveDriver {
     let supervised: AsyncStream<ZWaveEvent>.Continuation
     let sink: NotificationSink
     private nonisolated let executor = DispatchQueueExecutor(label: "thuis.zwave-driver")
+    /// How often the actor has woken up so far (jobs given to its queue); tests read it.
+    nonisolated var executorJobs: Int { executor.jobsEnqueued }
 
     var runState = RunState.idle
     var manager: OpaquePointer?
     /// The retained sink passed to the shim as callback context; released after zw_manager_destroy.
     var sinkContext: Unmanaged<NotificationSink>?
-    var phase = Phase.stopped { didSet { syncFastSetPath() } }
+    var phase = Phase.stopped {
+        didSet {
+            syncFastSetPath()
+            supervisionWakeups?.wake()
+        }
+    }
     var driverAdded = false
     /// DriverRemoved notifications we caused ourselves (the watchdog's remove), not to be treated as failure.
     var pendingRemovals = 0
     /// Why the adapter is lost, while it is.
     var outage: String?
     /// While OpenZWave's own cache writes are deferred: until when at most.
-    var cacheDeferralDeadline: ContinuousClock.Instant?
+    var cacheDeferralDeadline: ContinuousClock.Instant? { didSet { supervisionWakeups?.wake() } }
+    /// The watchdog's wake-ups while it runs (`supervise()`).
+    var supervisionWakeups: Wakeups?
     /// Set when the shim refused to free OpenZWave's node cache copies (a library layout it does not know).
     var nodeCacheCopiesKept = false
     var restartAttempt = 0

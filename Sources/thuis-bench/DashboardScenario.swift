@@ -164,7 +164,7 @@ extension ThuisBench {
         let lead = LatencySummary(milliseconds: r.lead)
         let alone = LatencySummary(milliseconds: r.setAlone.bridge)
         let crowded = LatencySummary(milliseconds: r.setWithDashboards.bridge)
-        var result = ScenarioResult(name: "10. dashboard")
+        var result = ScenarioResult(name: "11. dashboard")
         result.latencies = [
             "report_to_websocket": web, "report_to_mqtt": mqtt, "websocket_minus_mqtt": lead,
             "set_to_wire_no_dashboard": alone, "set_to_wire_20_dashboards": crowded,

@@ -1,4 +1,5 @@
 import Foundation
+import ZWaveEmulator
 
 /// Scenario 1: `/set` → the Switch Multilevel Set's SEND_DATA frame at the emulated stick (radio latency 0),
 /// interleaved with broker round trips (baseline).

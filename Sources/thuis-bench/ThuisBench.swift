@@ -22,14 +22,14 @@ struct ThuisBench: AsyncParsableCommand {
     @Option(help: "Samples for the CEC scenario (6).")
     var cecSamples = 300
 
-    @Option(help: "Nodes in the scale network (4, 5).")
+    @Option(help: "Nodes in the scale network (4, 5, 10).")
     var nodes = 50
 
     @Option(help: "Emulated radio latency per transaction for the scale scenario, in ms.")
     var scaleLatency = 5
 
-    @Option(help: "Scenarios to run, comma separated (1-7, 10; 7, the soak, and 10, the dashboard, only when named).")
-    var only = "1,2,3,4,5,6"
+    @Option(help: "Scenarios to run, comma separated (1-11; 7, the soak, only when named).")
+    var only = "1,2,3,4,5,6,8,9,10,11"
 
     @Option(help: "Length of the soak (7), in minutes.")
     var soakMinutes = 30.0
@@ -37,13 +37,25 @@ struct ThuisBench: AsyncParsableCommand {
     @Option(help: "Seed of the soak's random commands and events (7).")
     var seed: UInt64 = 20_261_122
 
+    @Option(help: "Idle CPU (8): seconds of rest measured.")
+    var idleSeconds = 60
+
+    @Option(help: "Idle CPU (8): the rest starts this many seconds after the bridge's start, at the earliest.")
+    var idleSettle = 75
+
+    @Option(help: "First /set during start-up (9): bridge starts, each with one /set during its start-up queries.")
+    var startupRuns = 10
+
+    @Option(help: "First /set during start-up (9): warm /sets timed after the last start.")
+    var warmSets = 50
+
     @Flag(help: "Keep the run directory (logs, configs, caches).")
     var keep = false
 
     func run() async throws {
         let selected = Set(only.split(separator: ",").compactMap { Int($0.trimmingCharacters(in: .whitespaces)) })
         let machine = Machine.current()
-        let log: (String) -> Void = { FileHandle.standardError.write(Data(($0 + "\n").utf8)) }
+        let log: @Sendable (String) -> Void = { FileHandle.standardError.write(Data(($0 + "\n").utf8)) }
         log("thuis-bench on \(machine.summary)")
         let run = try BenchDirectory()
         log("run directory \(run.path)")
@@ -132,13 +144,44 @@ struct ThuisBench: AsyncParsableCommand {
             }
         }
 
+        if selected.contains(8) {
+            log("scenario 8: idle, \(idleSeconds) s at rest from \(idleSettle) s after the start")
+            let window = Duration.seconds(idleSeconds)
+            let readings = await IdleScenario.run(
+                run: run, settle: .seconds(idleSettle), window: window, log: log)
+            results.append(Self.idle(readings, window: window))
+        }
+
+        if selected.contains(9) {
+            log("scenario 9: first /set during start-up, \(startupRuns) starts, \(warmSets) warm")
+            do {
+                let r = try await StartupSetScenario.run(run: run, runs: startupRuns, warm: warmSets, log: log)
+                results.append(Self.startupSet(r))
+            } catch {
+                log("  failed: \(error)")
+                results.append(.failed("9", error))
+            }
+        }
+
         if selected.contains(10) {
-            log("scenario 10: dashboard, \(samples) samples")
+            log("scenario 10: Home Assistant discovery cost, \(nodes) nodes + CEC")
+            do {
+                let r = try await DiscoveryCostScenario.run(
+                    run: run, nodes: nodes, radioLatency: .milliseconds(scaleLatency), log: log)
+                results.append(Self.discoveryCost(r))
+            } catch {
+                log("  failed: \(error)")
+                results.append(.failed("10", error))
+            }
+        }
+
+        if selected.contains(11) {
+            log("scenario 11: dashboard, \(samples) samples")
             do {
                 results.append(Self.dashboard(try await DashboardScenario.run(run: run, samples: samples, log: log)))
             } catch {
                 log("  failed: \(error)")
-                results.append(.failed("10", error))
+                results.append(.failed("11", error))
             }
         }
 

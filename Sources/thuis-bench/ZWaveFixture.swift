@@ -101,19 +101,3 @@ final class ZWaveFixture: Sendable {
             })
     }
 }
-
-extension HostFrameEvent {
-    /// The level of a Switch Multilevel Set in this SEND_DATA frame to `node` (plain or Multi Channel
-    /// encapsulated), else nil.
-    func multilevelSetLevel(node: UInt8) -> UInt8? {
-        guard destinationNode == node, let command else { return nil }
-        if command.count >= 3, command[0] == 0x26, command[1] == 0x01 { return command[2] }
-        if command.count >= 7, command[0] == 0x60, command[1] == 0x0D, command[4] == 0x26, command[5] == 0x01 {
-            return command[6]
-        }
-        return nil
-    }
-
-    /// Whether this is a SEND_DATA frame to `node`.
-    func isSendData(to node: UInt8) -> Bool { destinationNode == node }
-}

@@ -5,6 +5,7 @@ import Foundation
 import IntegrationSupport
 import Logging
 import TestSupport
+import Testing
 
 /// An emulator on a temporary link plus a driver configured for it, with its events recorded.
 struct CECDriverHarness {
@@ -56,5 +57,28 @@ struct CECDriverHarness {
             emulator.stop()
             try await group.waitForAll()
         }
+    }
+
+    /// Runs the driver's supervising loop (`run()`), and `body` once it has connected; cancels the loop after.
+    func withRunningDriver(_ body: () async throws -> Void) async throws {
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { await driver.run() }
+            let connected = await recorder.wait(timeout: .seconds(10)) {
+                if case .connected = $0 { true } else { nil }
+            }
+            try #require(connected == true)
+            try await body()
+            group.cancelAll()
+        }
+    }
+
+    /// Waits until the adapter has received `count` pings in all (`hostMessageCount(.ping)`); whether it did within
+    /// `timeout`.
+    func waitForPings(_ count: Int, timeout: Duration = .seconds(10)) async throws -> Bool {
+        let deadline = ContinuousClock.now + timeout
+        while emulator.hostMessageCount(.ping) < count, ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        return emulator.hostMessageCount(.ping) >= count
     }
 }

@@ -1,10 +1,13 @@
 import BridgeCore
-import CECDriver
+import CCECShim
 import CECEmulator
 import Foundation
 import IntegrationSupport
+import Logging
 import TestSupport
 import Testing
+
+@testable import CECDriver
 
 /// Two guards against libcec's habit of taking a received frame start whose header byte equals a pending
 /// adapter command's code (0x01: the TV talking to Recorder 1, while a ping is pending) for that command's
@@ -37,13 +40,7 @@ extension CECDriverTests {
             $0.maximumPingFailures = 2
         })
         try await h.run {
-            try await withThrowingTaskGroup(of: Void.self) { group in
-                group.addTask { await h.driver.run() }
-                let connected = await h.recorder.wait(timeout: .seconds(10)) {
-                    if case .connected = $0 { true } else { nil }
-                }
-                try #require(connected == true)
-
+            try await h.withRunningDriver {
                 // Busy: a transmission the adapter acknowledges every 100 ms, for six ping intervals.
                 let before = h.emulator.hostMessageCount(.ping)
                 for _ in 0..<24 {
@@ -57,15 +54,82 @@ extension CECDriverTests {
                 #expect(busyPings <= 2, "\(busyPings) pings while the adapter was busy")
 
                 // Quiet: the driver pings again.
-                let quiet = h.emulator.hostMessageCount(.ping)
-                let deadline = ContinuousClock.now + .seconds(10)
-                while h.emulator.hostMessageCount(.ping) < quiet + 2, ContinuousClock.now < deadline {
-                    try await Task.sleep(for: .milliseconds(50))
-                }
-                #expect(h.emulator.hostMessageCount(.ping) >= quiet + 2)
+                #expect(try await h.waitForPings(h.emulator.hostMessageCount(.ping) + 2))
                 #expect(await h.driver.isConnected)
-                group.cancelAll()
             }
         }
+    }
+}
+
+/// Issue 24 item 7, quiet when idle: the driver's health watch and libcec's adapter ping thread wait for what is
+/// due instead of checking on a short period.
+extension CECDriverTests {
+    @Test("at rest the health watch sleeps until a ping is due: the driver's queue runs nothing")
+    func healthWatchSleepsAtRest() async throws {
+        let h = try CECDriverHarness.make(driverConfiguration: { $0.pingInterval = .seconds(30) })
+        try await h.run {
+            try await h.withRunningDriver {
+                // Past the open's last calls on the queue.
+                _ = await h.driver.isConnected
+                let before = h.driver.executorJobs
+                // The window observed (not a synchronisation): no ping is due in it, nothing is asked. A watch on
+                // a 200 ms period runs five times in it.
+                try await Task.sleep(for: .seconds(1))
+                let woken = h.driver.executorJobs - before
+                #expect(woken <= 1, "the driver's queue ran \(woken) jobs in a second at rest")
+                #expect(await h.driver.isConnected)
+            }
+        }
+    }
+
+    @Test("libcec's adapter ping thread waits for its keepalive instead of polling; the close ends its wait")
+    func libcecPingThreadWaits() async throws {
+        #expect(cec_ping_thread_interposed(), "the executable's CAdapterPingThread::Process is not the one bound")
+        cec_set_keepalive_interval_ms(300)
+        defer { cec_set_keepalive_interval_ms(15_000) }
+        // The driver's own health ping is out of the way: every ping the adapter sees is libcec's keepalive.
+        let h = try CECDriverHarness.make(driverConfiguration: { $0.pingInterval = .seconds(60) })
+        let replaced = cec_ping_threads_replaced()
+        let closed = cec_ping_loops_closed()
+        try await h.run {
+            try await h.driver.open()
+            #expect(cec_ping_threads_replaced() == replaced + 1, "the connection's ping thread ran libcec's loop")
+            #expect(try await h.waitForPings(h.emulator.hostMessageCount(.ping) + 2), "the keepalive pings stopped")
+            await h.driver.close()
+            // libcec's close waited for the ping thread; it was the close that ended the loop's wait.
+            #expect(cec_ping_loops_closed() == closed + 1)
+        }
+    }
+}
+
+extension CECDriverTests {
+    @Test("the TV poll loop sleeps until the next poll is due")
+    func pollLoopSleepsUntilDue() async throws {
+        let h = try CECDriverHarness.make(driverConfiguration: { $0.pingInterval = .seconds(30) })
+        var logger = Logger(label: "cec-test")
+        logger.logLevel = .warning
+        let backend = CECBackend(
+            driver: h.driver, devices: [], rxEvents: false, logger: logger, fastPoll: .seconds(30),
+            slowPoll: .seconds(30), fastPeriod: .seconds(60))
+        // The backend is the consumer of the driver's events here (not the harness's recorder).
+        defer { h.emulator.stop() }
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { await h.driver.run() }
+            group.addTask { await backend.run() }
+            // The connection reached the backend: its poll loop has run for it.
+            try await MQTTTestClient.poll(timeout: .seconds(10), "the connection to reach the poll loop") {
+                let connected = await backend.connected
+                let passes = await backend.pollLoopPasses
+                return connected && passes >= 2
+            }
+            let before = await backend.pollLoopPasses
+            // The window observed (not a synchronisation): the next poll is 30 s away. A loop on a 250 ms period
+            // runs four times in it.
+            try await Task.sleep(for: .seconds(1))
+            let passes = await backend.pollLoopPasses - before
+            #expect(passes <= 1, "the poll loop ran \(passes) times in a second with no poll due")
+            group.cancelAll()
+        }
+        await h.driver.close()
     }
 }

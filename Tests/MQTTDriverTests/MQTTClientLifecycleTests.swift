@@ -1,9 +1,10 @@
 import Foundation
 import IntegrationSupport
 import Logging
-import MQTTDriver
 import TestSupport
 import Testing
+
+@testable import MQTTDriver
 
 @Suite("MQTTClient will, shutdown and inbound limits", .serialized)
 struct MQTTClientLifecycleTests {
@@ -42,6 +43,32 @@ struct MQTTClientLifecycleTests {
             Issue.record(error)
         }
         await observer.close()
+        await broker.stop()
+    }
+
+    @Test("an idle connection leaves the network thread asleep (no timer), and a stop still wakes it at once")
+    func idleNetworkThreadSleeps() async throws {
+        let broker = try await MosquittoBroker.start()
+        do {
+            let client = try MQTTClient(
+                options: options(port: broker.port, clientID: "idle"), logger: Logger(label: "t"))
+            let running = Task { try await client.run() }
+            try await waitConnected(client)
+            try await client.subscribe("Thuis/idle/#", qos: .atLeastOnce)
+            try await MQTTTestClient.poll(timeout: .seconds(10), "SUBACK") { await client.subscriptionsAcknowledged }
+            let thread = try #require(await client.networkThreadID)
+            let before = try #require(ThreadWakeups.count(thread: thread))
+            // The window observed (not a synchronisation): nothing is sent or received in it, the keepalive is
+            // 30 s away. A loop with a 100 ms timeout wakes about ten times in it.
+            try await Task.sleep(for: .seconds(1))
+            let after = try #require(ThreadWakeups.count(thread: thread))
+            #expect(after - before <= 1, "the network thread woke \(after - before) times in an idle second")
+            // No timer ends the wait: cancelling run() must wake the thread (it disconnects, with the will).
+            running.cancel()
+            try await running.value
+        } catch {
+            Issue.record(error)
+        }
         await broker.stop()
     }
 

@@ -112,10 +112,11 @@ final class ZWaveHouse: Sendable {
 
     /// Runs `body` with a started house, printing the bridge's output when it fails, stopping everything after.
     static func with(
-        name: String, network: NetworkDescription = ZWaveHouse.network, zwave: ConfigFixture.ZWave = ZWaveHouse.zwave,
+        name: String, radioLatency: Duration = ZWaveStickEmulator.defaultRadioLatency,
+        network: NetworkDescription = ZWaveHouse.network, zwave: ConfigFixture.ZWave = ZWaveHouse.zwave,
         _ body: (ZWaveHouse) async throws -> Void
     ) async throws {
-        let house = try await ZWaveHouse(name: name, network: network, zwave: zwave)
+        let house = try await ZWaveHouse(name: name, radioLatency: radioLatency, network: network, zwave: zwave)
         do {
             try await body(house)
         } catch {

@@ -35,6 +35,19 @@ import ZWaveEmulator
         }
     }
 
+    /// Issue 24 item 8: on a start without the network cache the dimmer is online (the stick is) before OpenZWave
+    /// has interviewed it and knows its level value; a `/set` then waits for the value instead of failing.
+    @Test func aSetAsTheDimmerComesOnlineOnAColdStartIsCarriedOut() async throws {
+        try await ZWaveHouse.with(name: "coldset", radioLatency: .milliseconds(50)) { house in
+            try await house.waitFor("bedroom/light", "/availability", "online", timeout: .seconds(60))
+            let mark = await house.mark
+            try await house.set("bedroom/light", "42")
+            try await house.waitFor("bedroom/light", "", "42", from: mark, timeout: .seconds(60))
+            #expect(house.stick.level(node: 2) == 42)
+            #expect(!(await house.events(from: mark)).contains { $0.contains("command_failed") })
+        }
+    }
+
     @Test func socketSwitchesAloneAndMetersStayOnTheirSocket() async throws {
         try await ZWaveHouse.with(name: "sockets") { house in
             try await house.waitFor("living/subwoofer", "/availability", "online", timeout: .seconds(60))

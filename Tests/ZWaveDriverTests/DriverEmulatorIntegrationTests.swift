@@ -1,8 +1,9 @@
 import CZWaveShim
 import Foundation
 import Testing
-import ZWaveDriver
 import ZWaveEmulator
+
+@testable import ZWaveDriver
 
 extension OpenZWaveSuite {
     /// The real libopenzwave through the driver against the project's stick emulator (FGD212 node 2,
@@ -179,7 +180,12 @@ extension OpenZWaveSuite {
             }
         }
 
-        @Test("unplugged stick: adapterLost, the driver is re-added until the port is back, then adapterRecovered")
+        /// Also issue 24 item 7, quiet when idle: at rest the driver's watchdog does not run (it runs when the port's
+        /// path changes, the phase changes or a deadline of the phase comes, never on a period), and the unplug,
+        /// the port's link vanishing, is what wakes it.
+        @Test(
+            "unplugged stick: adapterLost, the driver is re-added until the port is back, then adapterRecovered; at rest before it the driver's queue runs nothing"
+        )
         func unplugAndReplug() async throws {
             let context = try ZWaveTestContext(
                 readyTimeout: .seconds(5), restartBackoff: .milliseconds(500),
@@ -194,6 +200,22 @@ extension OpenZWaveSuite {
                     $0.contains(.allNodesQueried(someDead: false))
                 }
                 try #require(queried)
+                // The network at rest: no frame from the host for a second (the last reads after the queries).
+                var frames = emulator.hostFrameCount
+                var quietSince = ContinuousClock.now
+                while ContinuousClock.now - quietSince < .seconds(1) {
+                    try await Task.sleep(for: .milliseconds(50))
+                    if emulator.hostFrameCount != frames {
+                        frames = emulator.hostFrameCount
+                        quietSince = .now
+                    }
+                }
+                let jobs = context.driver.executorJobs
+                // The window observed (not a synchronisation): nothing happens in it. A watchdog on a 100 ms period
+                // runs ten times in it.
+                try await Task.sleep(for: .seconds(1))
+                #expect(context.driver.executorJobs - jobs <= 1, "the driver's queue ran jobs in a second at rest")
+
                 emulator.unplug()
                 let unplugged = ContinuousClock.now
                 let lost = await context.events.wait(timeout: .seconds(10)) { $0.contains { $0.isAdapterLost } }
@@ -215,6 +237,43 @@ extension OpenZWaveSuite {
                 #expect(readyAgain)
                 try context.driver.setLevel(node: Self.dimmer, level: 25)
                 #expect(await context.events.wait(timeout: .seconds(10)) { _ in emulator.level(node: 2) == 25 })
+            }
+        }
+
+        /// Issue 24 item 8, user commands first: OpenZWave queues the Gets of a node's Dynamic query stage (Switch
+        /// Multilevel, Meter, Notification...) all at once on the queue a Set goes on; a Set queued behind them waited
+        /// for every one of their transactions. The radio is held in the middle of them (the first Meter Get of the
+        /// dimmer's interview in flight, the rest queued), a Set is queued, the radio released: the next frame at
+        /// the stick is the Set, and the queries come after it.
+        @Test("a Set queued while the start-up queries wait reaches the stick right after the transaction in flight")
+        func setGoesBeforeQueuedQueries() async throws {
+            let context = try ZWaveTestContext(readyTimeout: .seconds(20), makePTY: false)
+            defer { context.close() }
+            let emulator = ZWaveStickEmulator(network: Self.network())
+            try emulator.start(link: context.portPath)
+            defer { emulator.stop() }
+            #expect(zw_send_msg_interposed(), "the executable's Driver::SendMsg is not the one libopenzwave calls")
+
+            try await context.withRunningDriver {
+                // Meter Get (0x32 0x01) to the dimmer: only its interview's Dynamic stage sends it.
+                let held = await emulator.holdRadio(
+                    startingWith: { $0.carries(0x32, 0x01, to: 2) }, timeout: .seconds(30))
+                let inFlight = try #require(held, "the dimmer's interview sent no Meter Get")
+                let promoted = zw_user_commands_promoted()
+                try context.driver.setLevel(node: Self.dimmer, level: 42)
+                #expect(zw_user_commands_promoted() > promoted)
+                emulator.releaseRadio()
+
+                let next = await emulator.waitForHostFrame(timeout: .seconds(10)) { $0.destinationNode != nil }
+                let first = try #require(next, "nothing sent after the transaction in flight")
+                #expect(first.index > inFlight.index)
+                #expect(
+                    first.multilevelSetLevel(node: 2) == 42,
+                    "the first frame after the one in flight was \(first), not the Set")
+                // The queries were there: the dimmer's other Meter Get follows the Set.
+                let query = await emulator.waitForHostFrame(timeout: .seconds(10)) { $0.carries(0x32, 0x01, to: 2) }
+                #expect(query != nil, "no queued Meter Get to the dimmer followed the Set")
+                #expect(await context.events.wait(timeout: .seconds(10)) { _ in emulator.level(node: 2) == 42 })
             }
         }
     }

@@ -246,6 +246,13 @@ uint64_t zw_config_revision_reads_skipped(void);
 zw_status zw_release_node_cache_copies(zw_manager *manager, uint32_t home_id, uint32_t *out_released);
 /* Node cache copies freed by zw_release_node_cache_copies since the process started. */
 uint64_t zw_node_cache_copies_released(void);
+/* User commands first: the messages of a value Set (zw_value_set_*) go on a queue OpenZWave's driver thread serves
+ * before the Send queue, where the Gets of OpenZWave's own queries (start-up, refreshes) wait, so a Set waits at
+ * most for the transaction in flight. Works only when this executable's definition of OpenZWave::Driver::SendMsg is
+ * the one libopenzwave binds to (zw_send_msg_interposed). */
+bool zw_send_msg_interposed(void);
+/* Messages of value Sets moved ahead of the Send queue since the process started. */
+uint64_t zw_user_commands_promoted(void);
 /** Manager::GetSendQueueCount: messages waiting in all the driver's send queues. */
 zw_status zw_send_queue_count(zw_manager *manager, uint32_t home_id, int32_t *out_count);
 
@@ -336,8 +343,10 @@ zw_status zw_heal_network_node(zw_manager *manager, uint32_t home_id, uint8_t no
 zw_status zw_remove_failed_node(zw_manager *manager, uint32_t home_id, uint8_t node_id); /**< RemoveFailedNode */
 zw_status zw_refresh_node_info(zw_manager *manager, uint32_t home_id, uint8_t node_id);  /**< RefreshNodeInfo */
 /** SendRawData: queues a SEND_DATA to `node_id`; `command` is the SEND_DATA payload up to the transmit
- *  options: node id, length, then the command class bytes. The node's answer arrives as a normal report. */
-zw_status zw_send_raw(zw_manager *manager, uint32_t home_id, uint8_t node_id, const uint8_t *command, uint8_t length);
+ *  options: node id, length, then the command class bytes. The node's answer arrives as a normal report.
+ *  `user_command`: a user's command, queued before OpenZWave's background queries like a value Set. */
+zw_status zw_send_raw(zw_manager *manager, uint32_t home_id, uint8_t node_id, const uint8_t *command, uint8_t length,
+                      bool user_command);
 
 #ifdef __cplusplus
 }

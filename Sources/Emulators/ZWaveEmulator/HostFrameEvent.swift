@@ -21,5 +21,32 @@ public struct HostFrameEvent: Sendable, CustomStringConvertible {
         return Array(frame.payload[2..<(2 + length)])
     }
 
+    /// For SEND_DATA: the command bytes without Multi Channel encapsulation (Command Encapsulation, 0x60 0x0D).
+    public var innerCommand: [UInt8]? {
+        guard let command else { return nil }
+        if command.count >= 4, command[0] == 0x60, command[1] == 0x0D { return Array(command[4...]) }
+        return command
+    }
+
+    /// The level of a Switch Multilevel Set in this SEND_DATA frame to `node` (plain or Multi Channel
+    /// encapsulated), else nil.
+    public func multilevelSetLevel(node: UInt8) -> UInt8? {
+        guard destinationNode == node, let inner = innerCommand, inner.count >= 3, inner[0] == 0x26, inner[1] == 0x01
+        else { return nil }
+        return inner[2]
+    }
+
+    /// Whether this is a SEND_DATA frame (to `node`, or to any node) carrying `commandClass`'s command `command`
+    /// (plain or Multi Channel encapsulated), e.g. Meter Get: 0x32, 0x01.
+    public func carries(_ commandClass: UInt8, _ command: UInt8, to node: UInt8? = nil) -> Bool {
+        guard let destination = destinationNode, node == nil || destination == node, let inner = innerCommand,
+            inner.count >= 2
+        else { return false }
+        return inner[0] == commandClass && inner[1] == command
+    }
+
+    /// Whether this is a SEND_DATA frame to `node`.
+    public func isSendData(to node: UInt8) -> Bool { destinationNode == node }
+
     public var description: String { "#\(index) \(frame)" }
 }

@@ -120,6 +120,30 @@ extension ZWaveStickEmulator {
     /// Changes the emulated radio latency per transaction.
     public func setRadioLatency(_ latency: Duration) { queue.sync { radioLatency = latency } }
 
+    /// Holds the radio from the first host frame matching `predicate` on (a frame that arrives after this call):
+    /// that frame is ACKed and answered at once as always, but its transaction's callback and the node's report,
+    /// and every later step, wait until `releaseRadio()`. The host meanwhile has that one transaction in flight,
+    /// with whatever it queued behind it. Returns when the frame has arrived (nil after `timeout`).
+    public func holdRadio(
+        startingWith predicate: @escaping @Sendable (HostFrameEvent) -> Bool, timeout: Duration
+    ) async -> HostFrameEvent? {
+        queue.sync { holdPredicate = predicate }
+        let frame = await waitForHostFrame(timeout: timeout, where: predicate)
+        if frame == nil { queue.sync { holdPredicate = nil } }
+        return frame
+    }
+
+    /// Ends `holdRadio`: the held steps run in their order, each after its usual delay.
+    public func releaseRadio() {
+        queue.sync {
+            holdPredicate = nil
+            holding = false
+            let steps = heldSteps
+            heldSteps = []
+            for step in steps { afterRadio(step.delay, step.action) }
+        }
+    }
+
     // MARK: State
 
     /// The dimmer level (0-99) of an FGD212, or the switch state (0x00/0xFF) of an endpoint of a switch.

@@ -52,6 +52,10 @@ public final class ZWaveStickEmulator: @unchecked Sendable {
     // Transactions: outputs are scheduled no earlier than the end of the previous transaction.
     var cursor = DispatchTime.now()
     var radioLatency: Duration
+    /// `holdRadio`: the frame that starts the hold, whether it has, and the steps it keeps until `releaseRadio`.
+    var holdPredicate: (@Sendable (HostFrameEvent) -> Bool)?
+    var holding = false
+    var heldSteps: [(delay: Double, action: @Sendable () -> Void)] = []
 
     // Network.
     var nodes: [UInt8: EmulatedNode] = [:]
@@ -222,6 +226,10 @@ public final class ZWaveStickEmulator: @unchecked Sendable {
             w.continuation.resume(returning: event)
         }
         for (_, s) in streams { s.yield(event) }
+        if let hold = holdPredicate, hold(event) {
+            holdPredicate = nil
+            holding = true
+        }
         guard answering else { return }
         if nakNext {
             nakNext = false
@@ -301,6 +309,10 @@ public final class ZWaveStickEmulator: @unchecked Sendable {
     /// Schedules `action` `delay` seconds after the later of now and the end of the previous transaction,
     /// and moves the end of the transaction there, so outputs keep their order across transactions.
     func afterRadio(_ delay: Double, _ action: @escaping @Sendable () -> Void) {
+        if holding {
+            heldSteps.append((delay, action))
+            return
+        }
         let now = DispatchTime.now()
         let base = cursor > now ? cursor : now
         let at = base + delay
