@@ -52,7 +52,7 @@ public struct Composition {
                 port: zwave.port, userPath: zwave.stateDirectory, configPath: configPath,
                 openZWaveLogLevel: ZWaveLogLevel(rawValue: zwave.logLevel.openZWaveValue), networkKey: networkKey)
             driverConfiguration.releaseNodeCacheCopies = !without.contains(.nodeCacheRelease)
-            let driver = ZWaveDriver(configuration: driverConfiguration, logger: logger)
+            let driver = OpenZWave(configuration: driverConfiguration, logger: logger)
             let backend = ZWaveBackend(driver: driver, devices: zwave.devices, logger: logger)
             backends.append(backend)
             requestHandlers.append(backend)
@@ -69,7 +69,7 @@ public struct Composition {
             // ping after 30 s without a sign of life. A replugged adapter is found again within ~10 s.
             driverConfiguration.pingInterval = .seconds(30)
             driverConfiguration.maximumBackoff = .seconds(10)
-            let driver = CECDriver(configuration: driverConfiguration, logger: logger)
+            let driver = LibCEC(configuration: driverConfiguration, logger: logger)
             let backend = CECBackend(driver: driver, devices: cec.devices, rxEvents: cec.rxEvents, logger: logger)
             backends.append(backend)
             hardware.append(backend.events)

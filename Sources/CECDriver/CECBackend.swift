@@ -4,14 +4,14 @@ public import Logging
 internal import SystemSupport
 
 /// The HDMI-CEC side of the bridge: maps `CECEvent`s to `HardwareEvent`s for the TV (power, input) and
-/// the audio system (volume, mute), executes commands through `CECDriver`, and polls the TV's power
+/// the audio system (volume, mute), executes commands through `LibCEC`, and polls the TV's power
 /// adaptively: every `fastPoll` for `fastPeriod` after a command or a change, every `slowPoll` otherwise,
 /// and never for vendors whose TVs wake up when polled.
 public actor CECBackend: DeviceBackend {
     public nonisolated let adapter = Adapter.cec
     public nonisolated let events: AsyncStream<HardwareEvent>
     let continuation: AsyncStream<HardwareEvent>.Continuation
-    let driver: CECDriver
+    let driver: LibCEC
     let devices: [CECDeviceConfig]
     let rxEvents: Bool
     let logger: Logger
@@ -38,7 +38,7 @@ public actor CECBackend: DeviceBackend {
     static let vendorsWakingOnPoll: Set<UInt32> = [0x0000F0]
 
     public init(
-        driver: CECDriver, devices: [CECDeviceConfig], rxEvents: Bool, logger: Logger,
+        driver: LibCEC, devices: [CECDeviceConfig], rxEvents: Bool, logger: Logger,
         fastPoll: Duration = .seconds(2), slowPoll: Duration = .seconds(30), fastPeriod: Duration = .seconds(60)
     ) {
         self.driver = driver
@@ -213,7 +213,7 @@ public actor CECBackend: DeviceBackend {
     }
 
     /// Asks the TV to show `address` with a broadcast Set Stream Path (`<own>F:86:<pa>`); the device there
-    /// answers Active Source. No Active Source of our own (`CECDriver.setInput` sends one first): libcec
+    /// answers Active Source. No Active Source of our own (`LibCEC.setInput` sends one first): libcec
     /// takes an Active Source sent from its logical address as its own activation and, moments later,
     /// broadcasts Image View On and Active Source with its own physical address, pulling the TV back.
     func switchInput(to address: PhysicalAddress) async throws {

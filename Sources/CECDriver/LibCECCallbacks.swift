@@ -91,7 +91,7 @@ enum LibCECCallbacks {
 /// So do the callback table and the sink, which libcec's threads may still call: they are released only when no
 /// instance was ever created.
 final class LibCECResources: @unchecked Sendable {
-    // @unchecked Sendable: only the owning `CECDriver` actor touches `instance` and `isOpen` (on its queue); deinit
+    // @unchecked Sendable: only the owning `LibCEC` actor touches `instance` and `isOpen` (on its queue); deinit
     // runs once nothing else references the object.
 
     /// The driver's libcec instance, once created.

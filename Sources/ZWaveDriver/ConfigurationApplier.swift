@@ -9,13 +9,13 @@ internal import Logging
 @ZWaveBackendActor
 final class ConfigurationApplier {
     let devices: [ZWaveDeviceConfig]
-    let driver: ZWaveDriver
+    let driver: OpenZWave
     let reports: ReportWaiter
     let logger: Logger
     /// Nodes whose configuration was applied (or is being applied).
     private var applied: Set<NodeID> = []
 
-    nonisolated init(devices: [ZWaveDeviceConfig], driver: ZWaveDriver, reports: ReportWaiter, logger: Logger) {
+    nonisolated init(devices: [ZWaveDeviceConfig], driver: OpenZWave, reports: ReportWaiter, logger: Logger) {
         self.devices = devices
         self.driver = driver
         self.reports = reports

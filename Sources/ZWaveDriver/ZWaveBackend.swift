@@ -3,7 +3,7 @@ internal import FoundationEssentials
 public import Logging
 
 /// The Z-Wave side of the bridge, for any device: turns `ZWaveEvent`s into `HardwareEvent`s
-/// (`ZWaveBackend+Events`) and executes device commands through `ZWaveDriver` (`ZWaveBackend+Commands`).
+/// (`ZWaveBackend+Events`) and executes device commands through `OpenZWave` (`ZWaveBackend+Commands`).
 ///
 /// A command returns when the device confirmed the new value (its report reached the library) or after
 /// `confirmationTimeout`, so the bridge's per-device queue keeps exactly one command on the radio per device and
@@ -20,7 +20,7 @@ public final class ZWaveBackend: DeviceBackend {
     /// Hardware events for the bridge; single consumer.
     public nonisolated let events: AsyncStream<HardwareEvent>
     let continuation: AsyncStream<HardwareEvent>.Continuation
-    let driver: ZWaveDriver
+    let driver: OpenZWave
     let configured: [ZWaveDeviceConfig]
     let logger: Logger
     let reports: ReportWaiter
@@ -64,7 +64,7 @@ public final class ZWaveBackend: DeviceBackend {
     ///   - confirmationTimeout: how long a command waits for the device's report.
     ///   - sweepDebounce: how long a PowerNode's unsolicited report waits for the re-read of its sockets.
     public nonisolated init(
-        driver: ZWaveDriver, devices: [ZWaveDeviceConfig], logger: Logger,
+        driver: OpenZWave, devices: [ZWaveDeviceConfig], logger: Logger,
         confirmationTimeout: Duration = .seconds(3), sweepDebounce: Duration = .milliseconds(300)
     ) {
         self.driver = driver

@@ -1,4 +1,4 @@
-/// What to write into a value with `ZWaveDriver.setValue(_:to:)`; it must fit the value's type.
+/// What to write into a value with `OpenZWave.setValue(_:to:)`; it must fit the value's type.
 public enum ZWaveValueInput: Sendable, Hashable {
     case bool(Bool)
     case byte(UInt8)

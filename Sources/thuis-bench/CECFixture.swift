@@ -3,12 +3,12 @@ import Foundation
 
 /// An emulated Pulse-Eight adapter on a pty in the bench process (TV in standby, an AVR and a player).
 final class CECFixture: Sendable {
-    let emulator: CECEmulator
+    let emulator: CECAdapterEmulator
     let link: String
 
     init(link: String) throws {
         self.link = link
-        emulator = CECEmulator(configuration: CECEmulatorConfiguration())
+        emulator = CECAdapterEmulator(configuration: CECEmulatorConfiguration())
         try emulator.start(link: link)
     }
 

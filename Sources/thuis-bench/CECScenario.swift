@@ -5,7 +5,7 @@ import Foundation
 import Logging
 
 /// Scenario 6: `/set on` for the TV → Image View On (`10:04`) at the emulated adapter; baseline: the same
-/// libcec call (`CECDriver.powerOn`, `libcec_power_on_devices`) made directly against a second emulator.
+/// libcec call (`LibCEC.powerOn`, `libcec_power_on_devices`) made directly against a second emulator.
 /// Each sample is followed by standby (`10:36`) so the next `on` is a real transition. libcec's adapter thread
 /// reads the port 5 bytes at a time with a 50 ms timeout, so single samples scatter over 0-50 ms on both
 /// sides; the bridge's overhead is a shift of the whole distribution, read at its floor (p1) where that
@@ -48,7 +48,7 @@ enum CECScenario {
         defer { directFixture.stop() }
         var logger = Logger(label: "bench.cec")
         logger.logLevel = .error
-        let driver = CECDriver(
+        let driver = LibCEC(
             configuration: CECDriverConfiguration(port: directFixture.link, osdName: "Direct", deviceType: .recording),
             logger: logger)
         _ = try await driver.open()

@@ -26,7 +26,7 @@ struct EmulateCECCommand: AsyncParsableCommand {
         if trace {
             printer = { (line: String) in Self.say(line) }
         }
-        let emulator = CECEmulator(configuration: configuration, trace: printer)
+        let emulator = CECAdapterEmulator(configuration: configuration, trace: printer)
 
         signal(SIGINT, SIG_IGN)
         signal(SIGTERM, SIG_IGN)

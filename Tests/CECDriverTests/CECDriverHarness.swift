@@ -11,8 +11,8 @@ import Testing
 struct CECDriverHarness {
     let directory: TemporaryDirectory
     let link: String
-    let emulator: CECEmulator
-    let driver: CECDriver
+    let emulator: CECAdapterEmulator
+    let driver: LibCEC
     let recorder: EventRecorder
 
     static func make(
@@ -23,7 +23,7 @@ struct CECDriverHarness {
         let link = directory.file("cec")
         var configuration = CECEmulatorConfiguration()
         configure(&configuration)
-        let emulator = CECEmulator(configuration: configuration)
+        let emulator = CECAdapterEmulator(configuration: configuration)
         try emulator.start(link: link)
         var driverConfig = CECDriverConfiguration(port: link, osdName: "Thuis", deviceType: .recording)
         driverConfig.pingInterval = .milliseconds(500)
@@ -33,7 +33,7 @@ struct CECDriverHarness {
         driverConfiguration(&driverConfig)
         var logger = Logger(label: "cec-test")
         logger.logLevel = .warning
-        let driver = CECDriver(configuration: driverConfig, logger: logger)
+        let driver = LibCEC(configuration: driverConfig, logger: logger)
         return CECDriverHarness(
             directory: directory, link: link, emulator: emulator, driver: driver, recorder: EventRecorder())
     }

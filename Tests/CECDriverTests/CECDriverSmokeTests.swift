@@ -14,7 +14,7 @@ import Testing
 struct CECDriverTests {
     @Test("issue 2 smoke: libcec initialises with no adapter, detects zero adapters, and open fails with a typed error")
     func smokeNoAdapter() async throws {
-        let driver = CECDriver(configuration: CECDriverConfiguration(), logger: Logger(label: "smoke"))
+        let driver = LibCEC(configuration: CECDriverConfiguration(), logger: Logger(label: "smoke"))
         let adapters = try await driver.detectAdapters()
         #expect(adapters.isEmpty, "this machine has no CEC adapter, but libcec found \(adapters)")
         // port auto with nothing attached: open fails with a typed error instead of hanging.
@@ -306,7 +306,7 @@ struct CECDriverTests {
     }
 
     /// Asks for the TV's power status until it is `wanted` (libcec re-queries while "in transition").
-    private func pollStatus(_ driver: CECDriver, until wanted: PowerStatus) async -> PowerStatus? {
+    private func pollStatus(_ driver: LibCEC, until wanted: PowerStatus) async -> PowerStatus? {
         let deadline = ContinuousClock.now + .seconds(8)
         var last: PowerStatus?
         while ContinuousClock.now < deadline {

@@ -10,13 +10,13 @@ struct CECEmulatorTests {
     /// Starts an emulator on a temporary link and opens the host side.
     func withEmulator(
         _ configure: (inout CECEmulatorConfiguration) -> Void = { _ in },
-        _ body: (CECEmulator, HostPort, String) async throws -> Void
+        _ body: (CECAdapterEmulator, HostPort, String) async throws -> Void
     ) async throws {
         let directory = try TemporaryDirectory(prefix: "cec-emu")
         let link = directory.file("cec")
         var configuration = CECEmulatorConfiguration()
         configure(&configuration)
-        let emulator = CECEmulator(configuration: configuration)
+        let emulator = CECAdapterEmulator(configuration: configuration)
         try emulator.start(link: link)
         defer { emulator.stop() }
         let host = try HostPort(path: link)

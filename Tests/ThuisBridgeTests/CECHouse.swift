@@ -10,7 +10,7 @@ import TestSupport
 /// `living/tv`, plus a subscriber on everything under `Thuis/`.
 final class CECHouse: Sendable {
     let broker: MosquittoBroker
-    let emulator: CECEmulator
+    let emulator: CECAdapterEmulator
     let watcher: MQTTTestClient
     let directory: TemporaryDirectory
     let bridge: ChildProcess
@@ -30,7 +30,7 @@ final class CECHouse: Sendable {
         directory = try TemporaryDirectory(prefix: "thuis-cec")
         var configuration = CECEmulatorConfiguration()
         configure(&configuration)
-        emulator = CECEmulator(configuration: configuration)
+        emulator = CECAdapterEmulator(configuration: configuration)
         link = directory.file("cec")
         try emulator.start(link: link)
         let fixture = ConfigFixture(

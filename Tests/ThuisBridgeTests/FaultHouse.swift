@@ -31,7 +31,7 @@ final class FaultHouse: Sendable {
 
     let broker: MosquittoBroker
     let stick: ZWaveStickEmulator?
-    let cec: CECEmulator?
+    let cec: CECAdapterEmulator?
     let watcher: MQTTTestClient
     let directory: TemporaryDirectory
     let config: String
@@ -57,7 +57,7 @@ final class FaultHouse: Sendable {
             stick = nil
         }
         if options.cec {
-            let cec = CECEmulator(configuration: CECEmulatorConfiguration())
+            let cec = CECAdapterEmulator(configuration: CECEmulatorConfiguration())
             try cec.start(link: directory.file("cec"))
             self.cec = cec
             fixture.cec = .init(

@@ -44,7 +44,7 @@ enum HomeAssistantInstall {
 final class HomeAssistantHouse: Sendable {
     let broker: MosquittoBroker
     let stick: ZWaveStickEmulator
-    let cec: CECEmulator
+    let cec: CECAdapterEmulator
     let watcher: MQTTTestClient
     let directory: TemporaryDirectory
     /// devices.toml as the suite starts (dimmer `bedroom/light`), and with the dimmer renamed.
@@ -117,7 +117,7 @@ final class HomeAssistantHouse: Sendable {
         directory = try TemporaryDirectory(prefix: "thuis-ha")
         stick = ZWaveStickEmulator(network: Self.network)
         try stick.start(link: directory.file("zwave"))
-        cec = CECEmulator(configuration: CECEmulatorConfiguration())
+        cec = CECAdapterEmulator(configuration: CECEmulatorConfiguration())
         try cec.start(link: directory.file("cec"))
         config = try directory.write(
             "devices.toml",

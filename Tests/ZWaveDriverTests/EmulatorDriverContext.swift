@@ -4,7 +4,7 @@ import Testing
 import ZWaveDriver
 import ZWaveEmulator
 
-/// One integration test's world: the emulated stick on a temporary link, a `ZWaveDriver` (the real
+/// One integration test's world: the emulated stick on a temporary link, an `OpenZWave` actor (the real
 /// libopenzwave through the shim) on it, and the driver's events recorded. `close()` removes everything.
 final class EmulatorDriverContext: @unchecked Sendable {
     // @unchecked Sendable: the stored properties are immutable; `events` is lock-protected, the emulator
@@ -26,17 +26,17 @@ final class EmulatorDriverContext: @unchecked Sendable {
     var statePath: String { directory.appendingPathComponent("state").path }
 
     /// A fresh driver on the emulator's link; all drivers of a context share the state (cache) directory.
-    func makeDriver(retryTimeout: Duration = .seconds(10)) -> ZWaveDriver {
+    func makeDriver(retryTimeout: Duration = .seconds(10)) -> OpenZWave {
         var logger = Logger(label: "test.zwave.emulator") { _ in SwiftLogNoOpLogHandler() }
         logger.logLevel = .warning
         let configuration = ZWaveDriverConfiguration(
             port: link, userPath: statePath, retryTimeout: retryTimeout,
             readyTimeout: .seconds(10))
-        return ZWaveDriver(configuration: configuration, logger: logger)
+        return OpenZWave(configuration: configuration, logger: logger)
     }
 
     /// Runs `driver` (recording its events) while `body` runs, then stops it and waits for the teardown.
-    func withRunning(_ driver: ZWaveDriver, _ body: () async throws -> Void) async throws {
+    func withRunning(_ driver: OpenZWave, _ body: () async throws -> Void) async throws {
         let log = events
         async let recording: Void = { for await event in driver.events { log.append(event) } }()
         try await withThrowingTaskGroup(of: Void.self) { group in

@@ -71,7 +71,7 @@ extension OpenZWaveSuite {
             } catch {
                 #expect(error.code == .notRunning)
                 #expect(error.node == NodeID(5))
-                #expect(error.call == "ZWaveDriver.setLevel")
+                #expect(error.call == "OpenZWave.setLevel")
             }
             do throws(ZWaveError) {
                 try context.driver.setLevel(node: NodeID(5), level: 150)
@@ -85,7 +85,7 @@ extension OpenZWaveSuite {
         func badConfigPath() async throws {
             let context = try ZWaveTestContext()
             defer { context.close() }
-            let driver = ZWaveDriver(
+            let driver = OpenZWave(
                 configuration: ZWaveDriverConfiguration(
                     port: context.portPath, userPath: context.statePath,
                     configPath: "/nonexistent/openzwave"),

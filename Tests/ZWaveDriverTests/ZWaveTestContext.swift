@@ -13,7 +13,7 @@ final class ZWaveTestContext: @unchecked Sendable {
     let pty: PseudoTerminal?
     let configuration: ZWaveDriverConfiguration
     let logger: Logger
-    let driver: ZWaveDriver
+    let driver: OpenZWave
     let events = Recorder<ZWaveEvent>()
     let logLines = Recorder<CapturingLogHandler.Line>()
     let portPath: String
@@ -38,13 +38,13 @@ final class ZWaveTestContext: @unchecked Sendable {
         if let cacheWriteDeferralLimit { configuration.cacheWriteDeferralLimit = cacheWriteDeferralLimit }
         self.configuration = configuration
         self.logger = logger
-        driver = ZWaveDriver(configuration: configuration, logger: logger)
+        driver = OpenZWave(configuration: configuration, logger: logger)
     }
 
     var statePath: String { directory.appendingPathComponent("state").path }
 
     /// A new driver on the same port and state dir (a restart: `run()` works once per driver).
-    func makeDriver() -> ZWaveDriver { ZWaveDriver(configuration: configuration, logger: logger) }
+    func makeDriver() -> OpenZWave { OpenZWave(configuration: configuration, logger: logger) }
 
     /// Runs the driver and records its events while `body` runs, then cancels `run()` and waits for the
     /// teardown and the end of the event stream. Returns how long stopping took.
@@ -56,7 +56,7 @@ final class ZWaveTestContext: @unchecked Sendable {
     /// The same for another driver (see `makeDriver`), recording into `recording`.
     @discardableResult
     func withRunningDriver(
-        _ driver: ZWaveDriver, recording events: Recorder<ZWaveEvent>,
+        _ driver: OpenZWave, recording events: Recorder<ZWaveEvent>,
         _ body: () async throws -> Void
     ) async throws -> Duration {
         async let recording: Void = { for await event in driver.events { events.append(event) } }()

@@ -11,7 +11,7 @@ import ServiceLifecycle
 /// whole shutdown that long. After the grace period the service returns anyway and the process exits with
 /// libcec's call still blocked; nothing is left to close then (the connection was never opened).
 struct CECService: Service {
-    let driver: CECDriver
+    let driver: LibCEC
     let backend: CECBackend
     let logger: Logger
     var shutdownGrace: Duration = .seconds(3)

@@ -7,7 +7,7 @@ import ZWaveDriver
 /// (`ZWaveBackend.leaveControllerMode`: the cancel is confirmed by the stick, at most 5 s), then the driver
 /// writes the network cache, removes the driver and destroys the Manager.
 struct ZWaveService: Service {
-    let driver: ZWaveDriver
+    let driver: OpenZWave
     let backend: ZWaveBackend
 
     func run() async throws {

@@ -1,6 +1,6 @@
 /// What the generic Z-Wave code tells a `DeviceQuirk` about the network (`DeviceQuirk.observe`).
 enum NetworkChange: Sendable {
-    /// A node's identity was read (`ZWaveDriver.nodeInfo`); again on every change of its details.
+    /// A node's identity was read (`OpenZWave.nodeInfo`); again on every change of its details.
     case identified(ZWaveNodeInfo)
     /// A node's interview completed (`nodeReady`).
     case interviewCompleted(NodeID)

@@ -17,7 +17,7 @@ final class PowerNodeFraming: DeviceQuirk {
     /// Greenwave Reality's manufacturer id, as OpenZWave spells it.
     static let manufacturerID = "0x0099"
 
-    let driver: ZWaveDriver
+    let driver: OpenZWave
     let reports: ReportWaiter
     let logger: Logger
     /// How long an unsolicited report waits for its sweep, so that a burst of reports costs one sweep.
@@ -44,7 +44,7 @@ final class PowerNodeFraming: DeviceQuirk {
     var metersDeferred: Set<NodeID> = []
     let (sweeps, sweepContinuation) = AsyncStream.makeStream(of: SweepRequest.self, bufferingPolicy: .unbounded)
 
-    nonisolated init(driver: ZWaveDriver, reports: ReportWaiter, logger: Logger, sweepDebounce: Duration) {
+    nonisolated init(driver: OpenZWave, reports: ReportWaiter, logger: Logger, sweepDebounce: Duration) {
         self.driver = driver
         self.reports = reports
         self.logger = logger

@@ -9,7 +9,7 @@ import ZWaveEmulator
 final class DemoEmulators: Sendable {
     let network: NetworkDescription
     let zwave: ZWaveStickEmulator
-    let cec: CECEmulator
+    let cec: CECAdapterEmulator
     /// Where the bridge finds the stick and the adapter (`zwave.port`, `cec.port`).
     let zwaveLink: String
     let cecLink: String
@@ -17,7 +17,7 @@ final class DemoEmulators: Sendable {
     init(directory: String) throws(DemoError) {
         network = NetworkDescription.house
         zwave = ZWaveStickEmulator(network: network)
-        cec = CECEmulator(configuration: CECEmulatorConfiguration())
+        cec = CECAdapterEmulator(configuration: CECEmulatorConfiguration())
         zwaveLink = Path.join(directory, "zwave-stick")
         cecLink = Path.join(directory, "cec-adapter")
         do {

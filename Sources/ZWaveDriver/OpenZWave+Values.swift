@@ -1,17 +1,17 @@
 internal import CZWaveShim
 
-extension ZWaveDriver {
+extension OpenZWave {
     /// Sets a dimmer's level (Switch Multilevel 0x26, index 0): 0...99, or 255 for "last level".
     /// Wraps `zw_value_set_byte` (Manager::SetValue); OpenZWave sends Set then Get on its driver thread.
     /// Runs on the caller's thread (see `FastSetPath`).
     public nonisolated func setLevel(node: NodeID, instance: UInt8 = 1, level: UInt8) throws(ZWaveError) {
         guard level <= 99 || level == 255 else {
             throw ZWaveError(
-                .invalidArgument, call: "ZWaveDriver.setLevel", node: node,
+                .invalidArgument, call: "OpenZWave.setLevel", node: node,
                 message: "level \(level) is not 0...99 or 255")
         }
         let key = ZWaveValueKey(node: node, commandClass: CommandClass.switchMultilevel, instance: instance, index: 0)
-        try commandPath.withReadyManager(key, call: "ZWaveDriver.setLevel") { (manager, id) throws(ZWaveError) in
+        try commandPath.withReadyManager(key, call: "OpenZWave.setLevel") { (manager, id) throws(ZWaveError) in
             var c = id.cValue
             try ZWaveError.check(zw_value_set_byte(manager, &c, level), call: "zw_value_set_byte", node: node)
         }
@@ -24,7 +24,7 @@ extension ZWaveDriver {
     /// Runs on the caller's thread (see `FastSetPath`).
     public nonisolated func setSwitch(node: NodeID, instance: UInt8 = 1, on: Bool) throws(ZWaveError) {
         let key = ZWaveValueKey(node: node, commandClass: CommandClass.switchBinary, instance: instance, index: 0)
-        try commandPath.withReadyManager(key, call: "ZWaveDriver.setSwitch") { (manager, id) throws(ZWaveError) in
+        try commandPath.withReadyManager(key, call: "OpenZWave.setSwitch") { (manager, id) throws(ZWaveError) in
             var c = id.cValue
             try ZWaveError.check(zw_value_set_bool(manager, &c, on), call: "zw_value_set_bool", node: node)
         }

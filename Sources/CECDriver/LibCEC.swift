@@ -13,7 +13,7 @@ internal import SystemSupport
 /// pool; `libcec_open` blocks that queue for a second or more. libcec's callbacks arrive on libcec's own
 /// thread and are copied into `events` (a bounded stream) at once. `run()` is the supervising loop: open,
 /// verify, ping, reconnect with capped backoff; the command methods need an open connection.
-public actor CECDriver {
+public actor LibCEC {
     /// Everything the driver observes, across reconnects; libcec's events are yielded from libcec's callback
     /// thread, the rest from the driver's queue. Bounded (`eventBufferSize`, oldest dropped). Finishes after `close()`.
     public nonisolated let events: AsyncStream<CECEvent>

@@ -1,7 +1,7 @@
 public import BridgeCore
 internal import CCEC
 
-extension CECDriver {
+extension LibCEC {
     /// Wakes a device (`libcec_power_on_devices`; for the TV this sends Image View On).
     public func powerOn(_ address: LogicalAddress = .tv) throws(CECDriverError) {
         let h = try handle(for: "powerOn")

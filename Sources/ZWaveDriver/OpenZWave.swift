@@ -4,8 +4,8 @@ internal import FoundationEssentials
 public import Logging
 internal import SystemSupport
 
-/// Owns OpenZWave (through the C shim): the process-wide Manager, one driver on one serial port, the
-/// notification watcher and a watchdog that restarts the driver when the stick goes silent.
+/// The bridge's handle on the OpenZWave library (through the C shim): the process-wide Manager, one driver on one
+/// serial port, the notification watcher and a watchdog that restarts the driver when the stick goes silent.
 ///
 /// The actor runs on its own serial dispatch queue, so OpenZWave's blocking calls never occupy the
 /// cooperative pool. OpenZWave calls back on its driver thread (and on this queue during RemoveDriver
@@ -15,7 +15,7 @@ internal import SystemSupport
 /// ServiceGroup); commands work between `driverReady` and the end of `run()`. Cancelling `run()` writes
 /// the cache, removes the driver and destroys the Manager. OpenZWave allows one Manager per process:
 /// a second running driver fails with `.managerExists`.
-public actor ZWaveDriver {
+public actor OpenZWave {
     /// Everything the network reports, in order, plus `adapterLost`/`adapterRecovered`. Single consumer;
     /// bounded (`eventBufferSize`, the oldest are dropped first); finishes when `run()` returns.
     public nonisolated let events: AsyncStream<ZWaveEvent>
@@ -84,7 +84,7 @@ public actor ZWaveDriver {
     /// tears it down (`zw_write_config`, `zw_remove_driver`, `zw_manager_destroy`) and finishes `events`.
     /// Throws when OpenZWave cannot be started at all (another Manager exists, bad paths).
     public func run() async throws(ZWaveError) {
-        guard case .idle = runState else { throw ZWaveError(.alreadyRunning, call: "ZWaveDriver.run") }
+        guard case .idle = runState else { throw ZWaveError(.alreadyRunning, call: "OpenZWave.run") }
         runState = .running
         do {
             try start()

@@ -3,7 +3,7 @@ internal import FoundationEssentials
 internal import Logging
 internal import SystemSupport
 
-extension ZWaveDriver {
+extension OpenZWave {
     /// Consumes the callbacks' events in order: updates the driver's state, then publishes them.
     func pump() async {
         for await event in supervisedStream {
@@ -177,7 +177,7 @@ extension ZWaveDriver {
     }
 }
 
-extension ZWaveDriver {
+extension OpenZWave {
     /// Skips the cache writes OpenZWave starts itself until the network is queried (see
     /// `ZWaveDriverConfiguration.deferCacheWrites`), when the shim can intercept them.
     func deferCacheWrites() {

@@ -2,7 +2,7 @@ internal import FoundationEssentials
 internal import Logging
 internal import SystemSupport
 
-extension CECDriver {
+extension LibCEC {
     /// The supervising loop, until the surrounding task is cancelled: open (emits `.connected`), watch the
     /// connection (`watchHealth`); on loss emit `.connectionLost` and `.disconnected`,
     /// close, and reopen with doubling backoff capped at `maximumBackoff`. Closes the connection on exit.

@@ -1,6 +1,6 @@
 internal import CZWaveShim
 
-extension ZWaveDriver {
+extension OpenZWave {
     /// Starts inclusion (`zw_add_node`, Manager::AddNode); progress arrives as `controllerCommand` events.
     /// While it runs OpenZWave sends nothing else.
     public func include(secure: Bool = false) throws(ZWaveError) {

@@ -11,7 +11,7 @@ internal import Synchronization
 /// then TRANSMIT_SUCCEEDED or TRANSMIT_FAILED_ACK) and forwards everything the emulated devices send as
 /// FRAME_START/FRAME_DATA messages. The control API plays the devices' own remotes, unplugs and replugs
 /// the adapter, injects raw traffic and records every frame the host transmitted.
-public final class CECEmulator: Sendable {
+public final class CECAdapterEmulator: Sendable {
     /// The adapter, the bus and the recording, shared by the pty reader thread and the control API. Held only
     /// to read or change them, never while writing to the host: a host that does not read must not stop the
     /// emulator's observers (`state`, the waits for frames) or its unplug.
@@ -160,7 +160,7 @@ public final class CECEmulator: Sendable {
             guard acknowledged else { return out }
             for reply in bus.deliver(frame) {
                 if tracing { lines.append("bus \(reply)") }
-                out += CECEmulator.encodeReceived(reply)
+                out += CECAdapterEmulator.encodeReceived(reply)
             }
             return out
         }
