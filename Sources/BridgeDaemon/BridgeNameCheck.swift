@@ -29,6 +29,8 @@ public struct BridgeNameCheck: Sendable {
     let logger: Logger
     /// Added to 1.5 keep-alives when waiting for another machine's bridge to answer or its will to come.
     var willMargin: Duration = .seconds(5)
+    /// How long the check waits for its own message to come back through the broker (normally milliseconds).
+    var barrierTimeout: Duration = .seconds(10)
 
     public init(configuration: BridgeConfiguration, own: ProcessIdentity, logger: Logger) {
         self.configuration = configuration
@@ -71,7 +73,7 @@ public struct BridgeNameCheck: Sendable {
         options.maxInboundPayloadBytes = 1 << 20
         options.maxInboundPacketBytes = 1 << 20
         let client = try MQTTClient(options: options, logger: logger)
-        let mailbox = Mailbox()
+        let mailbox = Mailbox(barrierTopic: "\(configuration.topics.bridgeBase)/check/\(own.pid)")
         return try await withThrowingTaskGroup(of: Verdict?.self) { group in
             group.addTask {
                 try? await client.run()
@@ -112,11 +114,21 @@ public struct BridgeNameCheck: Sendable {
                 }
             }
             try Task.checkCancellation()
-            // The retained state and info arrive with the first SUBACK's subscription; the second SUBACK comes
-            // after them.
-            guard try await client.subscribeAcknowledged([topics.bridgeState, topics.bridgeInfo], qos: .atMostOnce),
+            // The broker sends the retained state and info before it acknowledges their subscription, and then a
+            // message of the check's own in the order it was published. The acknowledgement reaches this task on
+            // another path than the messages do: the check's own message, once in the mailbox, says that
+            // everything the broker sent before it is there too.
+            let barrier = mailbox.barrierTopic
+            guard
+                try await client.subscribeAcknowledged(
+                    [topics.bridgeState, topics.bridgeInfo, barrier], qos: .atMostOnce),
                 try await client.subscribeAcknowledged([topics.response("devices")], qos: .atMostOnce)
             else { continue }
+            let token = String(UInt64.random(in: 1...UInt64.max))
+            try await client.publish(topic: barrier, payload: Array(token.utf8), retain: false, qos: .atLeastOnce)
+            if await !mailbox.waitForBarrier(token: token, timeout: barrierTimeout) {
+                logger.warning("the broker did not echo the name check's own message; checking with what arrived")
+            }
             return try await verdict(client: client, mailbox: mailbox)
         }
     }
@@ -178,8 +190,22 @@ private actor Mailbox {
     private(set) var info: JSONValue?
     private var answered: Set<String> = []
     private var waiter: (transaction: String, continuation: CheckedContinuation<Outcome, Never>)?
+    /// The check's own topic: its message there comes after everything the broker sent before it.
+    nonisolated let barrierTopic: String
+    private var barrier: (token: String, continuation: CheckedContinuation<Bool, Never>)?
+    private var arrivedBarriers: Set<String> = []
+
+    init(barrierTopic: String) { self.barrierTopic = barrierTopic }
 
     func deliver(_ message: MQTTMessage) {
+        if message.topic == barrierTopic {
+            arrivedBarriers.insert(message.text)
+            if let barrier, message.text == barrier.token {
+                barrier.continuation.resume(returning: true)
+                self.barrier = nil
+            }
+            return
+        }
         if message.topic.hasSuffix("/state") {
             state = message.text
         } else if message.topic.hasSuffix("/info") {
@@ -193,6 +219,25 @@ private actor Mailbox {
         } else if state != "online" {
             finish(.offline)
         }
+    }
+
+    /// Waits until the message `token` on `barrierTopic` arrives (true), or `timeout` passes (false).
+    func waitForBarrier(token: String, timeout: Duration) async -> Bool {
+        if arrivedBarriers.contains(token) { return true }
+        return await withTaskGroup(of: Void.self) { group in
+            group.addTask {
+                try? await Task.sleep(for: timeout)
+                await self.releaseBarrier()
+            }
+            let arrived = await withCheckedContinuation { barrier = (token, $0) }
+            group.cancelAll()
+            return arrived
+        }
+    }
+
+    private func releaseBarrier() {
+        barrier?.continuation.resume(returning: false)
+        barrier = nil
     }
 
     /// Waits until the answer to `transaction` arrives, the state is no longer `online`, or `timeout` passes.
