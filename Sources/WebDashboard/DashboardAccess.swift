@@ -87,8 +87,10 @@ public struct DashboardAccess: Sendable {
             guard token.matches(given.utf8) else { return .unauthorized("wrong token") }
             if request.upgrade { return .allowed }
             let rest = Self.removing("token", from: request.query)
+            // Only a path on this server: `//host/...` would be another site's address.
+            let path = request.path.hasPrefix("/") && !request.path.hasPrefix("//") ? request.path : "/"
             return .redirect(
-                location: request.path + (rest.map { "?" + $0 } ?? ""),
+                location: path + (rest.map { "?" + $0 } ?? ""),
                 setCookie: "\(Self.cookieName)=\(String(decoding: token.bytes, as: UTF8.self)); Path=/; HttpOnly; "
                     + "SameSite=Strict")
         }

@@ -57,6 +57,11 @@ import WebDashboard
                 == .redirect(
                     location: "/network?x=1",
                     setCookie: "thuis_token=\(Self.secret); Path=/; HttpOnly; SameSite=Strict"))
+        // The redirect stays on this server, whatever the path looked like.
+        #expect(
+            locked.decide(request("//evil.example/x", query: "token=\(Self.secret)"))
+                == .redirect(
+                    location: "/", setCookie: "thuis_token=\(Self.secret); Path=/; HttpOnly; SameSite=Strict"))
         // A WebSocket takes the query as it is (no redirect there).
         #expect(locked.decide(request("/ws", query: "token=\(Self.secret)", upgrade: true)) == .allowed)
     }
