@@ -184,7 +184,7 @@ let package = Package(
             name: "IntegrationSupport", dependencies: ["TestSupport", "MQTTDriver", "SerialPTY"],
             path: "Tests/IntegrationSupport",
             swiftSettings: strict),
-        .testTarget(name: "SystemSupportTests", dependencies: ["SystemSupport"], swiftSettings: strict),
+        .testTarget(name: "SystemSupportTests", dependencies: ["SystemSupport", "TestSupport"], swiftSettings: strict),
         .testTarget(
             name: "BridgeCoreTests", dependencies: ["BridgeCore", "SystemSupport", "TestSupport"],
             exclude: ["Fuzz/Corpus", "Fuzz/LibFuzzer"], swiftSettings: strict),

@@ -231,24 +231,7 @@ extension CECEmulatorTests {
     /// Runs `body` on a thread of its own and reports whether it returned within `limit` (a body that blocks for
     /// ever leaves its thread behind).
     func returns(within limit: Duration, _ body: @escaping @Sendable () -> Void) async -> Bool {
-        let done = AsyncStream<Void>.makeStream()
-        startThread(name: "returns-within") {
-            body()
-            done.continuation.finish()
-        }
-        return await withTaskGroup(of: Bool.self) { group in
-            group.addTask {
-                for await _ in done.stream {}
-                return true
-            }
-            group.addTask {
-                try? await Task.sleep(for: limit)
-                return false
-            }
-            let first = await group.next() ?? false
-            group.cancelAll()
-            return first
-        }
+        (try? await finishing(within: limit) { await onThread(body) }) != nil
     }
 
     /// A stall of the emulator: it wrote to the host while holding the lock of its state, and a write waited for

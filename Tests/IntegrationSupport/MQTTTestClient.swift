@@ -65,6 +65,17 @@ public final class MQTTTestClient: Sendable {
         try await Self.poll(timeout: timeout, "SUBACK for \(filter)") { await self.client.subscriptionsAcknowledged }
     }
 
+    /// Waits until this client has received everything the broker sent it so far, such as the retained messages
+    /// that follow a SUBACK: subscribes to a topic of its own (`test/barrier/...`), publishes a token there and waits
+    /// for it to come back. The broker handles a client's packets in order and sends to it in order, so the token
+    /// arrives last. The token stays among `received`.
+    public func barrier(timeout: Duration = .seconds(30)) async throws {
+        let topic = "test/barrier/\(UUID().uuidString)"
+        try await subscribe(topic, timeout: timeout)
+        try await publish(topic: topic, text: "barrier")
+        try await waitForMessage(topic: topic, text: "barrier", timeout: timeout)
+    }
+
     /// Publishes a UTF-8 text payload.
     public func publish(topic: String, text: String, retain: Bool = false, qos: MQTTQoS = .atLeastOnce) async throws {
         try await client.publish(topic: topic, payload: Array(text.utf8), retain: retain, qos: qos)

@@ -76,18 +76,23 @@ struct MQTTClientLifecycleTests {
     func gracefulShutdown() async throws {
         let broker = try await MosquittoBroker.start()
         do {
+            let log = LogCapture()
             let client = try MQTTClient(
-                options: options(port: broker.port, clientID: "graceful"), logger: Logger(label: "t"))
+                options: options(port: broker.port, clientID: "graceful"), logger: log.logger(level: .info))
             let running = Task { try await client.run() }
             try await waitConnected(client)
             try await client.publish(
                 topic: "Thuis/bridge/graceful/state", payload: Array("online".utf8), retain: true,
                 qos: .atLeastOnce)
-            let started = ContinuousClock.now
-            await client.shutdown(
-                final: [MQTTPublication(topic: "Thuis/bridge/graceful/state", text: "stopped", retain: true)],
-                timeout: .seconds(2))
-            #expect(ContinuousClock.now - started < .seconds(2))
+            // The PUBACK ends the wait, not the timeout: a shutdown that gave up on it says so in the log.
+            let returned = try await finishing(within: .seconds(60)) {
+                await client.shutdown(
+                    final: [MQTTPublication(topic: "Thuis/bridge/graceful/state", text: "stopped", retain: true)],
+                    timeout: .seconds(30))
+            }
+            #expect(returned != nil, "shutdown did not return")
+            #expect(!log.lines.contains { $0.contains("not acknowledged") }, "\(log.lines)")
+            #expect(log.lines.contains { $0.contains("MQTT client shut down") }, "\(log.lines)")
             try await running.value
             #expect(await client.isConnected == false)
             var events = client.connectionEvents.makeAsyncIterator()
@@ -127,10 +132,34 @@ struct MQTTClientLifecycleTests {
         } else {
             Issue.record("expected a second connectFailed, got \(String(describing: second))")
         }
-        let started = ContinuousClock.now
-        await client.shutdown(final: [MQTTPublication(topic: "a", text: "b", retain: true)])
-        try await running.value
-        #expect(ContinuousClock.now - started < .seconds(2))
+        let ended = try await finishing(within: .seconds(60)) {
+            await client.shutdown(final: [MQTTPublication(topic: "a", text: "b", retain: true)])
+            try await running.value
+        }
+        #expect(ended != nil, "run() did not end after shutdown")
+    }
+
+    @Test("shutdown ends run() without waiting out the reconnect backoff")
+    func shutdownWakesTheBackoff() async throws {
+        let port = try FreePort.next()
+        var options = options(port: port, clientID: "backoff")
+        options.reconnectDelayMin = .seconds(600)
+        options.reconnectDelayMax = .seconds(600)
+        let client = try MQTTClient(options: options, logger: Logger(label: "t"))
+        let running = Task { try await client.run() }
+        var events = client.connectionEvents.makeAsyncIterator()
+        // The network thread now waits ten minutes before its next attempt; the shutdown must end that wait.
+        guard case .connectFailed(_, let retryIn) = await events.next() else {
+            Issue.record("expected connectFailed")
+            running.cancel()
+            return
+        }
+        #expect(retryIn == .seconds(600))
+        let ended = try await finishing(within: .seconds(60)) {
+            await client.shutdown()
+            try await running.value
+        }
+        #expect(ended != nil, "run() waited out the backoff after shutdown")
     }
 
     @Test("inbound payloads above the limit are reported as .oversized, smaller ones delivered")

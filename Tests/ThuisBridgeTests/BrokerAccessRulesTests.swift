@@ -102,7 +102,7 @@ import ZWaveEmulator
             await broker.stop()
             throw error
         }
-        #expect(await bridge.stop(timeout: .seconds(15)) == .exited(0))
+        #expect(await bridge.stop(timeout: .seconds(60)) == .exited(0))
         stick.stop()
         await tablet.close()
         await admin.close()

@@ -251,15 +251,14 @@ import Testing
         }
     }
 
-    /// SIGTERM stops the bridge within `limit` with exit 0, printing how long it took (1.2-3.1 s on a quiet
-    /// machine; the limit leaves room for the whole suite running in parallel on 2 cores).
-    static func expectPromptStop(_ house: CECHouse, _ situation: String, limit: Duration = .seconds(10)) async {
+    /// SIGTERM stops the bridge with exit 0, printing how long it took (1.2-3.1 s on a quiet machine). The bound
+    /// (SIGKILL after 60 s) only catches a stop that never comes; that libcec cannot hold the shutdown for long is
+    /// seen in the shutdown's own grace period (`sigtermWhileLibcecOpenWaitsForASilentAdapterIsPrompt`).
+    static func expectPromptStop(_ house: CECHouse, _ situation: String) async {
         let started = ContinuousClock.now
-        let termination = await house.bridge.stop(timeout: .seconds(40))
-        let took = ContinuousClock.now - started
-        print("CEC SIGTERM \(situation) → exit: \(took)")
-        #expect(termination == .exited(0))
-        #expect(took < limit, "SIGTERM \(situation) took \(took)")
+        let termination = await house.bridge.stop(timeout: .seconds(60))
+        print("CEC SIGTERM \(situation) → exit: \(ContinuousClock.now - started)")
+        #expect(termination == .exited(0), "SIGTERM \(situation): \(String(describing: termination))")
     }
 
     @Test func sigtermWhileConnectedClosesLibcecAndExitsZero() async throws {
@@ -300,9 +299,13 @@ import Testing
             #expect(failed != nil, "the bridge never retried the open")
             let silent = try SilentAdapter(link: house.link)
             defer { silent.remove() }
-            // libcec_open on a port nobody answers blocks ~33 s; the shutdown waits 3 s for it at most.
+            // libcec_open on a port nobody answers blocks ~33 s; the shutdown waits 3 s for it at most, and says so.
             #expect(await silent.waitForHostBytes(timeout: .seconds(30)), "libcec never opened the silent port")
             await Self.expectPromptStop(house, "while libcec_open waits for a silent adapter")
+            await house.bridge.waitForOutputEnd(timeout: .seconds(10))
+            #expect(
+                house.bridge.outputText.contains("libcec did not stop within the shutdown grace period"),
+                "the shutdown waited for libcec_open to give up")
         }
     }
 }

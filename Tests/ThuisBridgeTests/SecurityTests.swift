@@ -42,7 +42,7 @@ import Testing
             _ = try await house.watcher.waitForMessage(topic: house.devicesTopic)
 
             // Stop the bridge so its whole output (including shutdown) is in.
-            #expect(await house.bridge.stop(timeout: .seconds(15)) == .exited(0))
+            #expect(await house.bridge.stop(timeout: .seconds(60)) == .exited(0))
             await house.bridge.waitForOutputEnd(timeout: .seconds(5))
             let output = house.bridge.outputText
             #expect(output.contains("MQTT connected"), "the trace-level log was captured")

@@ -95,7 +95,7 @@ import Testing
             // The retained command cleared (an empty retained message, which beta refuses as retained too).
             try await house.watcher.publish(topic: "Thuis/device/bedroom/tv/set", payload: [], retain: true)
             // alpha stops: beta sorts first among the online bridges and reports what no bridge serves.
-            #expect(await alpha.stop(timeout: .seconds(10)) == .exited(0))
+            #expect(await alpha.stop(timeout: .seconds(60)) == .exited(0))
             try await house.watcher.waitForMessage(topic: "Thuis/bridge/alpha/state", text: "offline", from: mark)
             mark = await house.mark
             try await house.watcher.publish(topic: "Thuis/device/bedroom/tvv/set", text: "on")
@@ -225,7 +225,7 @@ import Testing
             #expect(newcomer.outputText.contains("answers"), "\(newcomer.outputText)")
             #expect(newcomer.outputText.contains("host pi-hall"), "\(newcomer.outputText)")
             #expect(bridges[0].isRunning)
-            #expect(await bridges[0].stop(timeout: .seconds(10)) == .exited(0))
+            #expect(await bridges[0].stop(timeout: .seconds(60)) == .exited(0))
 
             // Gone without a will yet (another machine's): the newcomer waits for it, and starts when it comes.
             try await Self.leaveStaleState(
@@ -239,7 +239,7 @@ import Testing
             try await house.watcher.publish(topic: "Thuis/bridge/remote/state", text: "offline", retain: true)
             try await house.watcher.waitForMessage(topic: "Thuis/bridge/remote/state", text: "online", from: mark)
             #expect(waiting.isRunning, "\(waiting.outputText)")
-            #expect(await waiting.stop(timeout: .seconds(10)) == .exited(0))
+            #expect(await waiting.stop(timeout: .seconds(60)) == .exited(0))
 
             // Neither an answer nor a will: the name stays taken.
             try await Self.leaveStaleState(

@@ -35,22 +35,11 @@ final class EmulatorDriverContext: @unchecked Sendable {
         return OpenZWave(configuration: configuration, logger: logger)
     }
 
-    /// Runs `driver` (recording its events) while `body` runs, then stops it and waits for the teardown.
+    /// Runs `driver` (recording its events) while `body` runs, then stops it and waits for the teardown (see
+    /// `whileRunning`).
     func withRunning(_ driver: OpenZWave, _ body: () async throws -> Void) async throws {
         let log = events
-        async let recording: Void = { for await event in driver.events { log.append(event) } }()
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask { try await driver.run() }
-            do {
-                try await body()
-            } catch {
-                group.cancelAll()
-                throw error
-            }
-            group.cancelAll()
-            try await group.waitForAll()
-        }
-        await recording
+        try await whileRunning(driver, recording: { log.append($0) }, body)
     }
 
     /// Polls `condition` until it holds or `timeout` passes.

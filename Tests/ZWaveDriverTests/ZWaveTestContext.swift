@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import SerialPTY
+import TestSupport
 import Testing
 import ZWaveDriver
 
@@ -46,8 +47,8 @@ final class ZWaveTestContext: @unchecked Sendable {
     /// A new driver on the same port and state dir (a restart: `run()` works once per driver).
     func makeDriver() -> OpenZWave { OpenZWave(configuration: configuration, logger: logger) }
 
-    /// Runs the driver and records its events while `body` runs, then cancels `run()` and waits for the
-    /// teardown and the end of the event stream. Returns how long stopping took.
+    /// Runs the driver and records its events while `body` runs, then stops it (see `whileRunning`). Returns how
+    /// long stopping took.
     @discardableResult
     func withRunningDriver(_ body: () async throws -> Void) async throws -> Duration {
         try await withRunningDriver(driver, recording: events, body)
@@ -59,23 +60,7 @@ final class ZWaveTestContext: @unchecked Sendable {
         _ driver: OpenZWave, recording events: Recorder<ZWaveEvent>,
         _ body: () async throws -> Void
     ) async throws -> Duration {
-        async let recording: Void = { for await event in driver.events { events.append(event) } }()
-        var took = Duration.zero
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask { try await driver.run() }
-            do {
-                try await body()
-            } catch {
-                group.cancelAll()
-                throw error
-            }
-            let started = ContinuousClock.now
-            group.cancelAll()
-            try await group.waitForAll()
-            took = ContinuousClock.now - started
-        }
-        await recording
-        return took
+        try await whileRunning(driver, recording: { events.append($0) }, body)
     }
 
     /// Expects `adapterRecovered` within `timeout` of now (the stick was just plugged in, `what`), noting how long
@@ -101,6 +86,33 @@ final class ZWaveTestContext: @unchecked Sendable {
         pty?.close()
         try? FileManager.default.removeItem(at: directory)
     }
+}
+
+/// Runs `driver`, passing its events to `record`, while `body` runs; then cancels `run()` and waits for the
+/// teardown and the end of the event stream. Returns how long stopping took (noted, never judged). A driver that has
+/// not stopped 60 s after its cancellation fails the test: the bound only catches a stop that never comes.
+@discardableResult
+func whileRunning(
+    _ driver: OpenZWave, recording record: @escaping @Sendable (ZWaveEvent) -> Void, _ body: () async throws -> Void
+) async throws -> Duration {
+    let stopLimit = Duration.seconds(60)
+    async let recording: Void = { for await event in driver.events { record(event) } }()
+    let running = Task { try await driver.run() }
+    do {
+        try await body()
+    } catch {
+        running.cancel()
+        _ = try? await finishing(within: stopLimit) { try await running.value }
+        throw error
+    }
+    let started = ContinuousClock.now
+    running.cancel()
+    guard try await finishing(within: stopLimit, { try await running.value }) != nil else {
+        throw TestSupportError("the driver had not stopped \(stopLimit) after run() was cancelled")
+    }
+    let took = ContinuousClock.now - started
+    await recording
+    return took
 }
 
 extension ZWaveEvent {

@@ -23,12 +23,12 @@ extension EmulatorSerialSuite {
 
         @Test func waitForHostFrameSeesTheSendDataWithItsDestination() async throws {
             let f = try EmulatorFixture()
-            let emulator = f.emulator
-            async let waited = emulator.waitForHostFrame(timeout: .seconds(3)) { $0.destinationNode == 2 }
-            try await Task.sleep(for: .milliseconds(100))
+            let since = f.emulator.hostFrameCount
             f.host.send(SerialFrame(.request, 0x13, [0x03, 0x02, 0x25, 0x02, 0x25, 0x11]))
             f.host.send(SerialFrame(.request, 0x13, [0x02, 0x03, 0x26, 0x01, 0x20, 0x25, 0x12]))
-            let event = try #require(await waited)
+            // Whether or not the frames have arrived yet: `since` covers both.
+            let event = try #require(
+                await f.emulator.waitForHostFrame(since: since, timeout: .seconds(30)) { $0.destinationNode == 2 })
             #expect(event.command == [0x26, 0x01, 0x20])
             #expect(event.index == 1)
             let none = await f.emulator.waitForHostFrame(timeout: .milliseconds(200)) { $0.destinationNode == 9 }

@@ -24,7 +24,7 @@ struct MinOZWRunner {
             "MinOZW is missing: install it with `sudo apt-get install openzwave`")
     }
 
-    static func run(device: String, in directory: String, timeout: Double = 30) async throws -> Result {
+    static func run(device: String, in directory: String, timeout: Double = 60) async throws -> Result {
         // TestSupport's ChildProcess (posix_spawn + its own waitpid) rather than Foundation's Process, whose
         // exit monitoring can miss a child's end in this multi-library test process and then hang.
         let start = ContinuousClock.now

@@ -22,7 +22,6 @@ extension EmulatorSerialSuite {
             #expect(!cold.timedOut)
             #expect(cold.exitCode == 0)
             #expect(cold.reachedAllNodesQueried, "MinOZW output: \(cold.output.suffix(2000))")
-            #expect(cold.seconds < 10)
             let cache = try #require(MinOZWRunner.cache(in: dir.path), "no ozwcache_*.xml written")
             #expect(cache.contains("FGD212 Dimmer 2"))
             #expect(cache.contains("FIBARO System"))
@@ -32,9 +31,9 @@ extension EmulatorSerialSuite {
 
             let cached = try await MinOZWRunner.run(device: dir.file("zwave"), in: dir.path)
             let cachedFrames = emulator.hostFrameCount - coldFrames
+            #expect(!cached.timedOut)
             #expect(cached.exitCode == 0)
             #expect(cached.reachedAllNodesQueried)
-            #expect(cached.seconds < 10)
             #expect(cachedFrames < coldFrames, "the cached start should need fewer messages")
             #expect(!cached.output.contains("Dropping command"))
             print(

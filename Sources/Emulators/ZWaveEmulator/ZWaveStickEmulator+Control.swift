@@ -201,10 +201,11 @@ extension ZWaveStickEmulator {
     /// The host frames received so far (the most recent 10 000 or more).
     public var receivedHostFrames: [HostFrameEvent] { queue.sync { hostFrames } }
 
-    /// Waits for the next host data frame (arriving after this call) that matches `predicate`; nil on
-    /// timeout or `stop()`.
+    /// Waits for a host data frame that matches `predicate`: the next one arriving after this call, or with
+    /// `since` (a `hostFrameCount` read earlier) the first at that index or later, also one already received. nil
+    /// on timeout or `stop()`.
     public func waitForHostFrame(
-        timeout: Duration,
+        since: Int? = nil, timeout: Duration,
         where predicate: @escaping @Sendable (HostFrameEvent) -> Bool
     ) async -> HostFrameEvent? {
         let id = UUID()
@@ -212,6 +213,10 @@ extension ZWaveStickEmulator {
         let seconds = Double(c.seconds) + Double(c.attoseconds) / 1e18
         return await withCheckedContinuation { (continuation: CheckedContinuation<HostFrameEvent?, Never>) in
             queue.async {
+                if let since, let received = self.hostFrames.first(where: { $0.index >= since && predicate($0) }) {
+                    continuation.resume(returning: received)
+                    return
+                }
                 self.waiters[id] = (predicate, continuation)
                 self.queue.asyncAfter(deadline: .now() + seconds) {
                     if let w = self.waiters.removeValue(forKey: id) { w.continuation.resume(returning: nil) }
