@@ -3,14 +3,19 @@ public import Logging
 
 /// Home Assistant MQTT discovery for one bridge: keeps Home Assistant's view equal to the bridge's inventory.
 ///
-/// - Every inventory change is mapped (``DiscoveryMapping``) and diffed against what was published: new and
+/// - Every inventory change is mapped (``DiscoveryMapping``) and compared with what was published: new and
 ///   changed configs are published retained (QoS 1), configs no longer produced are cleared (empty retained),
 ///   so an excluded node or a device removed from devices.toml leaves Home Assistant.
 /// - Configs this bridge published earlier (they come back retained on its own namespaces) and no longer
 ///   produces are cleared, once the bridge knows every device of that namespace (CEC and the bridge at once,
-///   Z-Wave when the network's start-up queries ended).
+///   Z-Wave when the network's start-up queries ended). The namespaces are subscribed with MQTT 5's No Local: the
+///   broker does not send the bridge's own configs back to it.
 /// - `<prefix>/status` `online` (Home Assistant started or reconnected): after a short random delay, every
 ///   config is published again, then the bridge's availability and states.
+/// - The MQTT connection does not keep the configs (a few hundred kB at 50 nodes): each time it connects (the
+///   broker may have lost everything retained), every config is published again, made anew from the inventory.
+/// Nothing of a config is kept once it is published: only each group of devices as last mapped and a hash of
+/// each config topic; a group that changed is mapped again in its earlier version too, to compare.
 /// A second bridge on the same broker has its own namespaces (its name; its own Z-Wave home id), so the two never
 /// touch each other's configs.
 public actor HomeAssistantDiscovery: BridgeFrontEnd {
@@ -22,16 +27,26 @@ public actor HomeAssistantDiscovery: BridgeFrontEnd {
     let bridgeNode: String
     public nonisolated let subscriptions: [String]
 
-    /// What is published now, config topic → its payload's fingerprint (the payloads themselves are not kept).
-    var published: [String: Fingerprint] = [:]
-    /// Each group of devices as last mapped, with the fingerprints of its configs by topic: a group that did not
-    /// change is not mapped again (a start changes the inventory hundreds of times, each time for a node or two).
-    var groups: [DiscoveryMapping.Group.Key: (group: DiscoveryMapping.Group, configs: [String: Fingerprint])] = [:]
-    /// Config topics found retained on our namespaces, not yet known to be current.
+    /// Each group of devices as last mapped and published, with the hashes of its config topics: a group that did
+    /// not change is not mapped again (a start changes the inventory hundreds of times, each time for a node or
+    /// two).
+    var groups: [DiscoveryMapping.Group.Key: (group: DiscoveryMapping.Group, topics: [Int])] = [:]
+    /// The hash of every config topic published now (`String.hashValue`: a leftover whose topic collided with a
+    /// current one's, 1 in 2⁶⁴, would stay).
+    var current: Set<Int> = []
+    /// Config topics found retained on our namespaces and not produced now, kept until the namespace is complete.
     var leftovers: Set<String> = []
     var inventory: BridgeInventory?
-    /// The Z-Wave namespace subscribed to (`thuis_zwave_<home id>`).
+    /// The namespaces subscribed to: the bridge's, and the Z-Wave network's (`thuis_zwave_<home id>`).
+    var bridgeSubscribed = false
     var zwaveNode: String?
+    /// Publications asked for, and done: one runs at a time, and does every one asked for before it started.
+    var asked = 0
+    var done = 0
+    /// Whether a publication asked for and not started is of every config.
+    var forceAsked = false
+    var publishing = false
+    var waiting: [(publication: Int, continuation: CheckedContinuation<Void, Never>)] = []
     let (announcements, announced) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
 
     /// - Parameters:
@@ -47,7 +62,7 @@ public actor HomeAssistantDiscovery: BridgeFrontEnd {
         self.logger = logger
         self.delay = delayMilliseconds
         self.bridgeNode = "thuis_\(bridge.name)"
-        self.subscriptions = ["\(prefix)/status", "\(prefix)/+/thuis_\(bridge.name)/+/config"]
+        self.subscriptions = ["\(prefix)/status"]
     }
 
     public nonisolated func owns(_ topic: String) -> Bool {
@@ -59,102 +74,140 @@ public actor HomeAssistantDiscovery: BridgeFrontEnd {
             if message.payload.elementsEqual("online".utf8) { announced.yield() }
             return
         }
-        // Our own publications come back live (not retained): only what the broker held at subscribe time is a
-        // candidate leftover.
-        guard message.retained, !message.payload.isEmpty, namespace(of: message.topic) != nil else { return }
-        if published[message.topic] == nil {
-            // At start-up every config of an earlier run comes back, one message each: only a namespace already
-            // complete is looked at again.
+        // Only what the broker held when the subscription was made is a candidate leftover (not a config someone
+        // else publishes on our namespace meanwhile).
+        guard message.retained, !message.payload.isEmpty, let namespace = namespace(of: message.topic),
+            !current.contains(message.topic.hashValue)
+        else { return }
+        if isComplete(namespace) {
+            await clearLeftover(message.topic)
+        } else {
             leftovers.insert(message.topic)
-            if isComplete(namespace(of: message.topic)) { await clearLeftovers() }
         }
     }
 
     public func inventoryChanged(_ inventory: BridgeInventory) async {
         self.inventory = inventory
+        if !bridgeSubscribed {
+            bridgeSubscribed = true
+            await mqtt.subscribe("\(prefix)/+/\(bridgeNode)/+/config", options: .noLocal)
+        }
         if let home = inventory.networks[.zwave], zwaveNode != "thuis_zwave_\(home)" {
             zwaveNode = "thuis_zwave_\(home)"
-            await mqtt.subscribe("\(prefix)/+/thuis_zwave_\(home)/+/config")
+            await mqtt.subscribe("\(prefix)/+/thuis_zwave_\(home)/+/config", options: .noLocal)
         }
-        await publish(inventory, force: false)
-        await clearLeftovers()
+        await publishLatest(force: false)
     }
 
     public func run(serving bridge: Bridge) async {
-        for await _ in announcements {
-            let wait = Duration.milliseconds(Int.random(in: delay))
-            guard (try? await Task.sleep(for: wait)) != nil else { return }
-            guard let inventory else { continue }
-            logger.info("Home Assistant is online: publishing discovery again")
-            await publish(inventory, force: true)
-            await bridge.republishStates()
+        let connections = await mqtt.connections()
+        await withDiscardingTaskGroup { group in
+            group.addTask {
+                // Connected (again): the broker may have lost every config.
+                for await _ in connections { await self.publishLatest(force: true) }
+            }
+            for await _ in announcements {
+                let wait = Duration.milliseconds(Int.random(in: delay))
+                guard (try? await Task.sleep(for: wait)) != nil else { break }
+                guard inventory != nil else { continue }
+                logger.info("Home Assistant is online: publishing discovery again")
+                await publishLatest(force: true)
+                await bridge.republishStates()
+            }
+            group.cancelAll()
         }
     }
 
-    /// A config payload's length and hash: equal payloads have equal fingerprints, and a changed payload a different
-    /// one (but for a 64-bit hash collision).
-    struct Fingerprint: Equatable {
-        let length: Int
-        let hash: Int
-        init(_ text: String) {
-            length = text.utf8.count
-            hash = text.hashValue
+    /// Publishes the latest inventory's configs that are new or changed (all of them with `force`), clears those
+    /// gone and the leftovers of complete namespaces; returns when that is done. One publication at a time: one
+    /// asked for meanwhile is done by the one running, with the inventory of then, before it returns.
+    func publishLatest(force: Bool) async {
+        asked += 1
+        forceAsked = forceAsked || force
+        guard !publishing else {
+            let publication = asked
+            await withCheckedContinuation { waiting.append((publication, $0)) }
+            return
         }
+        publishing = true
+        while done < asked {
+            let upTo = asked
+            let force = forceAsked
+            forceAsked = false
+            if let inventory {
+                await publish(inventory, force: force)
+                await clearLeftovers()
+            }
+            done = upTo
+            waiting.removeAll { waiter in
+                guard waiter.publication <= upTo else { return false }
+                waiter.continuation.resume()
+                return true
+            }
+        }
+        publishing = false
     }
 
     /// Publishes the configs of `inventory` that are new or changed (all of them with `force`) and clears those
-    /// gone. Only the groups of devices that changed since they were last mapped are mapped again.
+    /// gone. Only the groups of devices that changed since they were last mapped are mapped again, in their
+    /// earlier version too.
     func publish(_ inventory: BridgeInventory, force: Bool) async {
-        var current: [String: Fingerprint] = [:]
-        var mapped: [DiscoveryMapping.Group.Key: (group: DiscoveryMapping.Group, configs: [String: Fingerprint])] =
-            [:]
+        let identity = inventory.identity
+        var earlier = groups
+        groups = [:]
         for group in DiscoveryMapping.groups(of: inventory) {
-            if !force, let known = groups[group.key], known.group == group {
+            let known = earlier.removeValue(forKey: group.key)
+            if !force, let known, known.group == group {
                 // Kept as this inventory has it (the same value): earlier inventories are not held on to.
-                mapped[group.key] = (group, known.configs)
-                current.merge(known.configs) { first, _ in first }
+                groups[group.key] = (group, known.topics)
                 continue
             }
-            var configs: [String: Fingerprint] = [:]
-            for config in DiscoveryMapping.configs(of: group, identity: inventory.identity) {
-                let topic = config.topic(prefix: prefix)
-                let text = config.payload.serialized
-                let fingerprint = Fingerprint(text)
-                configs[topic] = fingerprint
-                if force || published[topic] != fingerprint {
-                    await mqtt.publish(topic: topic, text: text, retain: true)
+            var before: [String: DiscoveryConfig] = [:]
+            if let known, known.group != group {
+                for config in DiscoveryMapping.configs(of: known.group, identity: identity) {
+                    before[config.topic(prefix: prefix)] = config
                 }
             }
-            mapped[group.key] = (group, configs)
-            current.merge(configs) { first, _ in first }
+            var topics: [Int] = []
+            for config in DiscoveryMapping.configs(of: group, identity: identity) {
+                let topic = config.topic(prefix: prefix)
+                topics.append(topic.hashValue)
+                leftovers.remove(topic)
+                if before.removeValue(forKey: topic) != config || force {
+                    await mqtt.publish(
+                        topic: topic, payload: Array(config.payload.serialized.utf8), retain: true, keep: false)
+                }
+            }
+            // Changed in one step, after the awaits: a config of ours that comes back retained meanwhile (a
+            // re-subscription after a reconnect) is never taken for a leftover.
+            if let known { current.subtract(known.topics) }
+            current.formUnion(topics)
+            groups[group.key] = (group, topics)
+            for topic in before.keys.sorted() { await clear(topic) }
         }
-        groups = mapped
-        for topic in published.keys.sorted() where current[topic] == nil {
-            await mqtt.publish(topic: topic, payload: [], retain: true)
+        var gone: [String] = []
+        for known in earlier.values {
+            current.subtract(known.topics)
+            gone += DiscoveryMapping.configs(of: known.group, identity: identity).map { $0.topic(prefix: prefix) }
         }
-        published = current
-        leftovers.subtract(current.keys)
+        for topic in gone.sorted() { await clear(topic) }
+    }
+
+    /// Clears a config topic (an empty retained message: Home Assistant drops the entity).
+    func clear(_ topic: String) async {
+        await mqtt.publish(topic: topic, payload: [], retain: true, keep: false)
     }
 
     /// Clears the leftovers of every namespace whose devices are all known, in topic order.
     func clearLeftovers() async {
-        guard !leftovers.isEmpty else { return }
-        var current: [String] = []
-        var gone: [String] = []
-        for topic in leftovers {
-            if published[topic] != nil {
-                current.append(topic)
-            } else if isComplete(namespace(of: topic)) {
-                gone.append(topic)
-            }
-        }
-        leftovers.subtract(current)
-        for topic in gone.sorted() {
-            logger.info(
-                "clearing a Home Assistant config this bridge no longer produces", metadata: ["topic": "\(topic)"])
-            await mqtt.publish(topic: topic, payload: [], retain: true)
-            leftovers.remove(topic)
-        }
+        let gone = leftovers.filter { isComplete(namespace(of: $0)) && !current.contains($0.hashValue) }
+        leftovers.subtract(gone)
+        for topic in gone.sorted() { await clearLeftover(topic) }
+    }
+
+    func clearLeftover(_ topic: String) async {
+        logger.info("clearing a Home Assistant config this bridge no longer produces", metadata: ["topic": "\(topic)"])
+        await clear(topic)
     }
 
     /// Whether the bridge knows every device of a namespace: CEC and the bridge at once, Z-Wave when the network's

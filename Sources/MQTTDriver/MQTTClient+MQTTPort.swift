@@ -6,8 +6,13 @@ extension MQTTClient: MQTTPort {
     /// `MQTTPort`: publishes with `options.defaultQoS`; an invalid topic or a shut-down client is logged
     /// (the bridge validates its topics at load time) and the message dropped.
     public func publish(topic: String, payload: [UInt8], retain: Bool) async {
+        await publish(topic: topic, payload: payload, retain: retain, keep: true)
+    }
+
+    /// `MQTTPort`: publishes with `options.defaultQoS`, the retained message kept in the retained store or not.
+    public func publish(topic: String, payload: [UInt8], retain: Bool, keep: Bool) async {
         do {
-            try publish(topic: topic, payload: payload, retain: retain, qos: options.defaultQoS)
+            try publish(topic: topic, payload: payload, retain: retain, qos: options.defaultQoS, keep: keep)
         } catch {
             logger.error("MQTT publish rejected", metadata: ["topic": "\(topic)", "error": "\(error)"])
         }
@@ -15,13 +20,15 @@ extension MQTTClient: MQTTPort {
 
     /// `MQTTPort`: subscribes with `options.defaultQoS` (re-subscribed after every reconnect).
     public func subscribe(_ filter: String) async {
-        await subscribe(filter, retainAsPublished: false)
+        await subscribe(filter, options: [])
     }
 
-    /// `MQTTPort`: subscribes with `options.defaultQoS` and MQTT 5's Retain As Published when asked.
-    public func subscribe(_ filter: String, retainAsPublished: Bool) async {
+    /// `MQTTPort`: subscribes with `options.defaultQoS` and MQTT 5's Retain As Published and No Local when asked.
+    public func subscribe(_ filter: String, options subscription: MQTTSubscriptionOptions) async {
         do {
-            try subscribe(filter, qos: options.defaultQoS, retainAsPublished: retainAsPublished)
+            try subscribe(
+                filter, qos: options.defaultQoS, retainAsPublished: subscription.contains(.retainAsPublished),
+                noLocal: subscription.contains(.noLocal))
         } catch {
             logger.error("MQTT subscribe rejected", metadata: ["filter": "\(filter)", "error": "\(error)"])
         }

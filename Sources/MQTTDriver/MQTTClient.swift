@@ -48,13 +48,22 @@ public actor MQTTClient {
     private var connected = false
     private var connectCount = 0
 
-    private var subscriptions: [(filter: String, qos: MQTTQoS, retainAsPublished: Bool)] = []
+    private struct Subscription {
+        var filter: String
+        var qos: MQTTQoS
+        var retainAsPublished: Bool
+        var noLocal: Bool
+    }
+
+    private var subscriptions: [Subscription] = []
     private var pendingSubscribeMids: Set<Int32> = []
     private var retainedStore: [String: StoredState] = [:]
     /// Retained topics cleared (empty payload) while disconnected: the clear is sent on connect.
     private var pendingClears: [String: MQTTQoS] = [:]
     private var offlineQueue: [Queued] = []
     private var droppedQueued = 0
+    /// The streams of `connections()`.
+    private var connectionWatchers: [AsyncStream<Void>.Continuation] = []
 
     /// Creates the libmosquitto handle (`mosquitto_new`) and applies credentials, will and TLS
     /// (`mosquitto_tls_set` checks that the files exist). Does not connect: see `run()`.
@@ -143,6 +152,7 @@ public actor MQTTClient {
             logger.info("MQTT connected", metadata: ["broker": "\(options.host):\(options.port)"])
             connectionContinuation.yield(.connected)
             resendAfterConnect()
+            for watcher in connectionWatchers { watcher.yield() }
             drops.outboundDropsReady()
         case .disconnected(let reason, let retryIn):
             connected = false
@@ -160,9 +170,7 @@ public actor MQTTClient {
 
     private func resendAfterConnect() {
         pendingSubscribeMids = []
-        for subscription in subscriptions {
-            sendSubscribe(subscription.filter, qos: subscription.qos, retainAsPublished: subscription.retainAsPublished)
-        }
+        for subscription in subscriptions { sendSubscribe(subscription) }
         for (topic, qos) in pendingClears {
             _ = send(topic: topic, payload: [], retain: true, qos: qos)
         }
@@ -196,27 +204,51 @@ public actor MQTTClient {
     /// `retainAsPublished` (MQTT 5's Retain As Published): a message published with the retain flag keeps it when
     /// the broker forwards it to this live subscription (by default the flag only marks messages the broker held
     /// when the subscription was made), so a retained command is recognised whenever it is published.
-    public func subscribe(_ filter: String, qos: MQTTQoS, retainAsPublished: Bool = false) throws(MQTTError) {
+    /// `noLocal` (MQTT 5's No Local): what this client publishes is not sent back to it on this subscription (the
+    /// messages the broker holds retained still come when the subscription is made, whoever published them).
+    public func subscribe(
+        _ filter: String, qos: MQTTQoS, retainAsPublished: Bool = false, noLocal: Bool = false
+    ) throws(MQTTError) {
         try TopicValidator.validateFilter(filter)
         guard phase == .idle || phase == .running else { throw .shutDown }
+        let subscription = Subscription(
+            filter: filter, qos: qos, retainAsPublished: retainAsPublished, noLocal: noLocal)
         if let index = subscriptions.firstIndex(where: { $0.filter == filter }) {
-            subscriptions[index].qos = qos
-            subscriptions[index].retainAsPublished = retainAsPublished
+            subscriptions[index] = subscription
         } else {
-            subscriptions.append((filter, qos, retainAsPublished))
+            subscriptions.append(subscription)
         }
-        if connected { sendSubscribe(filter, qos: qos, retainAsPublished: retainAsPublished) }
+        if connected { sendSubscribe(subscription) }
+    }
+
+    /// An element each time the client connects (CONNACK 0), after it has resent its subscriptions, pending
+    /// clears, retained store and offline queue; at once when it is connected now. Finishes when the client is
+    /// shut down. For publishers of retained messages not kept (`publish(...keep: false)`): the broker may have
+    /// lost them.
+    public func connections() -> AsyncStream<Void> {
+        let (stream, continuation) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+        guard phase == .idle || phase == .running else {
+            continuation.finish()
+            return stream
+        }
+        connectionWatchers.append(continuation)
+        if connected { continuation.yield() }
+        return stream
     }
 
     /// Publishes (`mosquitto_publish`, written by the network thread).
     ///
     /// Retained messages update the retained store (latest payload per topic; an empty payload clears the
     /// topic from the store and is still sent, after the next connect if disconnected) and are republished on
-    /// every connect. Non-retained messages published while disconnected wait in a bounded queue
+    /// every connect. With `keep` false a retained message is only sent, now if connected: neither stored nor
+    /// sent later (its publisher publishes it again on `connections()`); a clear is kept until sent all the same.
+    /// Non-retained messages published while disconnected wait in a bounded queue
     /// (`options.offlineQueueLimit`, oldest dropped) flushed on connect.
     /// Throws `.invalidTopic` (empty, `+`/`#`, NUL, > 65535 bytes), `.shutDown`, or `.library` for a
     /// libmosquitto refusal (e.g. payload too large).
-    public func publish(topic: String, payload: [UInt8], retain: Bool, qos: MQTTQoS) throws(MQTTError) {
+    public func publish(
+        topic: String, payload: [UInt8], retain: Bool, qos: MQTTQoS, keep: Bool = true
+    ) throws(MQTTError) {
         try TopicValidator.validatePublish(topic)
         guard phase == .idle || phase == .running else { throw .shutDown }
         if retain {
@@ -224,7 +256,7 @@ public actor MQTTClient {
                 retainedStore[topic] = nil
                 if !connected { pendingClears[topic] = qos }
             } else {
-                retainedStore[topic] = StoredState(payload: payload, qos: qos)
+                retainedStore[topic] = keep ? StoredState(payload: payload, qos: qos) : nil
                 pendingClears[topic] = nil
             }
             if connected, let error = send(topic: topic, payload: payload, retain: true, qos: qos) {
@@ -291,23 +323,29 @@ public actor MQTTClient {
         guard phase == .running, connected, let handle else { return false }
         var mids: Set<Int32> = []
         for filter in filters {
+            let subscription: Subscription
             if let index = subscriptions.firstIndex(where: { $0.filter == filter }) {
                 subscriptions[index].qos = qos
+                subscription = subscriptions[index]
             } else {
-                subscriptions.append((filter, qos, false))
+                subscription = Subscription(filter: filter, qos: qos, retainAsPublished: false, noLocal: false)
+                subscriptions.append(subscription)
             }
-            guard let mid = sendSubscribe(filter, qos: qos, retainAsPublished: false) else { return false }
+            guard let mid = sendSubscribe(subscription) else { return false }
             mids.insert(mid)
         }
         return await handle.callbacks.acks.waitForSubscribes(mids)
     }
 
     @discardableResult
-    private func sendSubscribe(_ filter: String, qos: MQTTQoS, retainAsPublished: Bool) -> Int32? {
+    private func sendSubscribe(_ subscription: Subscription) -> Int32? {
         guard let handle else { return nil }
         var mid: Int32 = 0
-        let options = retainAsPublished ? Int32(MQTT_SUB_OPT_RETAIN_AS_PUBLISHED.rawValue) : 0
-        let rc = mosquitto_subscribe_v5(handle.pointer, &mid, filter, qos.rawValue, options, nil)
+        var options: Int32 = 0
+        if subscription.retainAsPublished { options |= Int32(MQTT_SUB_OPT_RETAIN_AS_PUBLISHED.rawValue) }
+        if subscription.noLocal { options |= Int32(MQTT_SUB_OPT_NO_LOCAL.rawValue) }
+        let filter = subscription.filter
+        let rc = mosquitto_subscribe_v5(handle.pointer, &mid, filter, subscription.qos.rawValue, options, nil)
         if rc == Mosquitto.success {
             pendingSubscribeMids.insert(mid)
             return mid
@@ -382,6 +420,8 @@ public actor MQTTClient {
         handle = nil
         loop = nil
         connectionContinuation.finish()
+        for watcher in connectionWatchers { watcher.finish() }
+        connectionWatchers = []
     }
 }
 

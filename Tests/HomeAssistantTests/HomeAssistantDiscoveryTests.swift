@@ -34,7 +34,11 @@ import Testing
         await discovery.inventoryChanged(inventory([light, tv]))
         #expect(await mqtt.retained[lightConfig] != nil)
         #expect(await mqtt.retained[tvConfig] != nil)
-        #expect(await mqtt.subscriptions == ["homeassistant/+/thuis_zwave_c0ffee01/+/config"])
+        // Our namespaces, with No Local: the broker does not send our own configs back.
+        let namespaces = ["homeassistant/+/thuis_living/+/config", "homeassistant/+/thuis_zwave_c0ffee01/+/config"]
+        #expect(await mqtt.subscriptions == namespaces)
+        let options = await mqtt.subscriptionOptions
+        #expect(namespaces.map { options[$0] } == [.noLocal, .noLocal])
         let count = await mqtt.published.count
 
         // The same inventory again publishes nothing.
@@ -106,5 +110,26 @@ import Testing
         #expect(await mqtt.messages(on: "Thuis/bridge/living/event").isEmpty)
         running.cancel()
         await running.value
+    }
+
+    /// The MQTT connection does not keep the configs: on each connection (the broker may have lost them) discovery
+    /// publishes every one again.
+    @Test(.timeLimit(.minutes(1))) func aReconnectPublishesEveryConfigAgain() async throws {
+        let mqtt = FakeMQTTPort()
+        let discovery = discovery(mqtt)
+        let bridge = Bridge(
+            identity: identity, devices: [light, tv], backends: [FakeDeviceBackend(adapter: .zwave)],
+            frontEnds: [], mqtt: mqtt, logger: Logger(label: "test"))
+        await discovery.inventoryChanged(inventory([light, tv]))  // returns once published
+        let configs = Set(await mqtt.published.filter { $0.topic.hasSuffix("/config") }.map(\.topic))
+        #expect(configs.contains(lightConfig) && configs.contains(tvConfig))
+        let mark = await mqtt.published.count
+
+        let serving = Task { await discovery.run(serving: bridge) }
+        await mqtt.reconnect()
+        for topic in configs.sorted() { await mqtt.waitFor(topic, after: mark) }
+        #expect(await mqtt.retained[lightConfig] != nil)
+        serving.cancel()
+        await serving.value
     }
 }

@@ -88,6 +88,68 @@ struct MQTTClientConnectionTests {
         await broker.stop()
     }
 
+    /// Discovery's configs are published with `keep` false: the client does not hold them for a reconnect, their
+    /// publisher publishes them again on `connections()`. What the client keeps (a device state) it resends itself.
+    @Test("a retained message published with keep false is not resent after a broker restart; connections() says when")
+    func unkeptRetainedIsLeftToItsPublisher() async throws {
+        let broker = try await MosquittoBroker.start()
+        let bridge = try await MQTTTestClient.connect(port: broker.port)
+        let config = "homeassistant/switch/thuis_pi/thuis_pi_cec_0_power/config"
+        do {
+            var connections = await bridge.client.connections().makeAsyncIterator()
+            #expect(await connections.next() != nil, "connected now: the stream says so at once")
+            try await bridge.client.publish(
+                topic: config, payload: Array("{}".utf8), retain: true, qos: .atLeastOnce, keep: false)
+            try await bridge.publish(topic: "Thuis/device/living/lamp", text: "42", retain: true)
+            try await bridge.barrier()  // both acknowledged: nothing in flight for the session to resend
+
+            try await broker.restart()
+            #expect(await connections.next() != nil, "connected again after the restart")
+            // Once this kept marker is seen, the broker has handled everything the client resent before it.
+            try await bridge.publish(topic: "test/after-restart", text: "marker", retain: true)
+            let checker = try await MQTTTestClient.connect(port: broker.port)
+            try await checker.subscribe("#")
+            try await checker.waitForMessage(topic: "test/after-restart", text: "marker", timeout: .seconds(15))
+            try await checker.barrier()
+            #expect(await checker.received(on: "Thuis/device/living/lamp").map(\.text) == ["42"])
+            #expect(await checker.received(on: config).isEmpty, "the unkept config was resent by the client")
+            await checker.close()
+        } catch {
+            Issue.record(error)
+        }
+        await bridge.close()
+        await broker.stop()
+    }
+
+    /// No Local (MQTT 5): discovery does not get its own configs back, only what the broker held when it subscribed
+    /// and what others publish.
+    @Test("a subscription with No Local does not get the client's own publications back")
+    func noLocalSubscription() async throws {
+        let broker = try await MosquittoBroker.start()
+        let bridge = try await MQTTTestClient.connect(port: broker.port)
+        let other = try await MQTTTestClient.connect(port: broker.port)
+        do {
+            try await bridge.publish(topic: "homeassistant/x/earlier", text: "held", retain: true)
+            try await bridge.client.subscribe("homeassistant/#", qos: .atLeastOnce, noLocal: true)
+            try await MQTTTestClient.poll(timeout: .seconds(10), "SUBACK") {
+                await bridge.client.subscriptionsAcknowledged
+            }
+            try await other.subscribe("homeassistant/#")
+            try await bridge.publish(topic: "homeassistant/x/own", text: "mine")
+            try await other.waitForMessage(topic: "homeassistant/x/own", text: "mine")
+            // Published after the broker forwarded "own": it comes to the bridge after "own" would have.
+            try await other.publish(topic: "homeassistant/x/theirs", text: "theirs")
+            try await bridge.waitForMessage(topic: "homeassistant/x/theirs", text: "theirs")
+            #expect(await bridge.received(on: "homeassistant/x/own").isEmpty)
+            #expect(await bridge.received(on: "homeassistant/x/earlier").map(\.retained) == [true])
+        } catch {
+            Issue.record(error)
+        }
+        await other.close()
+        await bridge.close()
+        await broker.stop()
+    }
+
     @Test("with the default backoff (1 s, doubling, 30 s cap) the client retries a lost broker soon and is back")
     func defaultBackoffReconnectsQuickly() async throws {
         let broker = try await MosquittoBroker.start()

@@ -85,7 +85,7 @@ struct MQTTClientLifecycleTests {
                 topic: "Thuis/bridge/graceful/state", payload: Array("online".utf8), retain: true,
                 qos: .atLeastOnce)
             // The PUBACK ends the wait, not the timeout: a shutdown that gave up on it says so in the log.
-            let returned = try await finishing(within: .seconds(60)) {
+            let returned: Void? = try await finishing(within: .seconds(60)) {
                 await client.shutdown(
                     final: [MQTTPublication(topic: "Thuis/bridge/graceful/state", text: "stopped", retain: true)],
                     timeout: .seconds(30))
@@ -132,7 +132,7 @@ struct MQTTClientLifecycleTests {
         } else {
             Issue.record("expected a second connectFailed, got \(String(describing: second))")
         }
-        let ended = try await finishing(within: .seconds(60)) {
+        let ended: Void? = try await finishing(within: .seconds(60)) {
             await client.shutdown(final: [MQTTPublication(topic: "a", text: "b", retain: true)])
             try await running.value
         }
@@ -155,7 +155,7 @@ struct MQTTClientLifecycleTests {
             return
         }
         #expect(retryIn == .seconds(600))
-        let ended = try await finishing(within: .seconds(60)) {
+        let ended: Void? = try await finishing(within: .seconds(60)) {
             await client.shutdown()
             try await running.value
         }

@@ -39,6 +39,33 @@ public actor FakeMQTTPort: MQTTPort {
 
     public func subscribe(_ filter: String) async { subscriptions.append(filter) }
 
+    /// The options each filter was subscribed with (none recorded for a plain `subscribe`).
+    public private(set) var subscriptionOptions: [String: MQTTSubscriptionOptions] = [:]
+    private var connectionWatchers: [AsyncStream<Void>.Continuation] = []
+
+    public func subscribe(_ filter: String, options: MQTTSubscriptionOptions) async {
+        subscriptions.append(filter)
+        subscriptionOptions[filter] = options
+    }
+
+    private var watcherWaiters: [CheckedContinuation<Void, Never>] = []
+
+    /// A stream that yields on each `reconnect()`.
+    public func connections() -> AsyncStream<Void> {
+        let (stream, continuation) = AsyncStream.makeStream(of: Void.self)
+        connectionWatchers.append(continuation)
+        for waiter in watcherWaiters { waiter.resume() }
+        watcherWaiters = []
+        return stream
+    }
+
+    /// As if the connection to the broker had been established again (after the broker lost what it held): once
+    /// someone watches `connections()`, each watcher is told.
+    public func reconnect() async {
+        if connectionWatchers.isEmpty { await withCheckedContinuation { watcherWaiters.append($0) } }
+        for watcher in connectionWatchers { watcher.yield() }
+    }
+
     /// The latest retained payload per topic (what a broker would hold).
     public var retained: [String: String] {
         var store: [String: String] = [:]

@@ -92,7 +92,7 @@ public actor Bridge {
             await mqtt.subscribe(filter)
         }
         for filter in identity.topics.subscriptions {
-            await mqtt.subscribe(filter, retainAsPublished: true)
+            await mqtt.subscribe(filter, options: .retainAsPublished)
         }
         if let announcement {
             await mqtt.publish(topic: identity.topics.bridgeInfo, text: announcement.serialized, retain: true)

@@ -59,8 +59,21 @@ struct ObservedMQTTPort: MQTTPort {
         await base.publish(topic: topic, payload: payload, retain: retain)
     }
 
+    func publish(topic: String, payload: [UInt8], retain: Bool, keep: Bool) async {
+        for observer in observers { observer.bridgePublished(topic: topic, payload: payload, retain: retain) }
+        await base.publish(topic: topic, payload: payload, retain: retain, keep: keep)
+    }
+
     func subscribe(_ filter: String) async {
         await base.subscribe(filter)
+    }
+
+    func subscribe(_ filter: String, options: MQTTSubscriptionOptions) async {
+        await base.subscribe(filter, options: options)
+    }
+
+    func connections() async -> AsyncStream<Void> {
+        await base.connections()
     }
 }
 
