@@ -65,7 +65,8 @@ enum DiscoveryCostScenario {
             try await Task.sleep(
                 until: max(ContinuousClock.now + .seconds(2), bridge.process.started + ScaleScenario.restAfter),
                 clock: .continuous)
-            if index > 0, let kB = bridge.process.rssKB { outcome.restKB[enabled, default: []].append(kB) }
+            let restKB = bridge.process.rssKB
+            if index > 0, let kB = restKB { outcome.restKB[enabled, default: []].append(kB) }
             if enabled, let statesAt {
                 let configs = watcher.inbox.items(from: mark).filter { isConfig($0.item) }
                 outcome.configs = Set(configs.map(\.item.topic)).count
@@ -96,8 +97,8 @@ enum DiscoveryCostScenario {
                         detail: "\(outcome.republished) of \(expected) within 30 s"))
             }
             log(
-                "  10. \(what): RSS at rest \(megabytes(bridge.process.rssKB)), states after "
-                    + "\(statesAt.map(seconds) ?? "timeout")")
+                "  10. \(what): RSS at rest \(megabytes(restKB)), states after \(statesAt.map(seconds) ?? "timeout")"
+                    + (index == 4 ? ", RSS after Home Assistant's birth \(megabytes(bridge.process.rssKB))" : ""))
             await bridge.process.stop(timeout: .seconds(20))
         }
         cec.stop()
