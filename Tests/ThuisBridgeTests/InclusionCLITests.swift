@@ -198,7 +198,7 @@ import ZWaveEmulator
             }
             let refresh = try house.cli(["refresh", "10"])
             defer { refresh.kill() }
-            #expect(await refresh.waitForExit(timeout: .seconds(90)) == .exited(0), "\(refresh.outputText)")
+            #expect(await refresh.waitForExit(timeout: .seconds(180)) == .exited(0), "\(refresh.outputText)")
             #expect(refresh.outputText.contains("Everspring"), "\(refresh.outputText)")
         }
     }

@@ -16,7 +16,10 @@ struct RefreshCommand: AsyncParsableCommand {
     func run() async throws {
         try await ClientRunner.run(options) { connection in
             let progress = ProgressLine()
-            let data = try await connection.request(request.command, request.arguments, timeout: .seconds(75)) {
+            // The bridge bounds the interview by 60 s (the request's default); on top of it the same allowance as
+            // an inclusion's, for a bridge busy with other work (a loaded machine answered after more than 75 s).
+            let answerWithin = Duration.seconds(BridgeRequest.defaultTimeout) + IncludeCommand.interviewAllowance
+            let data = try await connection.request(request.command, request.arguments, timeout: answerWithin) {
                 progress.show($0)
             }
             progress.finish()
