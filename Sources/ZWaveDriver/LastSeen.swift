@@ -1,4 +1,5 @@
 internal import FoundationEssentials
+internal import SystemSupport
 
 /// When each node last reported a value, and when that was last put in the inventory (its `last_seen`), so the
 /// inventory is refreshed at most once per `resolution`.
@@ -21,5 +22,17 @@ struct LastSeen {
     mutating func publishing(_ node: NodeID) -> Date? {
         published[node] = seen[node]
         return seen[node]
+    }
+}
+
+extension ZWaveBackend {
+    /// A report arrived from `node`: remembers when, and refreshes the inventory at most once a minute.
+    func noteSeen(_ node: NodeID) {
+        if lastSeen.note(node, at: Date()) { workContinuation.yield(.details(node)) }
+    }
+
+    /// `2026-11-22T04:38:02Z`: UTC, whole seconds (truncated).
+    nonisolated static func timestamp(_ date: Date) -> String {
+        Timestamp.iso8601(secondsSince1970: date.timeIntervalSince1970)
     }
 }

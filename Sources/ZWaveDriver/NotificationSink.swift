@@ -1,19 +1,16 @@
 internal import FoundationEssentials
 internal import Logging
-internal import SystemSupport
+internal import Synchronization
 
 /// The context object OpenZWave's callbacks receive (through the shim's context pointer): it turns
 /// each copied notification into a `ZWaveEvent` and yields it, and logs OpenZWave's lines. Never blocks.
-final class NotificationSink: @unchecked Sendable {
-    // @unchecked Sendable: `direct` and `dropped` are guarded by `lock`; the continuations and the logger
-    // are Sendable.
+final class NotificationSink: Sendable {
 
     private let supervised: AsyncStream<ZWaveEvent>.Continuation
     private let published: AsyncStream<ZWaveEvent>.Continuation
     private let logger: Logger
-    private let lock = Lock()
-    private var direct = false
-    private var dropped = 0
+    /// Whether events bypass the supervision (teardown), and how many were dropped.
+    private let state = Mutex((direct: false, dropped: 0))
 
     init(
         supervised: AsyncStream<ZWaveEvent>.Continuation, published: AsyncStream<ZWaveEvent>.Continuation,
@@ -26,22 +23,18 @@ final class NotificationSink: @unchecked Sendable {
 
     /// From now on events bypass the driver's supervision and go straight to `events` (teardown).
     func deliverDirectly() {
-        lock.lock()
-        direct = true
-        lock.unlock()
+        state.withLock { $0.direct = true }
     }
 
     /// Called on OpenZWave's thread with an event copied out of the notification.
     func deliver(_ event: ZWaveEvent) {
-        lock.lock()
-        let bypass = direct
-        lock.unlock()
+        let bypass = state.withLock { $0.direct }
         let result = bypass ? published.yield(event) : supervised.yield(event)
         if case .dropped(let lost) = result {
-            lock.lock()
-            dropped += 1
-            let total = dropped
-            lock.unlock()
+            let total = state.withLock {
+                $0.dropped += 1
+                return $0.dropped
+            }
             // The first loss and then every 1000th: a stalled consumer must not flood the log.
             if total == 1 || total % 1000 == 0 {
                 logger.warning(

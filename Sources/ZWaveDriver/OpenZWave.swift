@@ -262,3 +262,11 @@ public actor OpenZWave {
         case failing(until: ContinuousClock.Instant, reason: String)
     }
 }
+
+extension Duration {
+    /// Whole milliseconds, rounded down.
+    var milliseconds: Int64 {
+        let (seconds, attoseconds) = components
+        return seconds * 1000 + attoseconds / 1_000_000_000_000_000
+    }
+}

@@ -101,17 +101,6 @@ import Testing
         }
         #expect(mutex.withLock { $0 } == 80_000)
     }
-
-    @Test func lockSerialisesThreads() async {
-        let lock = Lock()
-        nonisolated(unsafe) var count = 0
-        await withTaskGroup(of: Void.self) { group in
-            for _ in 0..<8 {
-                group.addTask { for _ in 0..<10_000 { lock.withLock { count += 1 } } }
-            }
-        }
-        #expect(lock.withLock { count } == 80_000)
-    }
 }
 
 @Suite struct FileTests {

@@ -1,36 +1,23 @@
 import Foundation
+import Synchronization
 import ZWaveDriver
 
 /// The events a driver published, in order, with their arrival times.
-final class EmulatorEventLog: @unchecked Sendable {
-    // @unchecked Sendable: `items` is only touched under `lock`.
-    private let lock = NSLock()
-    private var items: [(time: ContinuousClock.Instant, event: ZWaveEvent)] = []
+final class EmulatorEventLog: Sendable {
+    private let items = Mutex<[(time: ContinuousClock.Instant, event: ZWaveEvent)]>([])
 
-    func append(_ event: ZWaveEvent) {
-        lock.lock()
-        items.append((.now, event))
-        lock.unlock()
-    }
+    func append(_ event: ZWaveEvent) { items.withLock { $0.append((.now, event)) } }
 
-    var all: [ZWaveEvent] {
-        lock.lock()
-        defer { lock.unlock() }
-        return items.map(\.event)
-    }
+    var all: [ZWaveEvent] { items.withLock { $0.map(\.event) } }
 
     /// When the first event matching `predicate` arrived.
     func firstTime(where predicate: (ZWaveEvent) -> Bool) -> ContinuousClock.Instant? {
-        lock.lock()
-        defer { lock.unlock() }
-        return items.first { predicate($0.event) }?.time
+        items.withLock { $0.first { predicate($0.event) }?.time }
     }
 
     /// When each event matching `predicate` arrived.
     func allTimes(where predicate: (ZWaveEvent) -> Bool) -> [ContinuousClock.Instant] {
-        lock.lock()
-        defer { lock.unlock() }
-        return items.filter { predicate($0.event) }.map(\.time)
+        items.withLock { $0.filter { predicate($0.event) }.map(\.time) }
     }
 
     func contains(where predicate: (ZWaveEvent) -> Bool) -> Bool { all.contains(where: predicate) }

@@ -1,37 +1,32 @@
 import Foundation
 import SerialPTY
+import Synchronization
 
 /// The smallest controller that gets OpenZWave to DriverReady (field guide §5, "minimum set"): ACKs
 /// every frame and answers the init chain with an all-zero API mask and a network of just the
 /// controller (node 1). Used to test recovery without the full emulator. Can be switched silent.
-final class MiniStick: @unchecked Sendable {
-    // @unchecked Sendable: `buffer` and `answering` are only touched on the pty reader thread or under `lock`.
+final class MiniStick: Sendable {
     private let pty: PseudoTerminal
-    private let lock = NSLock()
-    private var buffer: [UInt8] = []
-    private var answering: Bool
-    private var libraryType: UInt8 = 1
+    /// The bytes not yet framed, whether it answers, and the library type it reports.
+    private struct State {
+        var buffer: [UInt8] = []
+        var answering: Bool
+        var libraryType: UInt8 = 1
+    }
+    private let state: Mutex<State>
     /// Every byte OpenZWave wrote.
     let received = Recorder<UInt8>()
 
     init(pty: PseudoTerminal, answering: Bool) {
         self.pty = pty
-        self.answering = answering
+        state = Mutex(State(answering: answering))
         pty.startReading { [weak self] bytes in self?.receive(bytes) }
     }
 
     /// The Serial API library type GET_VERSION reports (OpenZWave accepts only 1 and 2).
-    func setLibraryType(_ type: UInt8) {
-        lock.lock()
-        libraryType = type
-        lock.unlock()
-    }
+    func setLibraryType(_ type: UInt8) { state.withLock { $0.libraryType = type } }
 
-    func setAnswering(_ on: Bool) {
-        lock.lock()
-        answering = on
-        lock.unlock()
-    }
+    func setAnswering(_ on: Bool) { state.withLock { $0.answering = on } }
 
     static func frame(type: UInt8, function: UInt8, payload: [UInt8]) -> [UInt8] {
         let length = UInt8(payload.count + 3)
@@ -42,22 +37,21 @@ final class MiniStick: @unchecked Sendable {
 
     private func receive(_ bytes: [UInt8]) {
         received.append(contentsOf: bytes)
-        lock.lock()
-        let on = answering
-        let library = libraryType
-        buffer.append(contentsOf: bytes)
-        var frames: [[UInt8]] = []
-        while let first = buffer.first {
-            if first != 0x01 {
-                buffer.removeFirst()
-                continue
+        let (on, library, frames) = state.withLock { state in
+            state.buffer.append(contentsOf: bytes)
+            var frames: [[UInt8]] = []
+            while let first = state.buffer.first {
+                if first != 0x01 {
+                    state.buffer.removeFirst()
+                    continue
+                }
+                guard state.buffer.count >= 2, state.buffer.count >= Int(state.buffer[1]) + 2 else { break }
+                let total = Int(state.buffer[1]) + 2
+                frames.append(Array(state.buffer[0..<total]))
+                state.buffer.removeFirst(total)
             }
-            guard buffer.count >= 2, buffer.count >= Int(buffer[1]) + 2 else { break }
-            let total = Int(buffer[1]) + 2
-            frames.append(Array(buffer[0..<total]))
-            buffer.removeFirst(total)
+            return (state.answering, state.libraryType, frames)
         }
-        lock.unlock()
         guard on else { return }
         for frame in frames where frame.count >= 5 {
             try? pty.write([0x06])

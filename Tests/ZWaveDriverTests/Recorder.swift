@@ -1,29 +1,16 @@
 import Foundation
+import Synchronization
 
 /// A thread-safe log of things seen on other threads (pty bytes, events, log lines) that a test
 /// polls with a deadline.
-final class Recorder<Element: Sendable>: @unchecked Sendable {
-    // @unchecked Sendable: `items` is only touched under `lock`.
-    private let lock = NSLock()
-    private var items: [Element] = []
+final class Recorder<Element: Sendable>: Sendable {
+    private let items = Mutex<[Element]>([])
 
-    func append(_ element: Element) {
-        lock.lock()
-        items.append(element)
-        lock.unlock()
-    }
+    func append(_ element: Element) { items.withLock { $0.append(element) } }
 
-    func append(contentsOf elements: [Element]) {
-        lock.lock()
-        items.append(contentsOf: elements)
-        lock.unlock()
-    }
+    func append(contentsOf elements: [Element]) { items.withLock { $0.append(contentsOf: elements) } }
 
-    var all: [Element] {
-        lock.lock()
-        defer { lock.unlock() }
-        return items
-    }
+    var all: [Element] { items.withLock { $0 } }
 
     /// Polls `condition` over everything recorded until it holds or `timeout` passes.
     func wait(timeout: Duration, until condition: ([Element]) -> Bool) async -> Bool {

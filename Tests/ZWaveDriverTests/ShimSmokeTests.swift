@@ -1,3 +1,4 @@
+internal import CZWaveShim
 import Foundation
 import Logging
 import Testing
@@ -103,3 +104,6 @@ extension OpenZWaveSuite {
         }
     }
 }
+
+/// Whether the shim sees an OpenZWave Manager in the process (`zw_manager_exists`).
+func zwManagerExists() -> Bool { zw_manager_exists() }

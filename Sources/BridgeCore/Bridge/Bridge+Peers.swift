@@ -10,10 +10,11 @@ internal import Logging
 /// the online bridge whose name sorts first, so that a user watching `<prefix>/bridge/+/event` sees one
 /// `command_rejected`, whichever bridge it comes from.
 extension Bridge {
-    /// Whether this bridge answers for a message on `topic` that is not a request: always for its own devices;
+    /// Whether this bridge answers for a message on `topic` that is not a request, about `device` (the device its
+    /// topic is under, as the topic's one parse found it; nil for another topic): always for its own devices;
     /// never for another bridge's; for anything else only if it reports what no bridge serves.
-    func answers(for topic: String) -> Bool {
-        if let address = identity.topics.deviceAddress(of: topic) {
+    func answers(for device: DeviceAddress?, topic: String) -> Bool {
+        if let address = device {
             if registry.device(at: address) != nil { return true }
             if peerDevices.contains(address) {
                 logger.debug("another bridge's device", metadata: ["topic": "\(topic.prefix(200))"])

@@ -15,7 +15,7 @@ extension Bridge {
         switch topic {
         case .success(let parsed): inbound = parsed
         case .failure(let error):
-            guard answers(for: message.topic) else { return }
+            guard answers(for: error.device, topic: message.topic) else { return }
             return await reject(message, reason: error.description)
         }
         let address: DeviceAddress
@@ -30,7 +30,7 @@ extension Bridge {
         case .deviceSet(let a), .deviceGet(let a), .volumeSet(let a), .muteSet(let a), .inputSet(let a):
             address = a
         }
-        guard answers(for: message.topic) else { return }
+        guard answers(for: address, topic: message.topic) else { return }
         if message.retained {
             return await reject(message, reason: "retained command ignored: commands must not be retained")
         }

@@ -174,10 +174,14 @@ public struct TopicScheme: Sendable, Hashable {
 
         public let topic: String
         public let reason: Reason
+        /// The device the topic is under (`<prefix>/device/<room>/<name>/...` with a valid room and name,
+        /// whatever follows them), nil for any other topic: whose device a malformed command was for.
+        public let device: DeviceAddress?
 
-        public init(topic: String, reason: Reason) {
+        public init(topic: String, reason: Reason, device: DeviceAddress? = nil) {
             self.topic = topic
             self.reason = reason
+            self.device = device
         }
 
         public var description: String {
@@ -202,16 +206,6 @@ public struct TopicScheme: Sendable, Hashable {
         }
     }
 
-    /// The device a topic under `<prefix>/device/<room>/<name>/` is about, when its room and name are valid
-    /// levels, whatever follows them; nil for any other topic.
-    public func deviceAddress(of topic: String) -> DeviceAddress? {
-        guard topic.utf8.count <= Self.maximumTopicLength, topic.hasPrefix(prefix + "/device/") else { return nil }
-        let levels = topic.dropFirst(prefix.count + "/device/".count).split(
-            separator: "/", maxSplits: 2, omittingEmptySubsequences: false)
-        guard levels.count == 3, Self.isValidLevel(levels[0]), Self.isValidLevel(levels[1]) else { return nil }
-        return DeviceAddress(room: String(levels[0]), name: String(levels[1]))
-    }
-
     /// ``parseInbound(_:)`` as a `Result`, for a message that is handed on with its parsed topic.
     public func route(_ topic: String) -> Result<Inbound, ParseError> {
         Result { () throws(ParseError) in try parseInbound(topic) }
@@ -220,7 +214,10 @@ public struct TopicScheme: Sendable, Hashable {
     /// Parses a topic the bridge received. Never traps, whatever the input.
     /// - Throws: ``ParseError`` naming the reason for anything that is not a command topic of this bridge.
     public func parseInbound(_ topic: String) throws(ParseError) -> Inbound {
-        func fail(_ reason: ParseError.Reason) -> ParseError { ParseError(topic: topic, reason: reason) }
+        var device: DeviceAddress?
+        func fail(_ reason: ParseError.Reason) -> ParseError {
+            ParseError(topic: topic, reason: reason, device: device)
+        }
 
         let bytes = topic.utf8.count
         guard bytes > 0 else { throw fail(.empty) }
@@ -230,6 +227,9 @@ public struct TopicScheme: Sendable, Hashable {
         let levels = topic.utf8.dropFirst(prefix.utf8.count + 1)
             .split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false)
             .map { String(decoding: $0, as: UTF8.self) }
+        if levels.count >= 3, levels[0] == "device", Self.isValidLevel(levels[1]), Self.isValidLevel(levels[2]) {
+            device = DeviceAddress(room: levels[1], name: levels[2])
+        }
         // Deepest command: device/<room>/<name>/<volume|mute|input>/set (5 levels); stop early on longer ones.
         guard levels.count <= 5 else { throw fail(.tooManyLevels) }
         for level in levels {

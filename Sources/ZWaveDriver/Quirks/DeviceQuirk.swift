@@ -24,3 +24,40 @@ protocol DeviceQuirk: AnyObject, Sendable {
     /// Runs the quirk's scheduled work until the task is cancelled.
     func run() async
 }
+
+/// A value report as the generic Z-Wave code sees it, for a `DeviceQuirk` to attribute.
+struct ValueReport: Sendable {
+    let value: ZWaveValue
+    /// The library created the value (from its cache or a default): nothing was received from the device.
+    let initial: Bool
+    /// Whether the generic mapping publishes the value (it has a state update).
+    let publishable: Bool
+    /// Whether the node's interview completed (since its last re-interview started).
+    let nodeReady: Bool
+}
+
+/// Where a value report belongs, as a `DeviceQuirk` decides (`DeviceQuirk.attribute`).
+enum ReportAttribution: Sendable, Equatable {
+    /// Its own endpoint: the generic mapping applies.
+    case asReported
+    /// The endpoint (OpenZWave instance) given: counted and published there.
+    case instance(UInt8)
+    /// Counted for its own value (a wait for that value sees it), not published.
+    case withheld
+    /// Neither counted nor published.
+    case ignored
+}
+
+/// What the generic Z-Wave code tells a `DeviceQuirk` about the network (`DeviceQuirk.observe`).
+enum NetworkChange: Sendable {
+    /// A node's identity was read (`OpenZWave.nodeInfo`); again on every change of its details.
+    case identified(ZWaveNodeInfo)
+    /// A node's interview completed (`nodeReady`).
+    case interviewCompleted(NodeID)
+    /// The library (re)started its start-up queries of the network (`driverReady`).
+    case queriesStarted
+    /// The library finished them (`awakeNodesQueried`, `allNodesQueried`).
+    case queriesEnded
+    /// A node left the network.
+    case removed(NodeID)
+}

@@ -93,8 +93,32 @@ import Testing
         ("Thuis/bridge/living/request/include/x", .tooManyLevels),
         ("Thuis/bridge/living/request/+", .invalidLevel("+")),
     ])
-    func garbageTopicsAreRefusedWithTheirReason(topic: String, reason: TopicScheme.ParseError.Reason) {
-        #expect(throws: TopicScheme.ParseError(topic: topic, reason: reason)) { try names.parseInbound(topic) }
+    func garbageTopicsAreRefusedWithTheirReason(topic: String, reason: TopicScheme.ParseError.Reason) throws {
+        let error = try #require(throws: TopicScheme.ParseError.self) { try names.parseInbound(topic) }
+        #expect(error.reason == reason)
+        #expect(error.topic == topic)
+    }
+
+    /// The one parse also says whose device a malformed command topic is under (a bridge leaves another bridge's
+    /// devices alone, also when the topic is wrong).
+    @Test func aRefusedDeviceTopicNamesItsDevice() throws {
+        let tv = DeviceAddress(room: "living", name: "tv")
+        let underTheTV = [
+            "Thuis/device/living/tv", "Thuis/device/living/tv/power", "Thuis/device/living/tv/+",
+            "Thuis/device/living/tv/a/b/c",
+        ]
+        for topic in underTheTV {
+            let error = try #require(throws: TopicScheme.ParseError.self) { try names.parseInbound(topic) }
+            #expect(error.device == tv, "\(topic)")
+        }
+        let underNoDevice = [
+            "Thuis/device/living", "Thuis/device/+/tv/set", "Thuis/device//tv/set", "Thuis/lights/living/tv/set",
+            "Thuis/bridge/kitchen/request/include", "thuis/device/living/tv/set",
+        ]
+        for topic in underNoDevice {
+            let error = try #require(throws: TopicScheme.ParseError.self) { try names.parseInbound(topic) }
+            #expect(error.device == nil, "\(topic)")
+        }
     }
 
     @Test func veryLongTopicsAreRefusedWithoutSplitting() throws {
