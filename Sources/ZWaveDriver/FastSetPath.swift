@@ -13,14 +13,18 @@ internal import Synchronization
 final class FastSetPath: Sendable {
     /// The manager handle, whether the driver is ready, and the value ids OpenZWave reported: one lock owns them.
     private struct State {
-        var manager: OpaquePointer?
+        /// The manager handle's address (an `Int` is `Sendable`; the handle is only used under the lock).
+        var manager = 0
         var ready = false
         var values: [ZWaveValueKey: ZWaveValueID] = [:]
     }
 
     private let state = Mutex(State())
 
-    func setManager(_ manager: OpaquePointer?) { state.withLock { $0.manager = manager } }
+    func setManager(_ manager: OpaquePointer?) {
+        let address = Int(bitPattern: manager)
+        state.withLock { $0.manager = address }
+    }
     func setReady(_ ready: Bool) { state.withLock { $0.ready = ready } }
 
     func record(_ id: ZWaveValueID) { state.withLock { $0.values[id.key] = id } }
@@ -36,7 +40,9 @@ final class FastSetPath: Sendable {
         _ key: ZWaveValueKey, call: String, _ body: (OpaquePointer, ZWaveValueID) throws(ZWaveError) -> T
     ) throws(ZWaveError) -> T {
         try state.withLock { (state) throws(ZWaveError) -> T in
-            guard let manager = state.manager else { throw ZWaveError(.notRunning, call: call, node: key.node) }
+            guard let manager = OpaquePointer(bitPattern: state.manager) else {
+                throw ZWaveError(.notRunning, call: call, node: key.node)
+            }
             guard state.ready else { throw ZWaveError(.notReady, call: call, node: key.node) }
             guard let id = state.values[key] else {
                 throw ZWaveError(.valueNotFound, call: call, node: key.node, message: "no value at \(key)")
