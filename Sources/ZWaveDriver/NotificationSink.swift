@@ -5,7 +5,6 @@ internal import Synchronization
 /// The context object OpenZWave's callbacks receive (through the shim's context pointer): it turns
 /// each copied notification into a `ZWaveEvent` and yields it, and logs OpenZWave's lines. Never blocks.
 final class NotificationSink: Sendable {
-
     private let supervised: AsyncStream<ZWaveEvent>.Continuation
     private let published: AsyncStream<ZWaveEvent>.Continuation
     private let logger: Logger

@@ -5,7 +5,8 @@ import ZWaveEmulator
 /// the real bridge with `[web]` on:
 /// - a device report → the state at an MQTT subscriber and at a dashboard's WebSocket, per sample (the bridge hands
 ///   the state to both at once; the goal: WebSocket p50 within 2 ms of the broker's own delivery);
-/// - the bridge's RSS at rest without `[web]`, with it, and with 20 dashboards connected (goal ≤ 25 MB with [web] on; the dashboards' cost is shown);
+/// - the bridge's RSS at rest without `[web]`, with it (goal ≤ 25 MB), and with 20 dashboards connected (their cost
+///   is shown, not judged);
 /// - `/set` → wire (scenario 1's measurement) with no dashboard and with 20 connected, reading every state.
 enum DashboardScenario {
     struct Outcome: Sendable {

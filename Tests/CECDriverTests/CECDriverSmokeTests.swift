@@ -95,32 +95,27 @@ struct CECDriverTests {
             // timeout, and with its cached status when it comes later (seen on a loaded machine: "down.volume → 31"
             // after the step down); the report then still arrives, as an event. Either way the status is returned
             // or reported, and the device is the judge of the step itself.
-            func statusShows(_ volume: Int, returned: AudioStatus, since mark: Int) async -> Bool {
-                if returned.volume == volume { return true }
+            func statusShows(
+                returned: AudioStatus, since mark: Int, _ expected: (AudioStatus) -> Bool
+            ) async -> Bool {
+                if expected(returned) { return true }
                 return await h.recorder.wait(since: mark, timeout: .seconds(20)) {
-                    if case .audioStatus(let s) = $0, s.volume == volume { s } else { nil }
+                    if case .audioStatus(let s) = $0, expected(s) { s } else { nil }
                 } != nil
             }
             var mark = h.recorder.count
             let up = try await h.driver.volumeUp()
             #expect(h.emulator.state.volume == 31)
             #expect(!up.muted)
-            #expect(await statusShows(31, returned: up, since: mark), "volume up returned \(up)")
+            #expect(await statusShows(returned: up, since: mark) { $0.volume == 31 }, "volume up returned \(up)")
             mark = h.recorder.count
             let down = try await h.driver.volumeDown()
             #expect(h.emulator.state.volume == 30)
-            #expect(await statusShows(30, returned: down, since: mark), "volume down returned \(down)")
+            #expect(await statusShows(returned: down, since: mark) { $0.volume == 30 }, "volume down returned \(down)")
             mark = h.recorder.count
             let muted = try await h.driver.toggleMute()
             #expect(h.emulator.state.muted)
-            var mutedShown = muted.muted
-            if !mutedShown {
-                mutedShown =
-                    await h.recorder.wait(since: mark, timeout: .seconds(20)) {
-                        if case .audioStatus(let s) = $0, s.muted { s } else { nil }
-                    } != nil
-            }
-            #expect(mutedShown, "mute returned \(muted)")
+            #expect(await statusShows(returned: muted, since: mark) { $0.muted }, "mute returned \(muted)")
             _ = try await h.driver.unmute()
             // The audio system is unmuted (the device is the judge: see above).
             #expect(!h.emulator.state.muted)
