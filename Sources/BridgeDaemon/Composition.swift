@@ -52,6 +52,7 @@ public struct Composition {
                 port: zwave.port, userPath: zwave.stateDirectory, configPath: configPath,
                 openZWaveLogLevel: ZWaveLogLevel(rawValue: zwave.logLevel.openZWaveValue), networkKey: networkKey)
             driverConfiguration.releaseNodeCacheCopies = !without.contains(.nodeCacheRelease)
+            driverConfiguration.trimHeapAfterCacheWrite = !without.contains(.cacheWriteTrim)
             let driver = OpenZWave(configuration: driverConfiguration, logger: logger)
             let backend = ZWaveBackend(driver: driver, devices: zwave.devices, logger: logger)
             backends.append(backend)

@@ -2,8 +2,7 @@ import SystemSupport
 
 /// The daemon's memory-only measures, each on in the daemon. `thuis-bridge run --without <names>` (a hidden
 /// option, for measurement only) turns some off, so that the benchmark can show each one's saving next to the RSS
-/// with all of them on, in the same run (issue 21: a measure that saves under 1 MB goes). The heap trim after each
-/// network-cache write (`malloc_trim` in the C++ shim's `Driver::WriteCache`) has no switch here yet.
+/// with all of them on, in the same run (issue 21: a measure that saves under 1 MB goes).
 public enum MemoryTrick: String, CaseIterable, Sendable {
     /// OpenZWave's per-node copies of the network cache freed once each node is past loading from the cache
     /// (`ZWaveDriverConfiguration.releaseNodeCacheCopies`).
@@ -12,6 +11,9 @@ public enum MemoryTrick: String, CaseIterable, Sendable {
     /// (`Bridge.settled`, `ExecutablePages.pageOut()`): code that ran once and is read again from the binary if it
     /// runs again.
     case codePageOut = "code-page-out"
+    /// The heap given back to the kernel after each network-cache write, which builds and frees an XML document
+    /// of the whole network (`ZWaveDriverConfiguration.trimHeapAfterCacheWrite`).
+    case cacheWriteTrim = "cache-write-trim"
 
     /// The measures named in a comma-separated `list` (`node-cache-release,code-page-out`); nil when a name is
     /// unknown.

@@ -86,6 +86,7 @@ namespace {
 // dlsym(RTLD_NEXT).
 const char *const kWriteCacheSymbol = "_ZN9OpenZWave6Driver10WriteCacheEv";
 std::atomic<bool> g_cacheWritesDeferred{false};
+std::atomic<bool> g_trimAfterCacheWrite{true};
 std::atomic<uint64_t> g_cacheWritesDone{0};
 std::atomic<uint64_t> g_cacheWritesSkipped{0};
 thread_local int t_explicitCacheWrites = 0;
@@ -123,8 +124,8 @@ extern "C" __attribute__((visibility("default"))) void thuisWriteCache(void *dri
     g_cacheWritesDone.fetch_add(1);
     library(driver);
     // The write builds the whole network as a TinyXML document (some 15 MB for 50 nodes) and frees it again:
-    // give those pages back now rather than at the next periodic trim.
-    malloc_trim(0);
+    // give those pages back to the kernel now (zw_set_trim_after_cache_write).
+    if (g_trimAfterCacheWrite.load()) malloc_trim(0);
 }
 
 // ---- Product config revisions ----
@@ -253,6 +254,8 @@ uint64_t zw_node_cache_copies_released(void) { return g_nodeCacheCopiesReleased.
 void zw_set_cache_writes_deferred(bool deferred) { g_cacheWritesDeferred.store(deferred); }
 
 bool zw_cache_writes_deferred(void) { return g_cacheWritesDeferred.load(); }
+
+void zw_set_trim_after_cache_write(bool trim) { g_trimAfterCacheWrite.store(trim); }
 
 bool zw_cache_writes_interposed(void) {
     return boundToExecutable(kWriteCacheSymbol, &thuisWriteCache) && libraryWriteCache() != nullptr;

@@ -181,6 +181,7 @@ extension OpenZWave {
     /// Skips the cache writes OpenZWave starts itself until the network is queried (see
     /// `ZWaveDriverConfiguration.deferCacheWrites`), when the shim can intercept them.
     func deferCacheWrites() {
+        zw_set_trim_after_cache_write(configuration.trimHeapAfterCacheWrite)
         guard configuration.deferCacheWrites else { return }
         guard zw_cache_writes_interposed() else {
             logger.notice("OpenZWave's cache writes cannot be deferred: Driver::WriteCache is not bound to the shim")

@@ -111,6 +111,12 @@ extension DeviceSource {
         if case .zwave(let node, _) = self { return node }
         return nil
     }
+
+    /// The multi-channel endpoint (instance) of a Z-Wave source, or nil for the node itself and for CEC.
+    var endpoint: Int? {
+        if case .zwave(_, let instance) = self { return instance }
+        return nil
+    }
 }
 
 /// The isolation domain of the Z-Wave side of the bridge: `ZWaveBackend` and the types it hands state to

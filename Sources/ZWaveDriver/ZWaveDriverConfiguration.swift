@@ -35,6 +35,9 @@ public struct ZWaveDriverConfiguration: Sendable {
     /// 0.2 MB per node), but needs it only until the node's queries move past loading from the cache. With this
     /// set, the copies are freed as nodes get ready (`zw_release_node_cache_copies`).
     public var releaseNodeCacheCopies = true
+    /// A network-cache write builds the whole network as an XML document in memory (some 15 MB for 50 nodes) and
+    /// frees it; with this set, the freed pages go back to the kernel right after (`zw_set_trim_after_cache_write`).
+    public var trimHeapAfterCacheWrite = true
 
     public init(
         port: String, userPath: String, configPath: String = "/etc/openzwave",

@@ -10,6 +10,7 @@ enum ScaleScenario {
     /// The daemon's memory measures as `thuis-bridge run --without` names them, and as the table names them.
     static let memoryTricks: [(option: String, label: String)] = [
         ("node-cache-release", "node-cache release"), ("code-page-out", "start-up code page-out"),
+        ("cache-write-trim", "heap trim after the cache write"),
     ]
 
     /// The RSS at rest of a cached run with CEC.

@@ -7,6 +7,7 @@ import Testing
     @Test func aListOfKnownNamesParses() {
         #expect(MemoryTrick.parse(list: "node-cache-release") == [.nodeCacheRelease])
         #expect(MemoryTrick.parse(list: " node-cache-release ,node-cache-release") == [.nodeCacheRelease])
+        #expect(MemoryTrick.parse(list: "cache-write-trim,code-page-out") == [.cacheWriteTrim, .codePageOut])
         #expect(MemoryTrick.parse(list: "") == [])
     }
 

@@ -227,6 +227,9 @@ zw_status zw_write_config(zw_manager *manager, uint32_t home_id);
  * libopenzwave binds to (zw_cache_writes_interposed). */
 void zw_set_cache_writes_deferred(bool deferred);
 bool zw_cache_writes_deferred(void);
+/* Whether each cache write (the shim's Driver::WriteCache) is followed by malloc_trim(0), which gives the pages of
+ * the freed XML document back to the kernel (process-wide; on by default). */
+void zw_set_trim_after_cache_write(bool trim);
 /* Whether libopenzwave's calls of Driver::WriteCache reach the shim (the executable exports the symbol) and the
  * library's own definition was found to forward to. */
 bool zw_cache_writes_interposed(void);
