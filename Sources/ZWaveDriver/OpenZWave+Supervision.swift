@@ -179,7 +179,8 @@ extension OpenZWave {
 
 extension OpenZWave {
     /// Skips the cache writes OpenZWave starts itself until the network is queried (see
-    /// `ZWaveDriverConfiguration.deferCacheWrites`), when the shim can intercept them.
+    /// `ZWaveDriverConfiguration.deferCacheWrites`), when the shim can intercept them; and tells the shim whether
+    /// a write is followed by a heap trim (`ZWaveDriverConfiguration.trimHeapAfterCacheWrite`).
     func deferCacheWrites() {
         zw_set_trim_after_cache_write(configuration.trimHeapAfterCacheWrite)
         guard configuration.deferCacheWrites else { return }
