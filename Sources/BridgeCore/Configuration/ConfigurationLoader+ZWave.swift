@@ -16,7 +16,8 @@ extension ConfigurationLoader {
     static func readZWave(_ root: TableReader) -> ZWaveResult? {
         guard root.contains("zwave") else { return nil }
         let known = [
-            "port", "config_path", "state_dir", "log_level", "refresh_after_set", "network_key_file", "device", "scene",
+            "port", "config_path", "state_dir", "log_level", "refresh_after_set", "openzwave_patches", "network_key_file",
+            "device", "scene",
         ]
         guard let table = root.table("zwave", known: known) else {
             return ZWaveResult(section: nil, addresses: [])
@@ -33,6 +34,7 @@ extension ConfigurationLoader {
             ?? ZWaveSection.defaultStateDirectory
         let logLevel = optional(table.choice("log_level", OpenZWaveLogLevel.self), "log_level") ?? .warning
         let refreshAfterSet = optional(table.bool("refresh_after_set"), "refresh_after_set") ?? false
+        let openZWavePatches = optional(table.bool("openzwave_patches"), "openzwave_patches") ?? true
         let networkKeyFile = optional(table.nonEmptyString("network_key_file"), "network_key_file")
 
         let deviceKeys = ["node", "instance", "room", "name", "config"]
@@ -50,7 +52,8 @@ extension ConfigurationLoader {
         }
         let section = ZWaveSection(
             port: port, configPath: configPath, stateDirectory: stateDirectory,
-            logLevel: logLevel, refreshAfterSet: refreshAfterSet, networkKeyFile: networkKeyFile,
+            logLevel: logLevel, refreshAfterSet: refreshAfterSet, openZWavePatches: openZWavePatches,
+            networkKeyFile: networkKeyFile,
             devices: devices.map(\.value),
             scenes: scenes.map(\.value))
         return ZWaveResult(section: section, addresses: addresses)

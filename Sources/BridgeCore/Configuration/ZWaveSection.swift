@@ -12,6 +12,10 @@ public struct ZWaveSection: Sendable, Equatable {
     /// bridge points OpenZWave at a private view of the device database with `NoRefreshAfterSet` for devices
     /// that report their own level (the FGD212), halving the radio traffic of a `/set`.
     public var refreshAfterSet: Bool
+    /// `openzwave_patches`: apply the bridge's patches of OpenZWave (`ZWaveDriver`'s `LibraryPatches`) when the
+    /// running library is the version they were written for. Default true; false runs OpenZWave exactly as shipped
+    /// (for troubleshooting, and to compare).
+    public var openZWavePatches: Bool
     /// `network_key_file`: the file holding the Z-Wave network key (S0), readable only by the bridge's user;
     /// without it `secure` inclusion is refused. The file is checked by `ConfigurationLoader.load` and read by
     /// the daemon (`ZWaveNetworkKey(contentsOfFile:)`); the key itself is never part of the configuration.
@@ -27,7 +31,7 @@ public struct ZWaveSection: Sendable, Equatable {
     public init(
         port: String, configPath: String = ZWaveSection.defaultConfigPath,
         stateDirectory: String = ZWaveSection.defaultStateDirectory, logLevel: OpenZWaveLogLevel = .warning,
-        refreshAfterSet: Bool = false, networkKeyFile: String? = nil, devices: [ZWaveDeviceConfig] = [],
+        refreshAfterSet: Bool = false, openZWavePatches: Bool = true, networkKeyFile: String? = nil, devices: [ZWaveDeviceConfig] = [],
         scenes: [ZWaveSceneConfig] = []
     ) {
         self.port = port
@@ -35,6 +39,7 @@ public struct ZWaveSection: Sendable, Equatable {
         self.stateDirectory = stateDirectory
         self.logLevel = logLevel
         self.refreshAfterSet = refreshAfterSet
+        self.openZWavePatches = openZWavePatches
         self.networkKeyFile = networkKeyFile
         self.devices = devices
         self.scenes = scenes
