@@ -8,12 +8,7 @@ let upcoming: [SwiftSetting] = [
     // ICU) through a package that imports it (README, Performance: Memory).
     .enableUpcomingFeature("MemberImportVisibility"),
 ]
-let strict: [SwiftSetting] =
-    upcoming + [
-        // Release on Linux is static (as `--static-swift-stdlib` makes it): compiled against the static Swift modules
-        // and linked with `-static-stdlib` (the executables below), so a plain `swift build -c release` links too.
-        .unsafeFlags(["-static-stdlib"], .when(platforms: [.linux], configuration: .release))
-    ]
+let strict: [SwiftSetting] = upcoming
 
 let package = Package(
     name: "thuis-bridge",
@@ -48,12 +43,10 @@ let package = Package(
             providers: [.apt(["libopenzwave1.6-dev"])]),
         .target(name: "CZWaveShim", dependencies: ["COpenZWave"]),
         .target(name: "CCECShim"),
-        // What Swift's Glibc module does not import (<link.h>), for SystemSupport.
-        .target(name: "CSystemShim"),
 
         // MARK: System primitives the daemon's modules share (locks, threads, paths, standard streams): the
         // daemon links FoundationEssentials only, not Foundation (see README, Performance: Memory).
-        .target(name: "SystemSupport", dependencies: ["CSystemShim"], swiftSettings: strict),
+        .target(name: "SystemSupport", swiftSettings: strict),
 
         // MARK: Pure Swift core (no C).
         .target(
@@ -149,8 +142,7 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
-            swiftSettings: strict,
-            linkerSettings: [.unsafeFlags(["-static-stdlib"], .when(platforms: [.linux], configuration: .release))]),
+            swiftSettings: strict),
         .executableTarget(
             name: "thuis-lab",
             dependencies: [
@@ -160,8 +152,7 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
-            swiftSettings: strict,
-            linkerSettings: [.unsafeFlags(["-static-stdlib"], .when(platforms: [.linux], configuration: .release))]),
+            swiftSettings: strict),
         .executableTarget(
             name: "thuis-bench",
             dependencies: [
@@ -169,12 +160,7 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
-            swiftSettings: strict,
-            linkerSettings: [
-                .unsafeFlags(
-                    ["-static-stdlib", "-use-ld=lld"],
-                    .when(platforms: [.linux], configuration: .release))
-            ]),
+            swiftSettings: strict),
 
         // MARK: Tests.
         .target(

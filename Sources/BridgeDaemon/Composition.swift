@@ -15,12 +15,11 @@ public struct Composition {
     public let services: [any Service]
 
     /// - Parameters:
-    ///   - without: memory measures left off, for the benchmark's measurements only (`thuis-bridge run --without`).
     ///   - announcement: which process runs the bridge, published retained on `<prefix>/bridge/<name>/info`
     ///     (``BridgeNameCheck/announcement(_:keepAlive:)``).
     ///   - onDashboardListening: called with the dashboard's URL once its port is bound (`[web]`).
     public init(
-        configuration: BridgeConfiguration, logger: Logger, without: Set<MemoryTrick> = [],
+        configuration: BridgeConfiguration, logger: Logger,
         announcement: JSONValue? = nil, onDashboardListening: @escaping @Sendable (String) -> Void = { _ in }
     ) throws {
         let topics = configuration.topics
@@ -51,8 +50,7 @@ public struct Composition {
             var driverConfiguration = ZWaveDriverConfiguration(
                 port: zwave.port, userPath: zwave.stateDirectory, configPath: configPath,
                 openZWaveLogLevel: ZWaveLogLevel(rawValue: zwave.logLevel.openZWaveValue), networkKey: networkKey)
-            driverConfiguration.releaseNodeCacheCopies = !without.contains(.nodeCacheRelease)
-            driverConfiguration.trimHeapAfterCacheWrite = !without.contains(.cacheWriteTrim)
+            driverConfiguration.libraryPatches = zwave.openZWavePatches
             let driver = OpenZWave(configuration: driverConfiguration, logger: logger)
             let backend = ZWaveBackend(driver: driver, devices: zwave.devices, logger: logger)
             backends.append(backend)
@@ -111,8 +109,7 @@ public struct Composition {
         }
         services.append(
             BridgeService(
-                bridge: bridge, mqtt: mqtt, hardware: hardware, pageOutAfterStartUp: !without.contains(.codePageOut),
-                logger: logger))
+                bridge: bridge, mqtt: mqtt, hardware: hardware))
         self.services = services
     }
 

@@ -13,9 +13,6 @@ public actor MQTTClient {
     /// Inbound messages (and oversized-message reports), bounded by `options.inboundBufferSize`
     /// (oldest dropped, counted, logged). Finishes when the client is shut down.
     public nonisolated let inbound: AsyncStream<MQTTInbound>
-    /// A task executor for the consumer of `inbound`: a task that prefers it handles each message on the
-    /// network thread as it arrives, without a thread hand-off (see `InboundExecutor`).
-    public nonisolated let inboundExecutor: InboundExecutor
     /// Connection state changes, bounded (newest 64 kept). Finishes when the client is shut down.
     public nonisolated let connectionEvents: AsyncStream<MQTTConnectionEvent>
     /// The options (the password is never logged).
@@ -84,7 +81,6 @@ public actor MQTTClient {
             inbound: inboundContinuation, events: eventsContinuation,
             maxInboundPayload: options.maxInboundPayloadBytes,
             limits: (max(1, options.inboundBufferSize), max(0, options.offlineQueueLimit)), logger: logger)
-        inboundExecutor = callbacks.inboundExecutor
         drops = callbacks
         do {
             handle = try MosquittoHandle(options: options, callbacks: callbacks)

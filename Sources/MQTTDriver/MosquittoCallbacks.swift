@@ -5,16 +5,14 @@ internal import Synchronization
 
 /// The object behind libmosquitto's user-data pointer. libmosquitto calls back on its network thread
 /// (our `NetworkLoop` thread); each callback copies its data at once and yields it into a bounded
-/// AsyncStream or stores it in `state`. Nothing here blocks beyond a short lock, except that a message's
-/// delivery also runs the work of the consumers that prefer `inboundExecutor`.
+/// AsyncStream or stores it in `state`, and returns: nothing here blocks beyond a short lock, and no bridge or
+/// driver work runs on libmosquitto's thread.
 final class MosquittoCallbacks: Sendable {
     let inbound: AsyncStream<MQTTInbound>.Continuation
     let events: AsyncStream<LoopEvent>.Continuation
     let maxInboundPayload: Int
     let logger: Logger
     let acks = AckTracker()
-    /// Runs the consumers of `inbound` that prefer it inside the delivery of each message.
-    let inboundExecutor = InboundExecutor()
 
     /// What the current connection attempt has seen so far, the drop counts, and what is dropped but not yet
     /// reported.
@@ -97,9 +95,7 @@ final class MosquittoCallbacks: Sendable {
                     topic: topic, payload: bytes, retained: retained,
                     qos: MQTTQoS(rawValue: qos) ?? .atMostOnce))
         }
-        var result: AsyncStream<MQTTInbound>.Continuation.YieldResult?
-        inboundExecutor.deliver { result = inbound.yield(item) }
-        if case .dropped(let oldest) = result {
+        if case .dropped(let oldest) = inbound.yield(item) {
             let (count, waiter) = state.withLock { state in
                 state.droppedInboundCount += 1
                 state.inboundDrops.add(oldest.topic)

@@ -86,13 +86,13 @@ extension OpenZWave {
                 failure = "the driver on \(configuration.port) was removed by OpenZWave"
             }
         case .driverReset:
-            commandPath.removeAll()
+            values.removeAll()
         case .valueAdded(let value), .valueChanged(let value), .valueRefreshed(let value):
-            commandPath.record(value.id)
+            values[value.id.key] = value.id
         case .valueRemoved(let id):
-            commandPath.remove(id.key)
+            values[id.key] = nil
         case .nodeRemoved(let node), .nodeReset(let node):
-            commandPath.removeNode(node)
+            values = values.filter { $0.key.node != node }
         case .nodeReady:
             releaseNodeCacheCopies()
         case .awakeNodesQueried, .allNodesQueried:
@@ -154,7 +154,7 @@ extension OpenZWave {
         removeDriver()
         home = nil
         controller = nil
-        commandPath.removeAll()
+        values.removeAll()
         let wait = backoff()
         logger.info("re-adding the Z-Wave driver", metadata: ["in": "\(wait)", "attempt": "\(restartAttempt)"])
         phase = .backingOff(until: .now + wait)
@@ -178,16 +178,10 @@ extension OpenZWave {
 }
 
 extension OpenZWave {
-    /// Skips the cache writes OpenZWave starts itself until the network is queried (see
-    /// `ZWaveDriverConfiguration.deferCacheWrites`), when the shim can intercept them; and tells the shim whether
-    /// a write is followed by a heap trim (`ZWaveDriverConfiguration.trimHeapAfterCacheWrite`).
+    /// While the library patches are applied (``LibraryPatches/Patch/deferredCacheWrites``): skips the cache
+    /// writes OpenZWave starts itself until the network is queried, or `cacheWriteDeferralLimit` has passed.
     func deferCacheWrites() {
-        zw_set_trim_after_cache_write(configuration.trimHeapAfterCacheWrite)
-        guard configuration.deferCacheWrites else { return }
-        guard zw_cache_writes_interposed() else {
-            logger.notice("OpenZWave's cache writes cannot be deferred: Driver::WriteCache is not bound to the shim")
-            return
-        }
+        guard patches.active.contains(.deferredCacheWrites) else { return }
         zw_set_cache_writes_deferred(true)
         cacheDeferralDeadline = .now + configuration.cacheWriteDeferralLimit
     }
@@ -224,10 +218,10 @@ extension OpenZWave {
         zw_set_cache_writes_deferred(false)
     }
 
-    /// Frees OpenZWave's copies of the network cache held by nodes that no longer need them (see
-    /// `ZWaveDriverConfiguration.releaseNodeCacheCopies`).
+    /// While the library patches are applied (``LibraryPatches/Patch/nodeCacheRelease``): frees OpenZWave's copies
+    /// of the network cache held by nodes that no longer need them.
     func releaseNodeCacheCopies() {
-        guard configuration.releaseNodeCacheCopies, !nodeCacheCopiesKept, let manager, let home else { return }
+        guard patches.active.contains(.nodeCacheRelease), !nodeCacheCopiesKept, let manager, let home else { return }
         var released: UInt32 = 0
         let status = zw_release_node_cache_copies(manager, home.rawValue, &released)
         do {

@@ -3,31 +3,29 @@ internal import CZWaveShim
 extension OpenZWave {
     /// Sets a dimmer's level (Switch Multilevel 0x26, index 0): 0...99, or 255 for "last level".
     /// Wraps `zw_value_set_byte` (Manager::SetValue); OpenZWave sends Set then Get on its driver thread.
-    /// Runs on the caller's thread (see `FastSetPath`).
-    public nonisolated func setLevel(node: NodeID, instance: UInt8 = 1, level: UInt8) throws(ZWaveError) {
+    public func setLevel(node: NodeID, instance: UInt8 = 1, level: UInt8) throws(ZWaveError) {
         guard level <= 99 || level == 255 else {
             throw ZWaveError(
                 .invalidArgument, call: "OpenZWave.setLevel", node: node,
                 message: "level \(level) is not 0...99 or 255")
         }
         let key = ZWaveValueKey(node: node, commandClass: CommandClass.switchMultilevel, instance: instance, index: 0)
-        try commandPath.withReadyManager(key, call: "OpenZWave.setLevel") { (manager, id) throws(ZWaveError) in
-            var c = id.cValue
-            try ZWaveError.check(zw_value_set_byte(manager, &c, level), call: "zw_value_set_byte", node: node)
-        }
+        let id = try knownValue(key, call: "OpenZWave.setLevel")
+        let manager = try requireManager("OpenZWave.setLevel", node: node)
+        var c = id.cValue
+        try ZWaveError.check(zw_value_set_byte(manager, &c, level), call: "zw_value_set_byte", node: node)
     }
 
-    /// Whether OpenZWave has reported the value at `key` (a Set to it can be made), from any thread.
-    nonisolated func knowsValue(_ key: ZWaveValueKey) -> Bool { commandPath.value(at: key) != nil }
+    /// Whether OpenZWave has reported the value at `key` (a Set to it can be made).
+    func knowsValue(_ key: ZWaveValueKey) -> Bool { values[key] != nil }
 
     /// Switches a binary switch or socket (Switch Binary 0x25, index 0). Wraps `zw_value_set_bool`.
-    /// Runs on the caller's thread (see `FastSetPath`).
-    public nonisolated func setSwitch(node: NodeID, instance: UInt8 = 1, on: Bool) throws(ZWaveError) {
+    public func setSwitch(node: NodeID, instance: UInt8 = 1, on: Bool) throws(ZWaveError) {
         let key = ZWaveValueKey(node: node, commandClass: CommandClass.switchBinary, instance: instance, index: 0)
-        try commandPath.withReadyManager(key, call: "OpenZWave.setSwitch") { (manager, id) throws(ZWaveError) in
-            var c = id.cValue
-            try ZWaveError.check(zw_value_set_bool(manager, &c, on), call: "zw_value_set_bool", node: node)
-        }
+        let id = try knownValue(key, call: "OpenZWave.setSwitch")
+        let manager = try requireManager("OpenZWave.setSwitch", node: node)
+        var c = id.cValue
+        try ZWaveError.check(zw_value_set_bool(manager, &c, on), call: "zw_value_set_bool", node: node)
     }
 
     /// Writes any value (`zw_value_set_*`, Manager::SetValue / SetValueListSelection).
@@ -74,11 +72,11 @@ extension OpenZWave {
     }
 
     /// The value id OpenZWave reported for this place, if any.
-    public func valueID(for key: ZWaveValueKey) -> ZWaveValueID? { commandPath.value(at: key) }
+    public func valueID(for key: ZWaveValueKey) -> ZWaveValueID? { values[key] }
 
     /// All values OpenZWave reported for a node (or all nodes), sorted by place.
     public func valueIDs(node: NodeID? = nil) -> [ZWaveValueID] {
-        commandPath.allValues().filter { node == nil || $0.node == node }.sorted {
+        values.values.filter { node == nil || $0.node == node }.sorted {
             ($0.node.rawValue, $0.commandClass, $0.instance, $0.index)
                 < ($1.node.rawValue, $1.commandClass, $1.instance, $1.index)
         }
@@ -103,7 +101,7 @@ extension OpenZWave {
 
     func knownValue(_ key: ZWaveValueKey, call: String) throws(ZWaveError) -> ZWaveValueID {
         _ = try requireReady(call, node: key.node)
-        guard let id = commandPath.value(at: key) else {
+        guard let id = values[key] else {
             throw ZWaveError(.valueNotFound, call: call, node: key.node, message: "no value at \(key)")
         }
         return id

@@ -35,10 +35,7 @@ public actor OpenZWave {
     /// The retained sink passed to the shim as callback context; released after zw_manager_destroy.
     var sinkContext: Unmanaged<NotificationSink>?
     var phase = Phase.stopped {
-        didSet {
-            syncFastSetPath()
-            supervisionWakeups?.wake()
-        }
+        didSet { supervisionWakeups?.wake() }
     }
     var driverAdded = false
     /// DriverRemoved notifications we caused ourselves (the watchdog's remove), not to be treated as failure.
@@ -52,10 +49,12 @@ public actor OpenZWave {
     /// Set when the shim refused to free OpenZWave's node cache copies (a library layout it does not know).
     var nodeCacheCopiesKept = false
     var restartAttempt = 0
-    var home: HomeID? { didSet { syncFastSetPath() } }
+    var home: HomeID?
     var controller: NodeID?
-    /// The manager and the value ids, for device commands from any thread.
-    nonisolated let commandPath = FastSetPath()
+    /// The library patches in force (decided when OpenZWave starts).
+    var patches = LibraryPatches(libraryVersion: "not started", active: [], refusal: "OpenZWave is not started")
+    /// The value ids OpenZWave reported, by place.
+    var values: [ZWaveValueKey: ZWaveValueID] = [:]
 
     public nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
 
@@ -101,12 +100,26 @@ public actor OpenZWave {
         stop()
     }
 
+    /// The library patches in force and the running library's version.
+    public var libraryPatches: LibraryPatches { patches }
+
     private func start() throws(ZWaveError) {
         do {
             try FileManager.default.createDirectory(atPath: configuration.userPath, withIntermediateDirectories: true)
         } catch {
             throw ZWaveError(
                 .userPath, call: "FileManager.createDirectory", message: "\(configuration.userPath): \(error)")
+        }
+        patches = LibraryPatches.apply(
+            writtenFor: configuration.patchesWrittenFor, enabled: configuration.libraryPatches)
+        if patches.refusal == nil {
+            logger.info(
+                "OpenZWave patches applied",
+                metadata: ["openzwave": "\(patches.libraryVersion)", "patches": "\(patches.summary)"])
+        } else {
+            logger.notice(
+                "OpenZWave runs as shipped, without the bridge's patches",
+                metadata: ["openzwave": "\(patches.libraryVersion)", "reason": "\(patches.refusal ?? "")"])
         }
         var options = zw_options()
         zw_options_init(&options)
@@ -127,7 +140,6 @@ public actor OpenZWave {
             throw ZWaveError(.noManager, call: "zw_manager_create")
         }
         manager = handle
-        commandPath.setManager(handle)
         sinkContext = context
         logger.info(
             "OpenZWave started",
@@ -177,7 +189,6 @@ public actor OpenZWave {
     /// Tears everything down; idempotent.
     private func stop() {
         sink.deliverDirectly()
-        commandPath.setManager(nil)  // waits for a command in OpenZWave; none starts after it
         if let manager {
             if let home, case .ready = phase {
                 do {
@@ -202,7 +213,7 @@ public actor OpenZWave {
         phase = .stopped
         home = nil
         controller = nil
-        commandPath.removeAll()
+        values.removeAll()
         runState = .finished
         supervised.finish()
         published.finish()
@@ -247,11 +258,6 @@ public actor OpenZWave {
     var portMissingReason: String { "the port \(configuration.port) does not exist (is the stick plugged in?)" }
 
     enum RunState { case idle, running, finished }
-
-    /// Commands may run while the driver is ready and knows its home.
-    func syncFastSetPath() {
-        if case .ready = phase, home != nil { commandPath.setReady(true) } else { commandPath.setReady(false) }
-    }
 
     enum Phase {
         case stopped

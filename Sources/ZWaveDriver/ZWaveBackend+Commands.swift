@@ -16,32 +16,19 @@ extension ZWaveBackend {
         try await perform(command, node: NodeID(nodeID), instance: UInt8(instance ?? 1), device: device)
     }
 
-    /// The fast path (`DeviceBackend.send`): a level or switch Set to a node that needs none of the slow
-    /// path's care (inclusion hold, Basic fallback, a quirk, a value OpenZWave does not know yet) is handed to
-    /// OpenZWave at once, by the same call `perform` makes; the confirmation is the same wait.
-    public func send(_ command: DeviceCommand, on device: DeviceDescriptor) async throws(CommandFailure)
-        -> CommandConfirmation?
-    {
-        guard case .zwave(let node, let instance) = device.source, let nodeID = UInt8(exactly: node) else { return nil }
-        let id = NodeID(nodeID)
-        guard !controllerHoldsCommands, !basicOnly.contains(id), !quirk.adopted(id),
-            let key = Self.setKey(command, node: id, instance: UInt8(instance ?? 1)), driver.knowsValue(key),
-            let sent = try set(command, node: id, instance: UInt8(instance ?? 1))
-        else { return nil }
-        return CommandConfirmation { await self.confirm(sent) }
-    }
-
     /// Hands a level (Switch Multilevel) or switch (Switch Binary) Set to OpenZWave, which queues it for its
     /// driver thread. Returns the value whose report confirms it and that value's generation before the Set;
     /// `nil` (nothing done) for any other command.
-    func set(_ command: DeviceCommand, node: NodeID, instance: UInt8) throws(CommandFailure) -> PendingConfirmation? {
+    func set(_ command: DeviceCommand, node: NodeID, instance: UInt8) async throws(CommandFailure)
+        -> PendingConfirmation?
+    {
         guard let key = Self.setKey(command, node: node, instance: instance) else { return nil }
         let before = reports.generation(of: key)
         do {
             if case .level(let level) = command {
-                try driver.setLevel(node: node, instance: instance, level: UInt8(clamping: level))
+                try await driver.setLevel(node: node, instance: instance, level: UInt8(clamping: level))
             } else {
-                try driver.setSwitch(node: node, instance: instance, on: command == .on)
+                try await driver.setSwitch(node: node, instance: instance, on: command == .on)
             }
         } catch {
             throw CommandFailure("\(error)")
@@ -70,10 +57,10 @@ extension ZWaveBackend {
     /// the network does not have, or one whose interview is over, fails at once.
     func awaitValue(for command: DeviceCommand, node: NodeID, instance: UInt8) async {
         guard knownNodes.contains(node), !readyNodes.contains(node),
-            let key = Self.setKey(command, node: node, instance: instance), !driver.knowsValue(key)
+            let key = Self.setKey(command, node: node, instance: instance), await !driver.knowsValue(key)
         else { return }
         let before = reports.generation(of: key)
-        guard !driver.knowsValue(key) else { return }
+        guard await !driver.knowsValue(key) else { return }
         logger.debug("the command waits for its value", metadata: ["value": "\(key)"])
         _ = await reports.wait(for: key, after: before, timeout: Self.valueWaitLimit)
     }
@@ -85,12 +72,12 @@ extension ZWaveBackend {
         await awaitValue(for: command, node: node, instance: instance)
         switch command {
         case .level:
-            if let sent = try set(command, node: node, instance: instance) {
+            if let sent = try await set(command, node: node, instance: instance) {
                 await confirm(sent)
             }
         case .on, .off:
             try await quirk.sendSwitch(to: node, instance: instance) { () async throws(CommandFailure) in
-                guard let sent = try set(command, node: node, instance: instance) else { return nil }
+                guard let sent = try await set(command, node: node, instance: instance) else { return nil }
                 await confirm(sent)
                 return sent
             }

@@ -8,7 +8,7 @@ extension ZWaveBackend: BridgeRequestHandler {
     public nonisolated var verbs: Set<BridgeRequest.Verb> {
         [
             .include, .exclude, .cancel, .refresh, .heal, .removeFailed, .getConfig, .setConfig, .nodeStatistics,
-            .configList,
+            .configList, .network,
         ]
     }
 
@@ -23,6 +23,8 @@ extension ZWaveBackend: BridgeRequestHandler {
             return try await include(timeout: timeout, secure: secure, interviewTimeout: .seconds(interview))
         case .exclude(let timeout):
             return try await exclude(timeout: timeout)
+        case .network:
+            return await network()
         case .cancel:
             let cancelled = await cancelSession()
             return .object([("cancelled", cancelled.map { .string($0) } ?? .null)])
@@ -355,5 +357,23 @@ extension ZWaveBackend: BridgeRequestHandler {
             throw RequestFailure("node \(number) is not in the Z-Wave network")
         }
         return node
+    }
+}
+
+extension ZWaveBackend {
+    /// The `network` request: the home id and controller while the stick is ready, the running OpenZWave's version,
+    /// and the library patches in force (``LibraryPatches``) or why none is.
+    func network() async -> JSONValue {
+        let patches = await driver.libraryPatches
+        let home = await driver.homeID
+        let controller = await driver.controllerNode
+        return .object([
+            ("home_id", home.map { .string("\($0)") } ?? .null),
+            ("controller", controller.map { .int(Int($0.rawValue)) } ?? .null),
+            ("openzwave", .string(patches.libraryVersion)),
+            ("patches_written_for", .string(LibraryPatches.writtenFor)),
+            ("patches", .array(patches.active.map { .string($0.rawValue) })),
+            ("patches_refused", patches.refusal.map { .string($0) } ?? .null),
+        ])
     }
 }

@@ -26,18 +26,15 @@ public struct ZWaveDriverConfiguration: Sendable {
     public var networkKey: ZWaveNetworkKey?
     /// How many events may wait for the consumer of `events` (older ones are dropped beyond, and logged).
     public var eventBufferSize: Int
-    /// OpenZWave rewrites the whole network cache each time a node's queries complete (50 writes of the full
-    /// file for 50 nodes, on the thread that serves the stick). With this set, those writes wait until the
-    /// awake nodes are queried (or `cacheWriteDeferralLimit` has passed): then the cache is written once.
-    public var deferCacheWrites = true
+    /// Apply the bridge's patches of OpenZWave (``LibraryPatches``) when the running library is the version they
+    /// were written for (`[zwave] openzwave_patches`). False: OpenZWave runs as shipped.
+    public var libraryPatches = true
+    /// The OpenZWave version the patches were written for; the gate compares the running library's own version with
+    /// it. Tests set another to see the gate refuse.
+    public var patchesWrittenFor = LibraryPatches.writtenFor
+    /// While the patches are applied, the cache writes OpenZWave starts itself wait at most this long for the
+    /// network to be queried (then the bridge writes the cache once).
     public var cacheWriteDeferralLimit: Duration = .seconds(300)
-    /// OpenZWave keeps a copy of each node's part of the network cache for as long as the node exists (about
-    /// 0.2 MB per node), but needs it only until the node's queries move past loading from the cache. With this
-    /// set, the copies are freed as nodes get ready (`zw_release_node_cache_copies`).
-    public var releaseNodeCacheCopies = true
-    /// A network-cache write builds the whole network as an XML document in memory (some 15 MB for 50 nodes) and
-    /// frees it; with this set, the freed pages go back to the kernel right after (`zw_set_trim_after_cache_write`).
-    public var trimHeapAfterCacheWrite = true
 
     public init(
         port: String, userPath: String, configPath: String = "/etc/openzwave",

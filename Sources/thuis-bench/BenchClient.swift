@@ -21,9 +21,7 @@ final class BenchClient: Sendable {
         let inbox = inbox
         // Benchmark-only tasks; they end when the client shuts down (its streams finish).
         runTask = Task { try? await client.run() }
-        // On the client's network thread as each message is delivered (`MQTTClient.inboundExecutor`), so
-        // the arrival stamp is not delayed by a thread hand-off.
-        receiveTask = Task(executorPreference: client.inboundExecutor) {
+        receiveTask = Task {
             for await item in client.inbound {
                 if case .message(let message) = item { inbox.put(message) }
             }

@@ -20,18 +20,6 @@ struct RunCommand: AsyncParsableCommand {
     @Option(name: .shortAndLong, help: "The configuration file.") var config: String = "devices.toml"
     @Option(help: "Log level (trace, debug, info, notice, warning, error, critical); overrides [bridge] log_level.")
     var logLevel: String?
-    /// For the benchmark only: memory measures to leave off, so that it can show what each one saves.
-    @Option(
-        help: ArgumentHelp(
-            "Memory measures to leave off (\(MemoryTrick.allCases.map(\.rawValue).joined(separator: ", "))).",
-            visibility: .hidden),
-        transform: { list in
-            guard let tricks = MemoryTrick.parse(list: list) else {
-                throw ValidationError("unknown memory measure in \"\(list)\"")
-            }
-            return tricks
-        })
-    var without: Set<MemoryTrick> = []
 
     func run() async throws {
         let configuration: BridgeConfiguration
@@ -96,7 +84,7 @@ struct RunCommand: AsyncParsableCommand {
         do {
             let keepAlive = try Composition.mqttOptions(configuration).keepAlive
             composition = try Composition(
-                configuration: configuration, logger: logger, without: without,
+                configuration: configuration, logger: logger,
                 announcement: BridgeNameCheck.announcement(own, keepAlive: keepAlive))
         } catch {
             logger.critical("cannot start", metadata: ["error": "\(error)"])

@@ -144,32 +144,3 @@ import Testing
         #expect("abcdef".padded(toWidth: 4) == "abcdef")
     }
 }
-
-@Suite struct ExecutablePagesTests {
-    /// The resident kB of this process's mappings of its own executable file (`/proc/self/smaps`).
-    static func residentExecutableKB() throws -> Int {
-        let path = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
-        var inExecutable = false
-        var kB = 0
-        for line in try String(contentsOfFile: "/proc/self/smaps", encoding: .utf8).split(separator: "\n") {
-            let fields = line.split(separator: " ", omittingEmptySubsequences: true)
-            if let range = fields.first, range.contains("-"), fields.count >= 5, range.first?.isHexDigit == true {
-                inExecutable = fields.count >= 6 && fields[5] == path
-            } else if inExecutable, fields.first == "Rss:", fields.count >= 2, let value = Int(fields[1]) {
-                kB += value
-            }
-        }
-        return kB
-    }
-
-    /// The executable's read-only pages leave the process's RSS when given back, and come back only as they are
-    /// used again.
-    @Test func pagingOutTheExecutableShrinksItsResidentPages() throws {
-        let before = try Self.residentExecutableKB()
-        let advised = try ExecutablePages.pageOut().get()
-        let after = try Self.residentExecutableKB()
-        #expect(advised > 0)
-        #expect(before > 1024, "the test binary had \(before) kB resident")
-        #expect(after < before / 2, "resident pages of the executable: \(before) kB before, \(after) kB after")
-    }
-}

@@ -12,7 +12,7 @@ public import Logging
 ///
 ///     [bridge]                  name, then prefix and log_level when set
 ///     [mqtt]                    when set: host, port, username, password_file, ca_file, cert_file, key_file
-///     [zwave]                   when set: port, config_path, state_dir, log_level, refresh_after_set,
+///     [zwave]                   when set: port, config_path, state_dir, log_level, refresh_after_set, openzwave_patches,
 ///                                 network_key_file,
 ///     [[zwave.device]] ...        then each device (node, instance, room, name, config)
 ///     [[zwave.scene]] ...         and each scene (node, instance, scene, topic, payload)
@@ -105,6 +105,8 @@ public struct ConfigFixture: Sendable {
         public var stateDirectory: String?
         public var logLevel: OpenZWaveLogLevel?
         public var refreshAfterSet: Bool?
+        /// `openzwave_patches`.
+        public var openZWavePatches: Bool?
         /// `network_key_file`.
         public var networkKeyFile: String?
         public var devices: [ZWaveDevice]
@@ -231,6 +233,7 @@ public struct ConfigFixture: Sendable {
             lines.add("state_dir", string: zwave.stateDirectory)
             lines.add("log_level", string: zwave.logLevel?.rawValue)
             lines.add("refresh_after_set", zwave.refreshAfterSet.map(String.init))
+            lines.add("openzwave_patches", zwave.openZWavePatches.map(String.init))
             lines.add("network_key_file", string: zwave.networkKeyFile)
             for device in zwave.devices {
                 lines.table("[[zwave.device]]")

@@ -8,9 +8,6 @@ public actor FakeDeviceBackend: DeviceBackend {
     private var holding = false
     private var held: [CheckedContinuation<Void, Never>] = []
     private var failure: String?
-    private var fastPath = false
-    /// The commands taken by the fast path (`send`); they are in `executed` too.
-    public private(set) var sentAtOnce: [DeviceCommand] = []
     private var arrivalWaiters: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
 
     public init(adapter: Adapter) { self.adapter = adapter }
@@ -18,22 +15,6 @@ public actor FakeDeviceBackend: DeviceBackend {
     public nonisolated func execute(_ command: DeviceCommand, on device: DeviceDescriptor) async throws(CommandFailure)
     {
         if let reason = await record(command, device) { throw CommandFailure(reason) }
-    }
-
-    /// With `takeFastPath()`: records the command as sent at once (failing at once if told to), and returns
-    /// a confirmation that is held like `execute`. Otherwise nil (the normal path).
-    public func send(_ command: DeviceCommand, on device: DeviceDescriptor) async throws(CommandFailure)
-        -> CommandConfirmation?
-    {
-        guard fastPath else { return nil }
-        switch command {
-        case .level, .on, .off: break
-        default: return nil
-        }
-        arrive(command, device)
-        sentAtOnce.append(command)
-        if let failure { throw CommandFailure(failure) }
-        return CommandConfirmation { await self.holdIfHolding() }
     }
 
     private func record(_ command: DeviceCommand, _ device: DeviceDescriptor) async -> String? {
@@ -55,9 +36,6 @@ public actor FakeDeviceBackend: DeviceBackend {
     private func holdIfHolding() async {
         if holding { await withCheckedContinuation { held.append($0) } }
     }
-
-    /// From now on, level and switch commands take the fast path (`send`), as Z-Wave's do.
-    public func takeFastPath() { fastPath = true }
 
     /// From now on, each command blocks until `releaseOne()`/`releaseAll()`.
     public func hold() { holding = true }

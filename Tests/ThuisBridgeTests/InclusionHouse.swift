@@ -38,6 +38,8 @@ final class InclusionHouse: Sendable {
         var networkKey: String?
         /// `[zwave] log_level` (OpenZWave's own log).
         var zwaveLogLevel: OpenZWaveLogLevel?
+        /// `[zwave] openzwave_patches`.
+        var openZWavePatches: Bool?
     }
 
     init(name: String, joinAfter: Double?, joinsAs: NodeKind = .binarySwitch, options: Options = Options())
@@ -53,6 +55,7 @@ final class InclusionHouse: Sendable {
             zwave: .init(
                 port: directory.file("zwave"), stateDirectory: directory.file("state"),
                 logLevel: options.zwaveLogLevel, devices: [.init(node: 2, room: "bedroom", name: "light")]))
+        fixture.zwave?.openZWavePatches = options.openZWavePatches
         if let key = options.networkKey {
             let file = try directory.write("zwave.key", key)
             try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: file)

@@ -5,8 +5,9 @@ import ZWaveDriver
 import ZWaveEmulator
 
 extension OpenZWaveSuite {
-    /// OpenZWave 1.6 rewrites the whole network cache each time a node's queries complete; the driver defers
-    /// those writes until the network is queried and then writes the cache once.
+    /// OpenZWave 1.6 rewrites the whole network cache each time a node's queries complete; with the library patches
+    /// applied the driver defers those writes until the network is queried and then writes the cache once, and frees
+    /// OpenZWave's per-node copies of the cache; with the gate refusing, OpenZWave writes and keeps them as shipped.
     @Suite struct CacheWriteDeferralTests {
         static func counts() -> (written: UInt64, skipped: UInt64) {
             var written: UInt64 = 0
@@ -153,6 +154,38 @@ extension OpenZWaveSuite {
                     "\(needle) differs between the cold and the warm cache")
             }
             #expect(!context.logLines.all.contains { $0.message.contains("copies of the network cache are kept") })
+        }
+
+        @Test(
+            "with the gate refusing (another library version): OpenZWave writes its cache as shipped, keeps its copies")
+        func gateRefusedRunsOpenZWaveAsShipped() async throws {
+            let context = try ZWaveTestContext(readyTimeout: .seconds(20), makePTY: false, patchesWrittenFor: "1.4.0")
+            defer { context.close() }
+            let emulator = ZWaveStickEmulator(network: DriverEmulatorIntegrationTests.network())
+            try emulator.start(link: context.portPath)
+            defer { emulator.stop() }
+            try await context.withRunningDriver {  // cold start: writes the cache for the warm start below
+                let queried = await context.events.wait(timeout: .seconds(60)) { $0.contains(where: Self.isQueried) }
+                try #require(queried, "the network was not queried; events: \(context.events.all.suffix(20))")
+            }
+            let before = Self.counts()
+            let released = zw_node_cache_copies_released()
+            let events = Recorder<ZWaveEvent>()
+            try await context.withRunningDriver(context.makeDriver(), recording: events) {
+                let ready = await events.wait(timeout: .seconds(20)) { $0.contains { $0.isDriverReady } }
+                try #require(ready, "no driverReady; events: \(events.all)")
+                #expect(!zw_cache_writes_deferred(), "deferred although the gate refused")
+                let queried = await events.wait(timeout: .seconds(60)) { $0.contains(where: Self.isQueried) }
+                try #require(queried, "the network was not queried from the cache; events: \(events.all.suffix(20))")
+                #expect(Self.counts().skipped == before.skipped, "a write of OpenZWave's own was skipped")
+                #expect(zw_node_cache_copies_released() == released, "copies freed although the gate refused")
+            }
+            #expect(Self.counts().written > before.written, "OpenZWave wrote no cache of its own")
+            #expect(
+                context.logLines.all.contains {
+                    $0.message == "OpenZWave runs as shipped, without the bridge's patches"
+                },
+                "the refusal was not logged")
         }
     }
 }

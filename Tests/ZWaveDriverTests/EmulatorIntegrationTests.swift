@@ -70,7 +70,7 @@ extension OpenZWaveSuite {
             let driver = ctx.makeDriver()
             try await ctx.withRunning(driver) {
                 #expect(await waitForAllNodesQueried(ctx))
-                try driver.setLevel(node: Self.dimmer, instance: 1, level: 40)
+                try await driver.setLevel(node: Self.dimmer, instance: 1, level: 40)
                 #expect(await ctx.eventually(.seconds(5)) { ctx.emulator.level(node: 2) == 40 })
                 #expect(
                     await ctx.eventually(.seconds(5)) {
@@ -126,7 +126,7 @@ extension OpenZWaveSuite {
                         return false
                     })
                 // Normal traffic flows again after the cancel.
-                try driver.setLevel(node: Self.dimmer, instance: 1, level: 12)
+                try await driver.setLevel(node: Self.dimmer, instance: 1, level: 12)
                 #expect(await ctx.eventually(.seconds(5)) { ctx.emulator.level(node: 2) == 12 })
             }
         }
@@ -194,7 +194,7 @@ extension OpenZWaveSuite {
                 let versions = ctx.emulator.receivedHostFrames.filter { $0.frame.function == SerialFunction.getVersion }
                 #expect(versions.count == 2, "GET_VERSION resent after the NAK")
                 ctx.emulator.canNextFrame()
-                try driver.setLevel(node: Self.dimmer, instance: 1, level: 55)
+                try await driver.setLevel(node: Self.dimmer, instance: 1, level: 55)
                 #expect(await ctx.eventually(.seconds(5)) { ctx.emulator.level(node: 2) == 55 })
             }
         }
@@ -208,7 +208,7 @@ extension OpenZWaveSuite {
                 #expect(await waitForAllNodesQueried(ctx))
                 ctx.emulator.setDead(node: 2, true)
                 for level: UInt8 in [10, 20, 30] {
-                    try? driver.setLevel(node: Self.dimmer, instance: 1, level: level)
+                    try? await driver.setLevel(node: Self.dimmer, instance: 1, level: level)
                 }
                 #expect(await ctx.eventually(.seconds(30)) { ctx.events.contains(.nodeDead(Self.dimmer)) })
                 #expect(ctx.emulator.level(node: 2) == 0, "a dead node must not act")

@@ -21,7 +21,7 @@ extension OpenZWaveSuite {
 
                 // Commands need known values: a node the network does not have is named in the error.
                 do throws(ZWaveError) {
-                    try context.driver.setSwitch(node: NodeID(9), on: true)
+                    try await context.driver.setSwitch(node: NodeID(9), on: true)
                     Issue.record("setSwitch on an unknown node succeeded")
                 } catch {
                     #expect(error.code == .valueNotFound)

@@ -69,7 +69,7 @@ extension OpenZWaveSuite {
             let context = try ZWaveTestContext()
             defer { context.close() }
             do throws(ZWaveError) {
-                try context.driver.setLevel(node: NodeID(5), level: 40)
+                try await context.driver.setLevel(node: NodeID(5), level: 40)
                 Issue.record("setLevel succeeded without a running driver")
             } catch {
                 #expect(error.code == .notRunning)
@@ -77,7 +77,7 @@ extension OpenZWaveSuite {
                 #expect(error.call == "OpenZWave.setLevel")
             }
             do throws(ZWaveError) {
-                try context.driver.setLevel(node: NodeID(5), level: 150)
+                try await context.driver.setLevel(node: NodeID(5), level: 150)
                 Issue.record("setLevel accepted level 150")
             } catch {
                 #expect(error.code == .invalidArgument)

@@ -22,7 +22,7 @@ final class ZWaveTestContext: @unchecked Sendable {
     init(
         readyTimeout: Duration = .seconds(60), restartBackoff: Duration = .seconds(1),
         logLevel: Logger.Level = .info, openZWaveLogLevel: ZWaveLogLevel? = nil, makePTY: Bool = true,
-        cacheWriteDeferralLimit: Duration? = nil
+        cacheWriteDeferralLimit: Duration? = nil, patchesWrittenFor: String? = nil
     ) throws {
         directory = FileManager.default.temporaryDirectory
             .appendingPathComponent("zwd-\(UUID().uuidString)", isDirectory: true)
@@ -37,6 +37,7 @@ final class ZWaveTestContext: @unchecked Sendable {
             openZWaveLogLevel: openZWaveLogLevel,
             readyTimeout: readyTimeout, restartBackoff: restartBackoff, maxRestartBackoff: .seconds(4))
         if let cacheWriteDeferralLimit { configuration.cacheWriteDeferralLimit = cacheWriteDeferralLimit }
+        if let patchesWrittenFor { configuration.patchesWrittenFor = patchesWrittenFor }
         self.configuration = configuration
         self.logger = logger
         driver = OpenZWave(configuration: configuration, logger: logger)

@@ -9,7 +9,7 @@ extension Bridge {
         await receive(message, topic: identity.topics.route(message.topic))
     }
 
-    /// Handles one inbound message whose topic `run(inbound:hardware:inboundExecutor:)` parsed already.
+    /// Handles one inbound message whose topic `run(inbound:hardware:)` parsed already.
     func receive(_ message: InboundMessage, topic: Result<TopicScheme.Inbound, TopicScheme.ParseError>) async {
         let inbound: TopicScheme.Inbound
         switch topic {
@@ -24,9 +24,10 @@ extension Bridge {
             // A request always gets its one response: also when it is retained, too large or malformed.
             return await handleRequest(verb: verb, message: message)
         case .bridgeState(let bridge):
-            return noteBridgeState(bridge, payload: message.payload)
+            return peers.noteBridgeState(bridge, payload: message.payload)
         case .deviceAvailability(let device):
-            return noteAvailability(of: device, payload: message.payload)
+            guard states.registry.device(at: device) == nil else { return }
+            return peers.noteAvailability(of: device, payload: message.payload)
         case .deviceSet(let a), .deviceGet(let a), .volumeSet(let a), .muteSet(let a), .inputSet(let a):
             address = a
         }
@@ -37,7 +38,7 @@ extension Bridge {
         if let size = message.oversize {
             return await reject(message, reason: "payload too large (\(size) bytes); it was not read")
         }
-        guard let device = registry.device(at: address) else {
+        guard let device = states.registry.device(at: address) else {
             return await reject(message, reason: "unknown device \(address): no bridge on this broker serves it")
         }
         let command: DeviceCommand
@@ -46,22 +47,27 @@ extension Bridge {
         } catch {
             return await reject(message, reason: error.reason)
         }
-        stats.commandsReceived += 1
-        if let refusal = refusal(for: device) {
+        pipeline.noteReceived()
+        if let refusal = pipeline.refusal(for: device, adapterOnline: states.isOnline(device.source.adapter)) {
             return await reject(message, reason: refusal)
         }
-        if command == .on, device.kind == .dimmer,
-            case .level(let level)? = queue.waiting(for: address, channel: command.channel), level > 0
-        {
-            // A level makes the dimmer on already: an `on` right behind it (Home Assistant sends a brightness,
-            // then `on`) must not replace it with the last level.
-            return
+        if case .start(let first) = pipeline.submit(command, for: device) {
+            readyContinuation.yield(ReadyCommand(address: address, command: first))
         }
-        if let first = queue.submit(command, for: address, channel: command.channel) {
-            // The device was idle: its queue now holds it busy, so this await cannot reorder its commands.
-            pendingFirst[address] = await start(first, at: address)
-            readyContinuation.yield(address)
+    }
+
+    /// Whether this bridge answers for a message on `topic` that is not a request, about `device` (the device its
+    /// topic is under, as the topic's one parse found it; nil for another topic): always for its own devices; never
+    /// for another bridge's; for anything else only if it reports what no bridge serves (``PeerTracker``).
+    func answers(for device: DeviceAddress?, topic: String) -> Bool {
+        let verdict = peers.verdict(for: device, isOwn: device.flatMap { states.registry.device(at: $0) } != nil)
+        switch verdict {
+        case .peer: logger.debug("another bridge's device", metadata: ["topic": "\(topic.prefix(200))"])
+        case .unservedReportedElsewhere:
+            logger.debug("served by no bridge; reported by another", metadata: ["topic": "\(topic.prefix(200))"])
+        case .own, .unservedReportedHere: break
         }
+        return verdict.answers
     }
 
     func parseCommand(_ inbound: TopicScheme.Inbound, payload: [UInt8], device: DeviceDescriptor) throws(PayloadError)
@@ -84,57 +90,24 @@ extension Bridge {
         }
     }
 
-    /// Why a command for `device` cannot be accepted now, or `nil`.
-    func refusal(for device: DeviceDescriptor) -> String? {
-        guard backends[device.source.adapter] != nil else {
-            return "no \(device.source.adapter) adapter is configured on this bridge"
-        }
-        if adapterOnline[device.source.adapter] != true {
-            return "the \(device.source.adapter) adapter is offline"
-        }
-        return nil
-    }
-
-    /// Executes the commands of one device, one at a time, until its queue is empty.
-    func drain(_ address: DeviceAddress) async {
-        guard let first = pendingFirst.removeValue(forKey: address) else { return }
-        switch first {
-        case .execute(let command):
-            await execute(command, at: address)
-        case .confirm(let resolved, let confirmation, let since):
-            await confirmation.wait()
-            executed(resolved, at: address, since: since)
-        case .finished:
-            break
-        }
-        while let command = queue.complete(address) {
-            await execute(command, at: address)
-        }
-    }
-
-    /// Sends the first command of an idle device at once if its backend can (`DeviceBackend.send`);
-    /// otherwise leaves it to `drain`.
-    func start(_ command: DeviceCommand, at address: DeviceAddress) async -> DrainStart {
-        guard let device = registry.device(at: address), let backend = backends[device.source.adapter] else {
-            return .finished
-        }
-        guard let resolved = resolve(command, for: device) else {
-            executed(command, at: address)
-            return .finished
-        }
-        let since = ContinuousClock.now
-        do {
-            guard let confirmation = try await backend.send(resolved, on: device) else { return .execute(command) }
-            return .confirm(resolved, confirmation, since: since)
-        } catch {
-            await failed(resolved, at: address, error, since: since)
-            return .finished
+    /// Executes the first command of a device that was idle, then the commands that queued behind it, one at a time,
+    /// until its queue is empty.
+    func drain(_ first: ReadyCommand) async {
+        var command: DeviceCommand? = first.command
+        while let next = command {
+            await execute(next, at: first.address)
+            command = pipeline.next(for: first.address)
         }
     }
 
     func execute(_ command: DeviceCommand, at address: DeviceAddress) async {
-        guard let device = registry.device(at: address), let backend = backends[device.source.adapter] else { return }
-        guard let resolved = resolve(command, for: device) else { return executed(command, at: address) }
+        guard let device = states.registry.device(at: address),
+            let backend = pipeline.backend(for: device.source.adapter)
+        else { return }
+        let state = states.registry.state(of: address)
+        guard let resolved = CommandPipeline.resolve(command, kind: device.kind, state: state) else {
+            return executed(command, at: address)
+        }
         // The bridge stops (`run` was cancelled): a command still in the device's queue is not sent blind, with
         // nobody left to publish its result; it fails, and the failure is published before the bridge goes offline.
         if Task.isCancelled { return await failed(resolved, at: address, .bridgeStopping) }
@@ -149,7 +122,7 @@ extension Bridge {
 
     /// `since`: when the command was handed to the backend (nil: nothing was sent).
     func executed(_ resolved: DeviceCommand, at address: DeviceAddress, since: ContinuousClock.Instant? = nil) {
-        stats.commandsExecuted += 1
+        pipeline.noteExecuted()
         logger.debug("executed", metadata: ["device": "\(address)", "command": "\(resolved)"])
         if let since { report(resolved, at: address, since: since, failure: nil) }
     }
@@ -158,43 +131,22 @@ extension Bridge {
         _ resolved: DeviceCommand, at address: DeviceAddress, _ error: CommandFailure,
         since: ContinuousClock.Instant? = nil
     ) async {
-        stats.commandsRejected += 1
+        pipeline.noteRejected()
         if let since { report(resolved, at: address, since: since, failure: error.reason) }
         await publish(event: .commandFailed(device: address, command: resolved.description, reason: error.reason))
     }
 
     /// Tells the front ends how a command that was sent went.
     func report(_ command: DeviceCommand, at address: DeviceAddress, since: ContinuousClock.Instant, failure: String?) {
-        guard !frontEnds.isEmpty, let device = registry.device(at: address) else { return }
+        guard !frontEnds.isEmpty, let device = states.registry.device(at: address) else { return }
         let report = CommandReport(
             device: address, adapter: device.source.adapter, command: command, duration: ContinuousClock.now - since,
             failure: failure)
         for frontEnd in frontEnds { frontEnd.commandFinished(report) }
     }
 
-    /// Turns `toggle` and a dimmer's `on` into concrete commands from the current state, at the moment
-    /// the command is sent (so a toggle acts on the latest state); nil when there is nothing to send (`on`
-    /// for a dimmer that is on keeps its level).
-    func resolve(_ command: DeviceCommand, for device: DeviceDescriptor) -> DeviceCommand? {
-        let state = registry.state(of: device.address)
-        switch (command, device.kind) {
-        case (.toggle, .dimmer):
-            return (state.level ?? 0) > 0 ? .level(0) : .level(state.lastOnLevel ?? 99)
-        case (.toggle, _):
-            return state.isOn == true ? .off : .on
-        case (.on, .dimmer):
-            return (state.level ?? 0) > 0 ? nil : .level(state.lastOnLevel ?? 99)
-        case (.off, .dimmer):
-            return .level(0)
-        case (.mute(.toggle), _):
-            return .mute(state.muted == true ? .off : .on)
-        default:
-            return command
-        }
-    }
-
     func reject(_ message: InboundMessage, reason: String) async {
-        stats.commandsRejected += 1
+        pipeline.noteRejected()
         logger.warning("command rejected", metadata: ["topic": "\(message.topic)", "reason": "\(reason)"])
         await publish(event: .commandRejected(topic: message.topic, payload: message.payload, reason: reason))
     }

@@ -79,7 +79,7 @@ extension Bridge {
 
     /// Runs a valid request: `devices` here, the rest on the handler that serves its verb.
     func perform(_ request: BridgeRequest) async -> Result<JSONValue, RequestFailure> {
-        if request == .devices { return .success(inventory()) }
+        if request == .devices { return .success(states.inventory()) }
         guard let handler = requestHandlers.first(where: { $0.verbs.contains(request.verb) }) else {
             let needs = request.verb == .cecTransmit ? "a CEC adapter" : "a Z-Wave adapter"
             return .failure(RequestFailure("\(request.verb) needs \(needs), which this bridge has not; \(servedVerbs)"))

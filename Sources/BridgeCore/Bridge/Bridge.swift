@@ -1,63 +1,46 @@
 public import Logging
 
-/// The bridge: owns the device registry and the per-device command queue, and runs the two flows.
+/// The bridge: composes the command pipeline (``CommandPipeline``: the per-device queue and the backends), the state
+/// publisher (``StatePublisher``: the registry, availability, what was published) and the peer tracker
+/// (``PeerTracker``: the other bridges on the broker), each owning its state, and runs the two flows.
 ///
 /// - MQTT → hardware: `receive(_:)` in `Bridge+Receive.swift` (requests: `Bridge+Requests.swift`).
-/// - Hardware → MQTT: `apply(_:)` in `Bridge+Publish.swift`.
+/// - Hardware → MQTT: ``apply(_:)``: the state publisher decides, the bridge sends its ``Outbox``.
 ///
-/// ``run(inbound:hardware:inboundExecutor:)`` is the whole bridge: it subscribes and publishes the initial
+/// ``run(inbound:hardware:)`` is the whole bridge: it subscribes and publishes the initial
 /// retained states, pumps both flows and executes queued commands (one in flight per device) until its task
 /// is cancelled, then marks everything `offline`.
 public actor Bridge {
     let identity: BridgeIdentity
     let mqtt: any MQTTPort
     let logger: Logger
-    var registry: DeviceRegistry
-    var queue = CoalescingQueue<DeviceAddress, CommandChannel, DeviceCommand>()
-    var backends: [Adapter: any DeviceBackend] = [:]
-    var adapterOnline: [Adapter: Bool] = [:]
-    /// Adapters whose loss was reported (`adapter_lost`) and not yet followed by `adapter_recovered`.
-    var adaptersLost: Set<Adapter> = []
-    /// The first command of a device that just became busy, handed from `receive` to `drain`.
-    var pendingFirst: [DeviceAddress: DrainStart] = [:]
-    /// Retained state topics published at least once by this process.
-    var published: Set<String> = []
-    /// Extra inventory fields per device (manufacturer, product, interview stage).
-    var details: [DeviceSource: [(String, JSONValue)]] = [:]
-    /// The inventory as last published.
-    var lastInventory: String?
-    let scenes: [ZWaveSceneConfig]
+    /// The command queue, the backends and the command counters.
+    var pipeline: CommandPipeline
+    /// The registry, the adapters' availability, and what was published.
+    var states: StatePublisher
+    /// The other bridges on the broker.
+    var peers: PeerTracker
     let requestHandlers: [any BridgeRequestHandler]
-    /// Front ends beside the MQTT contract (Home Assistant discovery), told of every inventory change.
+    /// Front ends beside the MQTT contract (Home Assistant discovery, the dashboard), told of every inventory change.
     let frontEnds: [any BridgeFrontEnd]
-    /// Network ids by adapter (the Z-Wave home id), and the adapters that reported their whole network.
-    var networks: [Adapter: String] = [:]
-    var networksQueried: Set<Adapter> = []
-    /// The inventory as the front ends last saw it.
-    var frontEndInventory: BridgeInventory?
-    /// The other bridges on the broker: their devices (from retained `availability`) and which bridges are online
-    /// (retained `state`), so that the bridge answers only for its own devices (`Bridge+Peers.swift`).
-    var peerDevices: Set<DeviceAddress> = []
-    var onlineBridges: Set<String> = []
     /// Which process runs this bridge, published retained on `<prefix>/bridge/<bridge>/info` when it starts.
     let announcement: JSONValue?
-    /// Devices whose first command is ready to run; consumed by `run()`.
-    let ready: AsyncStream<DeviceAddress>
-    let readyContinuation: AsyncStream<DeviceAddress>.Continuation
-    /// An element each time every adapter has settled (``noteIfSettled()``): the start-up is over, so the daemon may
-    /// give back what only the start-up needed. Single consumer.
-    public nonisolated let settled: AsyncStream<Void>
-    let settledContinuation: AsyncStream<Void>.Continuation
-    /// Whether every adapter has settled now.
-    public internal(set) var isSettled = false
-    /// Counters for the benchmark and the logs.
-    public internal(set) var stats = Stats()
+    /// Devices whose first command is ready to run, with that command; consumed by ``runCommandQueue()``.
+    let ready: AsyncStream<ReadyCommand>
+    let readyContinuation: AsyncStream<ReadyCommand>.Continuation
 
+    /// Counters for the logs and the benchmark.
     public struct Stats: Sendable {
         public var commandsReceived = 0
         public var commandsExecuted = 0
         public var commandsRejected = 0
         public var statesPublished = 0
+    }
+
+    public var stats: Stats {
+        Stats(
+            commandsReceived: pipeline.counts.received, commandsExecuted: pipeline.counts.executed,
+            commandsRejected: pipeline.counts.rejected, statesPublished: states.statesPublished)
     }
 
     /// - Parameter announcement: which process runs the bridge (host, pid...), published retained on
@@ -69,19 +52,17 @@ public actor Bridge {
     ) {
         self.identity = identity
         self.announcement = announcement
-        self.registry = DeviceRegistry(devices)
-        self.scenes = scenes
         let observers = frontEnds.filter(\.observesPublications)
         self.mqtt = observers.isEmpty ? mqtt : ObservedMQTTPort(base: mqtt, observers: observers)
         self.logger = logger
         self.requestHandlers = requestHandlers
         self.frontEnds = frontEnds
-        for backend in backends {
-            self.backends[backend.adapter] = backend
-            self.adapterOnline[backend.adapter] = false
-        }
-        (ready, readyContinuation) = AsyncStream.makeStream(of: DeviceAddress.self, bufferingPolicy: .unbounded)
-        (settled, settledContinuation) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+        self.pipeline = CommandPipeline(backends: backends)
+        self.states = StatePublisher(
+            identity: identity, devices: devices, scenes: scenes, adapters: Set(backends.map(\.adapter)),
+            hasFrontEnds: !frontEnds.isEmpty, logger: logger)
+        self.peers = PeerTracker(ownName: identity.name)
+        (ready, readyContinuation) = AsyncStream.makeStream(of: ReadyCommand.self, bufferingPolicy: .unbounded)
     }
 
     /// Subscribes to the other bridges' states and devices (first, so that they are known before any command
@@ -98,27 +79,25 @@ public actor Bridge {
             await mqtt.publish(topic: identity.topics.bridgeInfo, text: announcement.serialized, retain: true)
         }
         await mqtt.publish(topic: identity.topics.bridgeState, text: "online", retain: true)
-        for device in registry.all { await publishAvailability(device) }
-        await publishInventory()
-        noteIfSettled()  // a bridge without adapters has nothing to wait for
+        var out = Outbox()
+        states.start(into: &out)
+        await send(out)
     }
 
     /// Runs the bridge until the task is cancelled, then marks every device `offline` (``shutdown()``).
     ///
     /// - MQTT → hardware: each message of `inbound` has its topic parsed once (``TopicScheme/route(_:)``);
     ///   bridge requests run concurrently (an `include` lasts until inclusion ends, and its `cancel` and the
-    ///   device commands meanwhile must still arrive), everything else in arrival order. `inboundExecutor`,
-    ///   when given, runs this loop (the MQTT client's network thread: one thread hand-off fewer).
+    ///   device commands meanwhile must still arrive), everything else in arrival order.
     /// - Hardware → MQTT: the events of each stream of `hardware` are applied in order.
     public func run(
-        inbound: some AsyncSequence<InboundMessage, Never> & Sendable, hardware: [AsyncStream<HardwareEvent>],
-        inboundExecutor: (any TaskExecutor)? = nil
+        inbound: some AsyncSequence<InboundMessage, Never> & Sendable, hardware: [AsyncStream<HardwareEvent>]
     ) async {
         await start()
         let topics = identity.topics
         await withDiscardingTaskGroup { group in
             group.addTask { await self.runCommandQueue() }
-            group.addTask(executorPreference: inboundExecutor) {
+            group.addTask {
                 await withDiscardingTaskGroup { requests in
                     for await message in inbound {
                         if let frontEnd = self.frontEnds.first(where: { $0.owns(message.topic) }) {
@@ -151,8 +130,8 @@ public actor Bridge {
     /// at most one command in flight.
     public func runCommandQueue() async {
         await withDiscardingTaskGroup { group in
-            for await address in ready {
-                group.addTask { await self.drain(address) }
+            for await first in ready {
+                group.addTask { await self.drain(first) }
             }
         }
     }
@@ -160,12 +139,11 @@ public actor Bridge {
     /// Marks every device `offline` (retained), for a clean stop. The bridge's own `offline` is the MQTT
     /// connection's last message (acknowledged, after these), sent by its owner.
     public func shutdown() async {
-        for device in registry.all {
+        for device in states.registry.all {
             await mqtt.publish(
                 topic: identity.topics.device(device.address).availability, text: "offline", retain: true)
         }
         readyContinuation.finish()
-        settledContinuation.finish()
     }
 
     /// Publishes an event on `<prefix>/bridge/<bridge>/event`.
@@ -174,31 +152,61 @@ public actor Bridge {
         await mqtt.publish(topic: identity.topics.bridgeEvent, text: event.json.serialized, retain: false)
     }
 
+    /// Sends what the state publisher decided, in order.
+    func send(_ out: Outbox) async {
+        for item in out.items {
+            switch item {
+            case .message(let topic, let payload, let retain):
+                await mqtt.publish(topic: topic, payload: payload, retain: retain)
+            case .event(let event):
+                await publish(event: event)
+            case .inventory(let inventory):
+                for frontEnd in frontEnds { await frontEnd.inventoryChanged(inventory) }
+            }
+        }
+    }
+
+    /// Applies one hardware event and publishes what it changed.
+    public func apply(_ event: HardwareEvent) async {
+        var out = Outbox()
+        states.apply(event, into: &out)
+        await send(out)
+    }
+
+    /// Publishes again every device's availability and every state it has reported, and the bridge's own
+    /// `online` (for a consumer that lost them, such as a restarted Home Assistant; retained anyway).
+    public func republishStates() async {
+        var out = Outbox()
+        states.republish(into: &out)
+        await send(out)
+    }
+
+    /// A measurement as the bridge publishes it: `53.6`, `2.50` (the device's precision).
+    public static func decimal(_ measurement: DeviceState.Measurement) -> String {
+        StatePublisher.decimal(measurement)
+    }
+
     /// The current registry (for tests and the inventory).
-    public var currentRegistry: DeviceRegistry { registry }
+    public var currentRegistry: DeviceRegistry { states.registry }
 
     /// Whether each configured adapter is online (the Z-Wave stick ready, the CEC adapter connected).
-    public var adapters: [Adapter: Bool] { adapterOnline }
+    public var adapters: [Adapter: Bool] { states.adapterOnline }
 
     /// Publishes a mapped scene (`[[zwave.scene]]`) as if its device had sent it: the configured topic and payload,
     /// never retained. For a front end's scene button.
     /// - Throws: ``RequestFailure`` when no `[[zwave.scene]]` maps to this topic and payload.
     public func activateScene(topic: String, payload: String) async throws(RequestFailure) {
-        guard scenes.contains(where: { $0.topic == topic && $0.payload == payload }) else {
+        guard states.scenes.contains(where: { $0.topic == topic && $0.payload == payload }) else {
             throw RequestFailure("no [[zwave.scene]] publishes \"\(payload.prefix(64))\" on \"\(topic.prefix(200))\"")
         }
         await mqtt.publish(topic: topic, text: payload, retain: false)
     }
 }
 
-/// How `receive` hands the first command of a device that just became busy to `drain`.
-enum DrainStart: Sendable {
-    /// Not sent yet: `drain` executes it.
-    case execute(DeviceCommand)
-    /// Sent already (resolved as given, at `since`) by the backend's fast path: `drain` waits for its confirmation.
-    case confirm(DeviceCommand, CommandConfirmation, since: ContinuousClock.Instant)
-    /// Nothing left to do (its failure is reported, or the device is gone).
-    case finished
+/// A device's first command after it was idle: `Bridge.drain` runs it, then the device's queue.
+struct ReadyCommand: Sendable {
+    let address: DeviceAddress
+    let command: DeviceCommand
 }
 
 /// Which bridge this is: its instance name and topic prefix.

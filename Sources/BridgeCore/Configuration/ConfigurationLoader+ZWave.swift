@@ -16,7 +16,8 @@ extension ConfigurationLoader {
     static func readZWave(_ root: TableReader) -> ZWaveResult? {
         guard root.contains("zwave") else { return nil }
         let known = [
-            "port", "config_path", "state_dir", "log_level", "refresh_after_set", "openzwave_patches", "network_key_file",
+            "port", "config_path", "state_dir", "log_level", "refresh_after_set", "openzwave_patches",
+            "network_key_file",
             "device", "scene",
         ]
         guard let table = root.table("zwave", known: known) else {

@@ -31,7 +31,8 @@ public struct ZWaveSection: Sendable, Equatable {
     public init(
         port: String, configPath: String = ZWaveSection.defaultConfigPath,
         stateDirectory: String = ZWaveSection.defaultStateDirectory, logLevel: OpenZWaveLogLevel = .warning,
-        refreshAfterSet: Bool = false, openZWavePatches: Bool = true, networkKeyFile: String? = nil, devices: [ZWaveDeviceConfig] = [],
+        refreshAfterSet: Bool = false, openZWavePatches: Bool = true, networkKeyFile: String? = nil,
+        devices: [ZWaveDeviceConfig] = [],
         scenes: [ZWaveSceneConfig] = []
     ) {
         self.port = port

@@ -26,6 +26,8 @@ public enum BridgeRequest: Sendable, Hashable {
     case nodeStatistics(node: Int?)
     /// The configuration parameters OpenZWave knows for `node` (label, value as last reported), without radio traffic.
     case configList(node: Int)
+    /// The Z-Wave network: home id, controller, the OpenZWave version and which of the bridge's patches are active.
+    case network
 
     /// The request's verb, the last level of its topic.
     public enum Verb: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
@@ -41,6 +43,7 @@ public enum BridgeRequest: Sendable, Hashable {
         case cecTransmit = "cec_tx"
         case nodeStatistics = "node_stats"
         case configList = "config_list"
+        case network
 
         public var description: String { rawValue }
 
@@ -48,7 +51,7 @@ public enum BridgeRequest: Sendable, Hashable {
         /// it needs a JSON object, never an empty payload).
         public var changesNetwork: Bool {
             switch self {
-            case .devices, .getConfig, .nodeStatistics, .configList: false
+            case .devices, .getConfig, .nodeStatistics, .configList, .network: false
             default: true
             }
         }
@@ -56,7 +59,7 @@ public enum BridgeRequest: Sendable, Hashable {
         /// The argument keys the verb takes, besides `transaction`.
         public var argumentKeys: [String] {
             switch self {
-            case .devices, .cancel: []
+            case .devices, .cancel, .network: []
             case .include: ["timeout_s", "secure", "interview_timeout_s"]
             case .exclude: ["timeout_s"]
             case .refresh: ["node", "interview_timeout_s"]
@@ -83,6 +86,7 @@ public enum BridgeRequest: Sendable, Hashable {
         case .cecTransmit: .cecTransmit
         case .nodeStatistics: .nodeStatistics
         case .configList: .configList
+        case .network: .network
         }
     }
 

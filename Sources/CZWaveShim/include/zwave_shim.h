@@ -220,36 +220,41 @@ zw_status zw_remove_driver(zw_manager *manager, const char *port_path);
 /** Manager::WriteConfig: saves ozwcache_<home>.xml now. */
 zw_status zw_write_config(zw_manager *manager, uint32_t home_id);
 
-/* Deferred network-cache writes. OpenZWave 1.6 rewrites the whole cache (ozwcache_<home>.xml) each time a node's
- * queries complete: N full writes for N nodes during one start, on the driver thread that also serves the serial
- * port. While deferred (process-wide), the writes OpenZWave starts itself are skipped and counted; zw_write_config
- * always writes. Works only when this executable's definition of OpenZWave::Driver::WriteCache is the one
- * libopenzwave binds to (zw_cache_writes_interposed). */
+/* ---- Library patches (LibraryPatches.cpp) ----
+ * Written against OpenZWave ZW_PATCHES_WRITTEN_FOR and applied only while zw_set_library_patches(true) is in force
+ * (process-wide; off at start): the driver turns them on only when zw_library_version reports that version. Off,
+ * OpenZWave runs as shipped (the replaced functions forward to the library's own at once). */
+#define ZW_PATCHES_WRITTEN_FOR "1.6.1914"
+/** The version the patches were written against (ZW_PATCHES_WRITTEN_FOR). */
+const char *zw_patches_written_for(void);
+/** The running libopenzwave's version, from the library itself (Manager::getVersionAsString, e.g. "1.6.1914"). */
+zw_status zw_library_version(char *buffer, size_t size);
+void zw_set_library_patches(bool applied);
+bool zw_library_patches(void);
+/* Deferred network-cache writes (a patch). OpenZWave 1.6 rewrites the whole cache (ozwcache_<home>.xml) each time a
+ * node's queries complete: N full writes for N nodes during one start, on the driver thread that also serves the
+ * serial port. While deferred (process-wide) and the patches applied, the writes OpenZWave starts itself are skipped
+ * and counted; zw_write_config always writes (and then trims the heap: malloc_trim). Works only when this
+ * executable's definition of OpenZWave::Driver::WriteCache is the one libopenzwave binds to
+ * (zw_cache_writes_interposed). */
 void zw_set_cache_writes_deferred(bool deferred);
 bool zw_cache_writes_deferred(void);
-/* Whether each cache write (the shim's Driver::WriteCache) is followed by malloc_trim(0), which gives the pages of
- * the freed XML document back to the kernel (process-wide; on by default). */
-void zw_set_trim_after_cache_write(bool trim);
 /* Whether libopenzwave's calls of Driver::WriteCache reach the shim (the executable exports the symbol) and the
  * library's own definition was found to forward to. */
 bool zw_cache_writes_interposed(void);
 /* Cache writes done (any caller) and skipped (OpenZWave's own, while deferred) since the process started. */
 void zw_cache_write_counts(uint64_t *written, uint64_t *skipped);
-/* How many times OpenZWave asked to read a product config file's Revision while loading its device database
- * (ManufacturerSpecificDB::LoadConfigFileRevision), each skipped by the shim's own definition: OpenZWave 1.6
- * parses every product file for it and never reads the result. 0 means the shim's definition is not the one
- * libopenzwave binds to. */
-uint64_t zw_config_revision_reads_skipped(void);
-/* OpenZWave 1.6 keeps a copy of each node's <Node> element from the network cache for the node's lifetime, but
+/* Node cache copies (a patch). OpenZWave 1.6 keeps a copy of each node's <Node> element from the network cache for
+ * the node's lifetime, but
  * reads it only while the node is at QueryStage_CacheLoad, which it never returns to once past it. Frees the copies
  * of the nodes past that stage (under the driver's node lock, as cache writes hold it), and none before the stick's
  * init data is handled; *out_released (may be NULL) gets how many. ZW_ERR_FAILED, freeing nothing, if the id or
  * query stage of any node holding a copy, read through the headers, disagrees with the library's own answer (a
- * layout mismatch). */
+ * layout mismatch). Frees nothing (ZW_OK, 0) while the patches are not applied. */
 zw_status zw_release_node_cache_copies(zw_manager *manager, uint32_t home_id, uint32_t *out_released);
 /* Node cache copies freed by zw_release_node_cache_copies since the process started. */
 uint64_t zw_node_cache_copies_released(void);
-/* User commands first: the messages of a value Set (zw_value_set_*) go on a queue OpenZWave's driver thread serves
+/* User commands first (a patch): while the patches are applied, the messages of a value Set (zw_value_set_*) go on a queue OpenZWave's driver thread serves
  * before the Send queue, where the Gets of OpenZWave's own queries (start-up, refreshes) wait, so a Set waits at
  * most for the transaction in flight. Works only when this executable's definition of OpenZWave::Driver::SendMsg is
  * the one libopenzwave binds to (zw_send_msg_interposed). */

@@ -20,6 +20,7 @@ export function networkPage(store) {
   let timer = null;
   let running = null;
 
+  const library = h("p", { class: "library", id: "openzwave-library" });
   const element = h("section", { class: "network-page" },
     h("section", { class: "panel controller" },
       h("h2", {}, "Add or remove a device"),
@@ -28,6 +29,7 @@ export function networkPage(store) {
       progress, outcome),
     h("section", { class: "panel" },
       h("h2", {}, "Z-Wave nodes"),
+      library,
       h("div", { class: "scroll" }, h("table", { class: "nodes" },
         h("thead", {}, h("tr", {}, ["Node", "Device", "Product", "Interview", "State", "Last seen", ""].map(
           (title) => h("th", {}, title)))),
@@ -49,6 +51,7 @@ export function networkPage(store) {
   }
 
   function draw() {
+    askLibrary();
     nodesBody.replaceChildren(...nodes().map(([node, devices]) => {
       const first = devices[0];
       const alive = devices.some((device) => store.available(device));
@@ -80,6 +83,21 @@ export function networkPage(store) {
           alive ? store.value(device.topic) || "online" : "offline")));
     }));
     if (cec.length === 0) cecBody.append(h("tr", {}, h("td", { colspan: 4, class: "empty" }, "No CEC devices.")));
+  }
+
+  // Which OpenZWave runs, and which of the bridge's patches of it are active (a bridge without Z-Wave has none).
+  // Asked once the page is connected (draw runs on every change of the store), again after a failed try.
+  let libraryAsked = false;
+  function askLibrary() {
+    if (libraryAsked) return;
+    libraryAsked = true;
+    store.request("network", {}).then((response) => {
+      const data = (response && response.data) || {};
+      if (!data.openzwave) return;
+      const patches = (data.patches || []).join(", ") || "none";
+      library.textContent = `OpenZWave ${data.openzwave}, patches: ${patches}`
+        + (data.patches_refused ? ` (${data.patches_refused})` : "");
+    }).catch(() => { libraryAsked = false; });
   }
 
   async function run(verb, args, button) {

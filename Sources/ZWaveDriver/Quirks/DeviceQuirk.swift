@@ -9,9 +9,6 @@ internal import BridgeCore
 protocol DeviceQuirk: AnyObject, Sendable {
     /// Follows the network: identities, interviews, the library's start-up queries, removals.
     func observe(_ change: NetworkChange)
-    /// Whether the quirk adopted `node`: its commands then take the normal path (`sendSwitch`, `refresh`), never
-    /// `DeviceBackend.send`'s fast one.
-    func adopted(_ node: NodeID) -> Bool
     /// Where a value report belongs: its own endpoint, another one, or none.
     func attribute(_ report: ValueReport) -> ReportAttribution
     /// Runs `send`: a Switch Binary Set to `instance` of `node` and the wait for its confirmation (`nil`: nothing

@@ -70,10 +70,6 @@ final class PowerNodeFraming: DeviceQuirk {
         }
     }
 
-    func adopted(_ node: NodeID) -> Bool {
-        nodes.contains(node)
-    }
-
     /// A socket's switch or meter report of a PowerNode: attributed to the socket its window expects; withheld (and
     /// a sweep asked for) when it is unsolicited or not the answer to the sweep's read.
     func attribute(_ report: ValueReport) -> ReportAttribution {

@@ -13,7 +13,24 @@ struct DevicesCommand: AsyncParsableCommand {
         try await ClientRunner.run(options) { connection in
             let inventory = try await connection.request("devices")
             ClientRunner.standardOutput(Self.table(inventory))
+            // A bridge without Z-Wave answers `network` with an error: then there is no library to report.
+            if let network = try? await connection.request("network") {
+                ClientRunner.standardOutput(Self.libraryLine(network))
+            }
         }
+    }
+
+    /// "OpenZWave 1.6.1914, patches: user-commands-first, ..." or "..., patches: none (why)".
+    static func libraryLine(_ network: JSONValue) -> String {
+        guard case .string(let version)? = network["openzwave"] else { return "" }
+        var patches: [String] = []
+        if case .array(let active)? = network["patches"] {
+            patches = active.compactMap { if case .string(let name) = $0 { name } else { nil } }
+        }
+        var refusal = ""
+        if case .string(let why)? = network["patches_refused"] { refusal = " (\(why))" }
+        let list = patches.isEmpty ? "none" : patches.joined(separator: ", ")
+        return "\nOpenZWave \(version), patches: \(list)\(refusal)\n"
     }
 
     static let headers = ["NODE", "PRODUCT", "DEVICE", "INTERVIEW", "ALIVE", "LAST SEEN"]

@@ -138,26 +138,19 @@ import Testing
         }
     }
 
-    @Test func theFirstCommandOfAnIdleDeviceIsSentBeforeReceiveReturns() async throws {
-        // No command runner: only the fast path can have sent it.
-        let zwave = FakeDeviceBackend(adapter: .zwave)
-        await zwave.takeFastPath()
-        let bridge = Bridge(
-            identity: BridgeIdentity(name: "living"), devices: [bedroom], backends: [zwave], mqtt: FakeMQTTPort(),
-            logger: Logger(label: "test"))
-        await bridge.apply(.adapterAvailability(adapter: .zwave, online: true, reason: ""))
-        await bridge.apply(.update(.zwave(node: 2, instance: 1), .level(60)))
-        await bridge.receive(set("Thuis/device/bedroom/light/set", "toggle"))
-        #expect(await zwave.sentAtOnce == [.level(0)], "resolved from the current state, then sent")
-        await bridge.receive(set("Thuis/device/bedroom/light/set", "50"))
-        #expect(await zwave.commands == [.level(0)], "the device is busy until its first command is confirmed")
+    @Test func aToggleIsResolvedFromTheStateWhenItIsSent() async throws {
+        try await withBridge { bridge, _, zwave, _ in
+            await bridge.apply(.update(.zwave(node: 2, instance: 1), .level(60)))
+            await bridge.receive(set("Thuis/device/bedroom/light/set", "toggle"))
+            await zwave.waitForCommands(1)
+            #expect(await zwave.commands == [.level(0)], "resolved from the current state, then sent")
+        }
     }
 
     /// Home Assistant sets a brightness as the level, then `on`: one Set. An `on` behind a level in flight
     /// keeps the level once it is confirmed; an `on` behind a waiting level does not replace it.
     @Test func aLevelThenOnIsOneSet() async throws {
         try await withBridge { bridge, _, zwave, _ in
-            await zwave.takeFastPath()
             await zwave.hold()
             await bridge.receive(set("Thuis/device/bedroom/light/set", "50"))
             await bridge.receive(set("Thuis/device/bedroom/light/set", "on"))
@@ -179,26 +172,25 @@ import Testing
         }
     }
 
-    @Test func aCommandSentAtOnceStaysInFlightUntilConfirmed() async throws {
+    @Test func aCommandStaysInFlightUntilTheBackendReturns() async throws {
         try await withBridge { bridge, _, zwave, _ in
-            await zwave.takeFastPath()
             await zwave.hold()
             await bridge.receive(set("Thuis/device/bedroom/light/set", "40"))
+            await zwave.waitForCommands(1)
             for level in 41...60 { await bridge.receive(set("Thuis/device/bedroom/light/set", String(level))) }
             #expect(await zwave.commands == [.level(40)])
             await zwave.releaseAll()
             await zwave.waitForCommands(2)
             #expect(await zwave.commands == [.level(40), .level(60)])
-            #expect(await zwave.sentAtOnce == [.level(40)], "a queued command is executed, not sent at once")
         }
     }
 
-    @Test func aFailedFastSendIsReportedAndFreesTheDevice() async throws {
+    @Test func aFailedCommandIsReportedAndFreesTheDevice() async throws {
         try await withBridge { bridge, mqtt, zwave, _ in
-            await zwave.takeFastPath()
             await zwave.fail(with: "node 2 is not ready")
+            let published = await mqtt.published.count
             await bridge.receive(set("Thuis/device/bedroom/light/set", "40"))
-            #expect(await zwave.sentAtOnce == [.level(40)])
+            await mqtt.waitFor("Thuis/bridge/living/event", after: published)
             let events = await mqtt.events(on: "Thuis/bridge/living/event")
             #expect(
                 events.contains {
@@ -315,48 +307,5 @@ import Testing
         retained = await mqtt.retained
         #expect(retained["Thuis/device/living/tv/availability"] == "offline")
         #expect(retained["Thuis/device/bedroom/light/availability"] == "offline")
-    }
-}
-
-@Suite struct BridgeSettledTests {
-    /// `settled` yields once every adapter has settled (Z-Wave: its network queried; CEC: online; or reported lost),
-    /// never before; a lost adapter counts as settled, so its loss and return do not settle the bridge again.
-    @Test func settledFollowsTheAdaptersStartUp() async throws {
-        let bridge = Bridge(
-            identity: BridgeIdentity(name: "living"), devices: [],
-            backends: [FakeDeviceBackend(adapter: .zwave), FakeDeviceBackend(adapter: .cec)], mqtt: FakeMQTTPort(),
-            logger: Logger(label: "test"))
-        var settled = bridge.settled.makeAsyncIterator()
-        await bridge.start()
-        await bridge.apply(.adapterAvailability(adapter: .zwave, online: true, reason: ""))
-        await bridge.apply(.adapterAvailability(adapter: .cec, online: true, reason: ""))
-        #expect(await bridge.isSettled == false, "Z-Wave is online but its network is still being queried")
-        await bridge.apply(.networkQueried(.zwave))
-        #expect(await bridge.isSettled)
-        await bridge.apply(.adapterAvailability(adapter: .cec, online: false, reason: "unplugged"))
-        #expect(await bridge.isSettled, "a lost adapter has settled too")
-        await bridge.apply(.adapterAvailability(adapter: .cec, online: true, reason: ""))
-        await bridge.shutdown()
-        var count = 0
-        while await settled.next() != nil { count += 1 }
-        #expect(count == 1, "settled \(count) times; once at start-up (the CEC loss and return kept it settled)")
-    }
-
-    /// A Z-Wave stick missing at start settles the bridge (lost), and its arrival settles it again once its network
-    /// is queried.
-    @Test(.timeLimit(.minutes(1))) func aStickThatArrivesLaterSettlesTheBridgeAgain() async throws {
-        let bridge = Bridge(
-            identity: BridgeIdentity(name: "living"), devices: [], backends: [FakeDeviceBackend(adapter: .zwave)],
-            mqtt: FakeMQTTPort(), logger: Logger(label: "test"))
-        var settled = bridge.settled.makeAsyncIterator()
-        await bridge.start()
-        await bridge.apply(.adapterAvailability(adapter: .zwave, online: false, reason: "no such port"))
-        #expect(await settled.next() != nil)
-        await bridge.apply(.adapterAvailability(adapter: .zwave, online: true, reason: ""))
-        #expect(await bridge.isSettled == false)
-        await bridge.apply(.networkQueried(.zwave))
-        #expect(await settled.next() != nil)
-        await bridge.shutdown()
-        #expect(await settled.next() == nil)
     }
 }

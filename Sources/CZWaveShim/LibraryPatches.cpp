@@ -1,19 +1,21 @@
-// Every work-around of OpenZWave 1.6 the shim carries, in one place: what the library does that the bridge
-// patches around, and the C API that controls and reports each patch.
+// The bridge's patches of OpenZWave, in one place. Each was written against OpenZWave 1.6.1914 (Debian bookworm's
+// libopenzwave1.6, ZW_PATCHES_WRITTEN_FOR) and is applied only while zw_set_library_patches(true) is in force,
+// which the driver sets only when the running library reports that exact version (Manager::getVersionAsString).
+// Otherwise every replaced function below forwards to the library's own at once, and OpenZWave runs as shipped.
 //
-// - Deferred network-cache writes: the executable's own Driver::WriteCache (zw_set_cache_writes_deferred,
-//   zw_write_config, zw_cache_writes_interposed, zw_cache_write_counts).
-// - Product config revisions: the executable's own ManufacturerSpecificDB::LoadConfigFileRevision, which skips
-//   parsing every product file at start-up (zw_config_revision_reads_skipped).
-// - Node cache copies: frees the copy of each node's cache element OpenZWave keeps but no longer reads
-//   (zw_release_node_cache_copies, zw_node_cache_copies_released).
-// - The bootstrap log file OpenZWave's own logger opens while the Manager is constructed (bootstrapLogOptions,
-//   removeBootstrapLog, used by zw_manager_create).
 // - User commands first: the executable's own Driver::SendMsg puts the messages of a value Set made through the
 //   shim (UserCommand) on a queue the driver thread serves before OpenZWave's background queries
 //   (zw_user_commands_promoted, zw_send_msg_interposed).
+// - Deferred network-cache writes: the executable's own Driver::WriteCache skips the writes OpenZWave starts itself
+//   during a start (zw_set_cache_writes_deferred, zw_cache_writes_interposed, zw_cache_write_counts).
+// - Node cache copies: frees the copy of each node's cache element OpenZWave keeps but no longer reads
+//   (zw_release_node_cache_copies, zw_node_cache_copies_released).
 //
-// The three replaced library functions are defined here under the library's mangled names and exported, so
+// Not a patch (public API only, whatever the version): zw_write_config gives the heap the write freed back to the
+// kernel (malloc_trim), and the bootstrap log file OpenZWave's own logger opens while the Manager is constructed is
+// removed (bootstrapLogOptions, removeBootstrapLog, used by zw_manager_create).
+//
+// The two replaced library functions are defined here under the library's mangled names and exported, so
 // libopenzwave's own calls, which go through its PLT, bind to them.
 
 #include "ShimInternal.h"
@@ -59,6 +61,24 @@ void removeBootstrapLog(const std::string &userPath) {
 
 } // namespace zwshim
 
+// ---- The gate ----
+
+namespace {
+std::atomic<bool> g_patchesApplied{false};
+} // namespace
+
+extern "C" {
+const char *zw_patches_written_for(void) { return ZW_PATCHES_WRITTEN_FOR; }
+void zw_set_library_patches(bool applied) { g_patchesApplied.store(applied); }
+bool zw_library_patches(void) { return g_patchesApplied.load(); }
+zw_status zw_library_version(char *buffer, size_t size) {
+    return guarded("Manager::getVersionAsString", [&] {
+        copyText(OpenZWave::Manager::getVersionAsString(), buffer, size);
+        return ZW_OK;
+    });
+}
+} // extern "C"
+
 // ---- Replaced library functions ----
 
 namespace {
@@ -86,7 +106,6 @@ namespace {
 // dlsym(RTLD_NEXT).
 const char *const kWriteCacheSymbol = "_ZN9OpenZWave6Driver10WriteCacheEv";
 std::atomic<bool> g_cacheWritesDeferred{false};
-std::atomic<bool> g_trimAfterCacheWrite{true};
 std::atomic<uint64_t> g_cacheWritesDone{0};
 std::atomic<uint64_t> g_cacheWritesSkipped{0};
 thread_local int t_explicitCacheWrites = 0;
@@ -114,8 +133,12 @@ WriteCacheFn libraryWriteCache() {
 }
 } // namespace
 
+// OpenZWave 1.6.1914 rewrites the whole network cache (Driver::WriteCache) each time a node's queries complete: N
+// full writes of the file for N nodes during one start, on the driver thread that also serves the stick. Patched
+// (while deferred): the writes OpenZWave starts itself are skipped and counted, and the bridge writes the cache once
+// when the start is over (zw_write_config, which always writes).
 extern "C" __attribute__((visibility("default"))) void thuisWriteCache(void *driver) {
-    if (g_cacheWritesDeferred.load() && t_explicitCacheWrites == 0) {
+    if (g_patchesApplied.load() && g_cacheWritesDeferred.load() && t_explicitCacheWrites == 0) {
         g_cacheWritesSkipped.fetch_add(1);
         return;
     }
@@ -123,32 +146,11 @@ extern "C" __attribute__((visibility("default"))) void thuisWriteCache(void *dri
     if (library == nullptr) return;  // no library definition to forward to
     g_cacheWritesDone.fetch_add(1);
     library(driver);
-    // The write builds the whole network as a TinyXML document (some 15 MB for 50 nodes) and frees it again:
-    // give those pages back to the kernel now (zw_set_trim_after_cache_write).
-    if (g_trimAfterCacheWrite.load()) malloc_trim(0);
-}
-
-// ---- Product config revisions ----
-
-namespace {
-std::atomic<uint64_t> g_configRevisionReadsSkipped{0};
-} // namespace
-
-// OpenZWave::Internal::ManufacturerSpecificDB::LoadConfigFileRevision(ProductDescriptor*), as libopenzwave's PLT
-// calls see it. OpenZWave 1.6 calls it for every product in manufacturer_specific.xml while loading the device
-// database, and it parses that product's whole config file only to store its Revision attribute in the
-// ProductDescriptor, where nothing in the library reads it again (a node's config revision is read from its own
-// config file when the node is interviewed). Parsing some 800 files is most of OpenZWave's start-up time, so
-// this definition does nothing and counts the calls (zw_config_revision_reads_skipped).
-extern "C" void thuisLoadConfigFileRevision(void *database, void *product) __asm__(
-    "_ZN9OpenZWave8Internal22ManufacturerSpecificDB22LoadConfigFileRevisionEPNS0_17ProductDescriptorE");
-extern "C" __attribute__((visibility("default"))) void thuisLoadConfigFileRevision(void *, void *) {
-    g_configRevisionReadsSkipped.fetch_add(1);
 }
 
 // ---- Node cache copies ----
 //
-// OpenZWave 1.6 keeps, in each node it read from the network cache, a copy of that node's <Node> element
+// OpenZWave 1.6.1914 keeps, in each node it read from the network cache, a copy of that node's <Node> element
 // (Node::m_nodeCache) for the node's lifetime, although Node::WriteXML reads it only while the node is at
 // QueryStage_CacheLoad, and a node never returns to that stage once past it (CacheLoad is entered only from the
 // cache, at start-up; every later step back leads to a stage above it or skips it). With 50 nodes those copies
@@ -201,6 +203,9 @@ zw_status zw_write_config(zw_manager *m, uint32_t home) {
         OPENZWAVE_DEPRECATED_WARNINGS_OFF
         m->manager->WriteConfig(home);
         OPENZWAVE_DEPRECATED_WARNINGS_ON
+        // The write built the whole network as a TinyXML document (some 15 MB for 50 nodes) and freed it: give
+        // those pages back to the kernel now.
+        malloc_trim(0);
         return ZW_OK;
     });
 }
@@ -209,6 +214,7 @@ zw_status zw_release_node_cache_copies(zw_manager *m, uint32_t home, uint32_t *o
     ZW_REQUIRE_MANAGER(m);
     return guarded("zw_release_node_cache_copies", [&]() -> zw_status {
         if (out_released != nullptr) *out_released = 0;
+        if (!g_patchesApplied.load()) return ZW_OK;  // OpenZWave as shipped keeps its copies
         OpenZWave::Driver *driver = (m->manager->*exposed(ManagerGetDriverMember{}))(home);
         if (driver == nullptr) {
             setError("no driver with this home id");
@@ -255,13 +261,9 @@ void zw_set_cache_writes_deferred(bool deferred) { g_cacheWritesDeferred.store(d
 
 bool zw_cache_writes_deferred(void) { return g_cacheWritesDeferred.load(); }
 
-void zw_set_trim_after_cache_write(bool trim) { g_trimAfterCacheWrite.store(trim); }
-
 bool zw_cache_writes_interposed(void) {
     return boundToExecutable(kWriteCacheSymbol, &thuisWriteCache) && libraryWriteCache() != nullptr;
 }
-
-uint64_t zw_config_revision_reads_skipped(void) { return g_configRevisionReadsSkipped.load(); }
 
 void zw_cache_write_counts(uint64_t *written, uint64_t *skipped) {
     if (written != nullptr) *written = g_cacheWritesDone.load();
@@ -272,7 +274,7 @@ void zw_cache_write_counts(uint64_t *written, uint64_t *skipped) {
 
 // ---- User commands first ----
 //
-// OpenZWave 1.6 serves its message queues in a fixed order: Command, NoOp, Controller, WakeUp, Send, Query, Poll
+// OpenZWave 1.6.1914 serves its message queues in a fixed order: Command, NoOp, Controller, WakeUp, Send, Query, Poll
 // (Driver::DriverThreadProc waits on their events in that order and takes the first one set). A value Set goes on
 // the Send queue, and so do the Gets of every node's Dynamic query stage (Switch Multilevel, Meter, Sensor
 // Multilevel, Notification...), which OpenZWave queues all at once at start-up and when a node is refreshed, and
@@ -304,7 +306,7 @@ extern "C" __attribute__((visibility("default"))) void thuisSendMsg(void *driver
                                                                      OpenZWave::Driver::MsgQueue queue) {
     SendMsgFn library = librarySendMsg();
     if (library == nullptr) return;  // unreachable while libopenzwave is linked: it defines SendMsg
-    if (t_userCommands > 0 && queue == OpenZWave::Driver::MsgQueue_Send) {
+    if (g_patchesApplied.load() && t_userCommands > 0 && queue == OpenZWave::Driver::MsgQueue_Send) {
         queue = OpenZWave::Driver::MsgQueue_WakeUp;
         g_userCommandsPromoted.fetch_add(1);
     }

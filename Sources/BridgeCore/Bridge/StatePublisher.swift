@@ -1,0 +1,214 @@
+internal import Logging
+
+/// The hardware → MQTT flow: a `HardwareEvent` (copied out of the library's callback) → registry update → topic
+/// mapping → what changed, as retained states, availability, events and the inventory.
+///
+/// Owns the device registry (descriptors and states), which adapters are online, and what was published; it
+/// decides what to send and puts it in an ``Outbox``, which `Bridge` sends.
+struct StatePublisher: Sendable {
+    let topics: TopicScheme
+    let identity: BridgeIdentity
+    let logger: Logger
+    let scenes: [ZWaveSceneConfig]
+    /// The adapters this bridge has a backend for.
+    let adapters: Set<Adapter>
+    /// Whether front ends follow the inventory.
+    let hasFrontEnds: Bool
+    private(set) var registry: DeviceRegistry
+    /// Whether each configured adapter is online.
+    private(set) var adapterOnline: [Adapter: Bool]
+    /// Adapters whose loss was reported (`adapter_lost`) and not yet followed by `adapter_recovered`.
+    private var adaptersLost: Set<Adapter> = []
+    /// Retained state topics published at least once by this process.
+    private var published: Set<String> = []
+    /// Extra inventory fields per device (manufacturer, product, interview stage).
+    var details: [DeviceSource: [(String, JSONValue)]] = [:]
+    /// The inventory as last published.
+    var lastInventory: String?
+    /// Network ids by adapter (the Z-Wave home id), and the adapters that reported their whole network.
+    var networks: [Adapter: String] = [:]
+    var networksQueried: Set<Adapter> = []
+    /// The inventory as the front ends last saw it.
+    var frontEndInventory: BridgeInventory?
+    /// How many retained states were published.
+    private(set) var statesPublished = 0
+
+    init(
+        identity: BridgeIdentity, devices: [DeviceDescriptor], scenes: [ZWaveSceneConfig], adapters: Set<Adapter>,
+        hasFrontEnds: Bool, logger: Logger
+    ) {
+        self.identity = identity
+        self.topics = identity.topics
+        self.registry = DeviceRegistry(devices)
+        self.scenes = scenes
+        self.adapters = adapters
+        self.hasFrontEnds = hasFrontEnds
+        self.logger = logger
+        self.adapterOnline = Dictionary(uniqueKeysWithValues: adapters.map { ($0, false) })
+    }
+
+    /// Whether `adapter` is configured and online.
+    func isOnline(_ adapter: Adapter) -> Bool { adapterOnline[adapter] == true }
+
+    /// The start: every device's availability (`offline` until its adapter reports it) and the inventory.
+    mutating func start(into out: inout Outbox) {
+        for device in registry.all { publishAvailability(device, into: &out) }
+        publishInventory(into: &out)
+    }
+
+    /// Applies one hardware event; what it changed goes to `out`.
+    mutating func apply(_ event: HardwareEvent, into out: inout Outbox) {
+        switch event {
+        case .update(let source, let update):
+            guard let device = registry.device(for: source) else {
+                logger.debug("update for an unmapped source", metadata: ["source": "\(source)"])
+                return
+            }
+            apply(update, to: device, into: &out)
+        case .availability(let source, let online):
+            // A Z-Wave node's availability covers every configured device of the node, whatever its endpoints
+            // (a PowerNode configured as sockets 2-6 has no device at the node itself).
+            let members: [DeviceDescriptor]
+            if case .zwave(let node, _) = source {
+                members = registry.devices(ofNode: node)
+            } else {
+                members = registry.device(for: source).map { [$0] } ?? []
+            }
+            // One event per fact: the library may report a dead (or live) node again (OpenZWave marks a node dead
+            // on every failed send once it has three errors); only a change is published.
+            guard members.contains(where: { registry.state(of: $0.address).online != online }) else { return }
+            for member in members {
+                registry.update(member.address) { $0.online = online }
+                publishAvailability(member, into: &out)
+            }
+            out.event(.nodeAvailability(source, online: online, devices: members.map(\.address)))
+        case .adapterAvailability(let adapter, let online, let reason):
+            // An adapter starts offline; its first failure (e.g. a stick that never answers) is still reported,
+            // and `adapter_recovered` follows only a reported loss.
+            let wasOnline = adapterOnline[adapter] == true
+            guard online != wasOnline || (!online && !adaptersLost.contains(adapter)) else { return }
+            adapterOnline[adapter] = online
+            let recovered = online && adaptersLost.remove(adapter) != nil
+            if !online { adaptersLost.insert(adapter) }
+            for device in registry.devices(onAdapter: adapter) { publishAvailability(device, into: &out) }
+            if recovered {
+                out.event(.adapterRecovered(adapter))
+            } else if !online {
+                out.event(.adapterLost(adapter, reason: reason))
+            }
+        case .scene(let node, let instance, let sceneID):
+            publishScene(node: node, instance: instance, sceneID: sceneID, into: &out)
+        case .discovered(let descriptor):
+            guard registry.device(for: descriptor.source) == nil else { return }
+            registry.add(descriptor)
+            publishAvailability(descriptor, into: &out)
+            publishInventory(into: &out)
+        case .identified(let source, let kind, let metered):
+            guard let device = registry.device(for: source), device.kind != kind || device.metered != metered else {
+                return
+            }
+            registry.add(
+                DeviceDescriptor(
+                    address: device.address, kind: kind, source: device.source, metered: metered,
+                    inputs: device.inputs, configured: device.configured))
+            publishInventory(into: &out)
+        case .details(let source, let fields):
+            details[source] = fields
+            publishInventory(into: &out)
+        case .removed(let source):
+            guard let device = registry.remove(source) else { return }
+            for topic in topics.device(device.address).retained { out.publish(topic, payload: [], retain: true) }
+            publishInventory(into: &out)
+        case .event(let event):
+            out.event(event)
+        case .network(let adapter, let id):
+            networks[adapter] = id
+            notifyFrontEnds(into: &out)
+        case .networkQueried(let adapter):
+            networksQueried.insert(adapter)
+            notifyFrontEnds(into: &out)
+        }
+    }
+
+    private mutating func apply(
+        _ update: HardwareEvent.StateUpdate, to device: DeviceDescriptor, into out: inout Outbox
+    ) {
+        let topics = self.topics.device(device.address)
+        let before = registry.state(of: device.address)
+        registry.update(device.address) { state in
+            switch update {
+            case .isOn(let on): state.isOn = on
+            case .level(let level):
+                state.level = level
+                state.isOn = level > 0
+                if level > 0 { state.lastOnLevel = level }
+            // One format from the first report: a later report keeps the precision the first one was published with.
+            case .power(let watts): state.power = Self.keepingPrecision(of: state.power, watts)
+            case .energy(let kWh): state.energy = Self.keepingPrecision(of: state.energy, kWh)
+            case .volume(let volume): state.volume = volume
+            case .muted(let muted): state.muted = muted
+            case .input(let address): state.input = address
+            }
+        }
+        let after = registry.state(of: device.address)
+        // Retained states are republished even when unchanged only if they were never published.
+        switch update {
+        case .isOn, .level:
+            guard after.isOn != before.isOn || after.level != before.level || !published.contains(topics.state) else {
+                return
+            }
+            publishState(topics.state, Self.statePayload(after, kind: device.kind), into: &out)
+        case .power:
+            guard let power = after.power, after.power != before.power || !published.contains(topics.power) else {
+                return
+            }
+            publishState(topics.power, Self.decimal(power), into: &out)
+        case .energy:
+            guard let energy = after.energy, after.energy != before.energy || !published.contains(topics.energy) else {
+                return
+            }
+            publishState(topics.energy, Self.decimal(energy), into: &out)
+        case .volume(let volume):
+            guard after.volume != before.volume || !published.contains(topics.volume) else { return }
+            publishState(topics.volume, String(volume), into: &out)
+        case .muted(let muted):
+            guard after.muted != before.muted || !published.contains(topics.mute) else { return }
+            publishState(topics.mute, muted ? "on" : "off", into: &out)
+        case .input(let address):
+            guard after.input != before.input || !published.contains(topics.input) else { return }
+            let name = device.inputs.first { $0.value == address }?.key
+            publishState(topics.input, name ?? address, into: &out)
+        }
+    }
+
+    private mutating func publishState(_ topic: String, _ payload: String, into out: inout Outbox) {
+        published.insert(topic)
+        statesPublished += 1
+        out.publish(topic, payload, retain: true)
+    }
+
+    func publishAvailability(_ device: DeviceDescriptor, into out: inout Outbox) {
+        let online = isOnline(device.source.adapter) && registry.state(of: device.address).online
+        out.publish(topics.device(device.address).availability, online ? "online" : "offline", retain: true)
+    }
+
+    /// A node's devices share its availability (all PowerNode sockets die together).
+    func sourceGroup(of device: DeviceDescriptor) -> [DeviceDescriptor] {
+        if case .zwave(let node, _) = device.source { return registry.devices(ofNode: node) }
+        return [device]
+    }
+
+    func publishScene(node: Int, instance: Int?, sceneID: Int, into out: inout Outbox) {
+        if let device = registry.device(for: .zwave(node: node, instance: instance))
+            ?? registry.devices(ofNode: node).first
+        {
+            out.publish(topics.device(device.address).scene, String(sceneID), retain: false)
+        }
+        for mapping in scenes
+        where mapping.node == node && mapping.scene == sceneID
+            && (mapping.instance == nil || mapping.instance == instance)
+        {
+            out.publish(mapping.topic, mapping.payload, retain: false)
+        }
+    }
+}
