@@ -47,7 +47,6 @@ let package = Package(
             name: "COpenZWave", pkgConfig: "libopenzwave",
             providers: [.apt(["libopenzwave1.6-dev"])]),
         .target(name: "CZWaveShim", dependencies: ["COpenZWave"]),
-        .target(name: "CCECShim"),
         // What Swift's Glibc module does not import (<link.h>), for SystemSupport.
         .target(name: "CSystemShim"),
 
@@ -65,7 +64,7 @@ let package = Package(
             ],
             swiftSettings: strict),
 
-        // MARK: Drivers: each imports its library's C module (and libcec's work-arounds, CCECShim).
+        // MARK: Drivers: each imports its library's C module (OpenZWave's through its shim, CZWaveShim).
         .target(
             name: "MQTTDriver",
             dependencies: [
@@ -76,7 +75,7 @@ let package = Package(
         .target(
             name: "CECDriver",
             dependencies: [
-                "CCEC", "CCECShim", "BridgeCore", "SystemSupport",
+                "CCEC", "BridgeCore", "SystemSupport",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict),
@@ -211,7 +210,7 @@ let package = Package(
         .testTarget(
             name: "CECDriverTests",
             dependencies: [
-                "CECDriver", "CCECShim", "CECEmulator", "TestSupport", "IntegrationSupport", "SystemSupport",
+                "CECDriver", "CECEmulator", "TestSupport", "IntegrationSupport", "SystemSupport",
             ],
             swiftSettings: strict),
         .testTarget(

@@ -22,6 +22,8 @@ extension CECAdapterEmulator {
         var controlled = false
         var transmitBuffer: [UInt8] = []
         var settings = AdapterSettings()
+        /// Whether the adapter answers the host (`setAnswering`); a hung one reads and ignores every message.
+        var answering = true
 
         // Recording.
         var transmitted: [TransmittedFrame] = []
@@ -152,6 +154,7 @@ extension CECAdapterEmulator {
             ackMask = 0
             controlled = false
             transmitBuffer = []
+            answering = true
         }
     }
 

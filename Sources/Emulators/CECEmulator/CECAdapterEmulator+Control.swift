@@ -39,6 +39,14 @@ extension CECAdapterEmulator {
         adapter.withLock { $0.bus.tvPowerAnswersToDrop = max(0, count) }
     }
 
+    /// Hangs the adapter (false) or lets it answer again (true): a hung adapter stays plugged in, its link and pty
+    /// stay, and it reads the host's messages (they are counted) but neither answers nor acts on them, pings
+    /// included. A replug answers again, as after power-up.
+    public func setAnswering(_ answering: Bool) {
+        adapter.withLock { $0.answering = answering }
+        emit([answering ? "adapter answers again" : "adapter hung: it ignores the host"])
+    }
+
     // MARK: Injection
 
     /// Sends a frame to the host as if it appeared on the bus (FRAME_START/FRAME_DATA), without the

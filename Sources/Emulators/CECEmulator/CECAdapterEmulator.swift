@@ -9,8 +9,8 @@ internal import Synchronization
 /// The host (libcec, cec-client) opens the pty's slave through the symlink given to `start(link:)`. The
 /// adapter answers the handshake, the settings commands, transmissions (one COMMAND_ACCEPTED per packet,
 /// then TRANSMIT_SUCCEEDED or TRANSMIT_FAILED_ACK) and forwards everything the emulated devices send as
-/// FRAME_START/FRAME_DATA messages. The control API plays the devices' own remotes, unplugs and replugs
-/// the adapter, injects raw traffic and records every frame the host transmitted.
+/// FRAME_START/FRAME_DATA messages. The control API plays the devices' own remotes, unplugs, replugs and
+/// hangs the adapter, injects raw traffic and records every frame the host transmitted.
 public final class CECAdapterEmulator: Sendable {
     /// The adapter, the bus and the recording, shared by the pty reader thread and the control API. Held only
     /// to read or change them, never while writing to the host: a host that does not read must not stop the
@@ -105,7 +105,8 @@ public final class CECAdapterEmulator: Sendable {
             var out: [UInt8] = []
             for message in messages {
                 adapter.hostMessages[message.codeByte & 0x3F, default: 0] += 1
-                if adapter.tracing { lines.append("host → adapter \(message)") }
+                if adapter.tracing { lines.append("host → adapter \(message)\(adapter.answering ? "" : " (ignored)")") }
+                guard adapter.answering else { continue }
                 out += adapter.handle(message, lines: &lines, resumes: &resumes)
             }
             return out
