@@ -42,7 +42,6 @@ let package = Package(
             name: "COpenZWave", pkgConfig: "libopenzwave",
             providers: [.apt(["libopenzwave1.6-dev"])]),
         .target(name: "CZWaveShim", dependencies: ["COpenZWave"]),
-        .target(name: "CCECShim"),
 
         // MARK: System primitives the daemon's modules share (locks, threads, paths, standard streams): the
         // daemon links FoundationEssentials only, not Foundation (see README, Performance: Memory).
@@ -58,7 +57,7 @@ let package = Package(
             ],
             swiftSettings: strict),
 
-        // MARK: Drivers: each imports its library's C module (and libcec's work-arounds, CCECShim).
+        // MARK: Drivers: each imports its library's C module (OpenZWave's through its shim, CZWaveShim).
         .target(
             name: "MQTTDriver",
             dependencies: [
@@ -69,7 +68,7 @@ let package = Package(
         .target(
             name: "CECDriver",
             dependencies: [
-                "CCEC", "CCECShim", "BridgeCore", "SystemSupport",
+                "CCEC", "BridgeCore", "SystemSupport",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict),
@@ -197,7 +196,7 @@ let package = Package(
         .testTarget(
             name: "CECDriverTests",
             dependencies: [
-                "CECDriver", "CCECShim", "CECEmulator", "TestSupport", "IntegrationSupport", "SystemSupport",
+                "CECDriver", "CECEmulator", "TestSupport", "IntegrationSupport", "SystemSupport",
             ],
             swiftSettings: strict),
         .testTarget(

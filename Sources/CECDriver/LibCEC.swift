@@ -1,6 +1,5 @@
 import BridgeCore
 internal import CCEC
-internal import CCECShim
 import FoundationEssentials
 internal import Glibc
 public import Logging
@@ -73,8 +72,8 @@ public actor LibCEC {
         }
         // libcec 6 retries opening a serial port "every 250 ms" until its timeout, but the wait between attempts
         // (P8PLATFORM's CThread::Sleep, which returns at once once the adapter thread is flagged to stop) does not
-        // wait here: a missing device was opened some 4,000 times a second, a whole core for the timeout of every
-        // attempt. An unplugged adapter is therefore not handed to libcec at all.
+        // wait here: libcec tries a missing device thousands of times a second, a whole core for the timeout of
+        // every attempt. An unplugged adapter is therefore not handed to libcec at all.
         if configuration.port.hasPrefix("/"), !FileManager.default.fileExists(atPath: configuration.port) {
             throw .portMissing(port: configuration.port)
         }
@@ -87,10 +86,6 @@ public actor LibCEC {
             throw .libcec(function: "libcec_open", detail: "could not open \(port)")
         }
         let openDuration = ContinuousClock.now - started
-        if !cec_ping_thread_interposed() {
-            logger.notice(
-                "libcec's adapter ping thread polls every 5 ms: its replacement is not bound (LibCECWorkarounds)")
-        }
         guard !sink.connectionLost, libcec_ping_adapters(handle) != 0 else {
             libcec_close(handle)
             throw .adapterNotResponding(port: port)

@@ -1,5 +1,4 @@
 import BridgeCore
-import CCECShim
 import CECEmulator
 import Foundation
 import IntegrationSupport
@@ -71,8 +70,41 @@ extension CECDriverTests {
     }
 }
 
-/// Issue 24 item 7, quiet when idle: the driver's health watch and libcec's adapter ping thread wait for what is
-/// due instead of checking on a short period.
+/// An adapter that stays plugged in but stops answering: its port stays and libcec's reads do not fail, so only a
+/// ping finds out.
+extension CECDriverTests {
+    @Test("an adapter that stays plugged in but stops answering is lost; once it answers again the driver reconnects")
+    func hungAdapterIsLost() async throws {
+        let h = try CECDriverHarness.make()
+        try await h.run {
+            try await h.withRunningDriver {
+                let mark = h.recorder.count
+                h.emulator.setAnswering(false)
+                let reason = await h.recorder.wait(since: mark, timeout: .seconds(30)) {
+                    if case .disconnected(let reason, _) = $0 { reason } else { nil }
+                }
+                let lost = h.recorder.all.dropFirst(mark).contains {
+                    if case .connectionLost = $0 { true } else { false }
+                }
+                #expect(lost, "no connectionLost before \(reason ?? "the timeout")")
+                #expect(reason?.contains("does not exist") == false, "\(reason ?? "no disconnected event")")
+                #expect(FileManager.default.fileExists(atPath: h.link), "the hung adapter's link must stay")
+
+                let again = h.recorder.count
+                h.emulator.setAnswering(true)
+                let connected = await h.recorder.wait(since: again, timeout: .seconds(30)) {
+                    if case .connected = $0 { true } else { nil }
+                }
+                #expect(connected == true)
+                try await h.driver.powerOn(.tv)
+                #expect(h.emulator.state.tvPoweredOn)
+            }
+        }
+    }
+}
+
+/// Quiet when idle: the driver's health watch and the backend's TV poll loop wait for what is due instead of
+/// checking on a short period.
 extension CECDriverTests {
     @Test("at rest the health watch sleeps until a ping is due: the driver's queue runs nothing")
     func healthWatchSleepsAtRest() async throws {
@@ -92,27 +124,6 @@ extension CECDriverTests {
         }
     }
 
-    @Test("libcec's adapter ping thread waits for its keepalive instead of polling; the close ends its wait")
-    func libcecPingThreadWaits() async throws {
-        #expect(cec_ping_thread_interposed(), "the executable's CAdapterPingThread::Process is not the one bound")
-        cec_set_keepalive_interval_ms(300)
-        defer { cec_set_keepalive_interval_ms(15_000) }
-        // The driver's own health ping is out of the way: every ping the adapter sees is libcec's keepalive.
-        let h = try CECDriverHarness.make(driverConfiguration: { $0.pingInterval = .seconds(60) })
-        let replaced = cec_ping_threads_replaced()
-        let closed = cec_ping_loops_closed()
-        try await h.run {
-            try await h.driver.open()
-            #expect(cec_ping_threads_replaced() == replaced + 1, "the connection's ping thread ran libcec's loop")
-            #expect(try await h.waitForPings(h.emulator.hostMessageCount(.ping) + 2), "the keepalive pings stopped")
-            await h.driver.close()
-            // libcec's close waited for the ping thread; it was the close that ended the loop's wait.
-            #expect(cec_ping_loops_closed() == closed + 1)
-        }
-    }
-}
-
-extension CECDriverTests {
     @Test("the TV poll loop sleeps until the next poll is due")
     func pollLoopSleepsUntilDue() async throws {
         let h = try CECDriverHarness.make(driverConfiguration: { $0.pingInterval = .seconds(30) })

@@ -12,7 +12,7 @@ import Testing
 /// state (adapter detection, the log), so they never run side by side.
 @Suite("CEC driver with real libcec", .serialized, .endToEnd(exclusive: true))
 struct CECDriverTests {
-    @Test("issue 2 smoke: libcec initialises with no adapter, detects zero adapters, and open fails with a typed error")
+    @Test("smoke: libcec initialises with no adapter, detects zero adapters, and open fails with a typed error")
     func smokeNoAdapter() async throws {
         let driver = LibCEC(configuration: CECDriverConfiguration(), logger: Logger(label: "smoke"))
         let adapters = try await driver.detectAdapters()
@@ -297,7 +297,7 @@ struct CECDriverTests {
         }
     }
 
-    @Test("issue 6 item 7: cec-client scans the bus served by `thuis-lab emulate cec`")
+    @Test("cec-client scans the bus served by `thuis-lab emulate cec`")
     func cecClientScan() async throws {
         guard let cecClient = ChildProcess.locate("cec-client") else {
             Issue.record("cec-client is missing: apt-get install -y cec-utils")
