@@ -20,14 +20,14 @@ public actor MQTTClient {
     /// Where dropped messages are counted until they are reported (`droppedMessages(interval:)`).
     nonisolated let drops: MosquittoCallbacks
 
-    private enum Phase { case idle, running, stopping, stopped }
+    enum Phase { case idle, running, stopping, stopped }
 
-    private struct StoredState {
+    struct StoredState {
         var payload: [UInt8]
         var qos: MQTTQoS
     }
 
-    private struct Queued {
+    struct Queued {
         var topic: String
         var payload: [UInt8]
         var qos: MQTTQoS
@@ -35,17 +35,17 @@ public actor MQTTClient {
 
     let logger: Logger
     private let loopEvents: AsyncStream<LoopEvent>
-    private let connectionContinuation: AsyncStream<MQTTConnectionEvent>.Continuation
-    private var handle: MosquittoHandle?
-    private var loop: NetworkLoop?
+    let connectionContinuation: AsyncStream<MQTTConnectionEvent>.Continuation
+    var handle: MosquittoHandle?
+    var loop: NetworkLoop?
 
     /// The network thread's kernel id while it runs (tests read its wake-ups from /proc/self/task).
     var networkThreadID: Int32? { loop?.threadID }
-    private var phase = Phase.idle
-    private var connected = false
+    var phase = Phase.idle
+    var connected = false
     private var connectCount = 0
 
-    private struct Subscription {
+    struct Subscription {
         var filter: String
         var qos: MQTTQoS
         var retainAsPublished: Bool
@@ -54,13 +54,13 @@ public actor MQTTClient {
 
     private var subscriptions: [Subscription] = []
     private var pendingSubscribeMids: Set<Int32> = []
-    private var retainedStore: [String: StoredState] = [:]
+    var retainedStore: [String: StoredState] = [:]
     /// Retained topics cleared (empty payload) while disconnected: the clear is sent on connect.
     private var pendingClears: [String: MQTTQoS] = [:]
     private var offlineQueue: [Queued] = []
     private var droppedQueued = 0
     /// The streams of `connections()`.
-    private var connectionWatchers: [AsyncStream<Void>.Continuation] = []
+    var connectionWatchers: [AsyncStream<Void>.Continuation] = []
 
     /// Creates the libmosquitto handle (`mosquitto_new`) and applies credentials, will and TLS
     /// (`mosquitto_tls_set` checks that the files exist). Does not connect: see `run()`.
@@ -291,7 +291,7 @@ public actor MQTTClient {
 
     /// `mosquitto_publish`; returns the error instead of throwing, and the message id through `mid`.
     @discardableResult
-    private func send(
+    func send(
         topic: String, payload: [UInt8], retain: Bool, qos: MQTTQoS, mid: UnsafeMutablePointer<Int32>? = nil
     ) -> MQTTError? {
         guard let handle else { return .shutDown }
@@ -353,96 +353,4 @@ public actor MQTTClient {
         }
         return nil
     }
-
-    // MARK: Shutdown
-
-    /// Publishes `final` with QoS 1 (e.g. the bridge's retained `offline`), waits up to `timeout` for their
-    /// PUBACKs, sends DISCONNECT (so the broker does not publish the will), stops the network thread and
-    /// destroys the handle. Safe to call when never run, never connected, or twice. `run()` returns after it.
-    public func shutdown(final: [MQTTPublication] = [], timeout: Duration = .seconds(2)) async {
-        switch phase {
-        case .stopped, .stopping:
-            return
-        case .idle:
-            teardown()
-            return
-        case .running:
-            break
-        }
-        phase = .stopping
-        if connected, let handle, !final.isEmpty {
-            var mids: Set<Int32> = []
-            for message in final {
-                guard (try? TopicValidator.validatePublish(message.topic)) != nil else { continue }
-                if message.retain {
-                    retainedStore[message.topic] =
-                        message.payload.isEmpty
-                        ? nil : StoredState(payload: message.payload, qos: .atLeastOnce)
-                }
-                var mid: Int32 = 0
-                if send(
-                    topic: message.topic, payload: message.payload, retain: message.retain,
-                    qos: .atLeastOnce, mid: &mid) == nil
-                {
-                    mids.insert(mid)
-                }
-            }
-            let clock = ContinuousClock()
-            let deadline = clock.now.advanced(by: timeout)
-            while !mids.isEmpty, clock.now < deadline {
-                mids.subtract(handle.callbacks.acks.acknowledgedPublishes(among: mids))
-                if mids.isEmpty { break }
-                try? await Task.sleep(for: .milliseconds(5))
-            }
-            if !mids.isEmpty {
-                logger.warning("MQTT final messages not acknowledged in time", metadata: ["missing": "\(mids.count)"])
-            }
-        }
-        if let loop {
-            loop.requestStop(graceful: true)
-            await loop.waitUntilFinished()
-        }
-        teardown()
-        logger.info("MQTT client shut down")
-    }
-
-    /// Drops the actor's reference to the handle (destroyed once the network thread has exited too) and
-    /// finishes the public streams. Idempotent.
-    private func teardown() {
-        phase = .stopped
-        connected = false
-        handle?.callbacks.acks.connectionEnded()
-        handle?.callbacks.finish()
-        handle = nil
-        loop = nil
-        connectionContinuation.finish()
-        for watcher in connectionWatchers { watcher.finish() }
-        connectionWatchers = []
-    }
-}
-
-/// Connection state changes of an `MQTTClient`, in the order they happened.
-public enum MQTTConnectionEvent: Sendable {
-    /// The broker accepted the connection (CONNACK 0). Subscriptions, the retained store and the offline
-    /// queue are (re)sent right after this event is emitted.
-    case connected
-    /// An established connection was lost (or closed by the broker); the client retries after `retryIn`.
-    case disconnected(reason: String, retryIn: Duration)
-    /// A connection attempt failed (broker down, TLS verification failed, credentials refused...); the
-    /// client retries after `retryIn`, forever, with capped exponential backoff.
-    case connectFailed(MQTTError, retryIn: Duration)
-}
-
-/// Counters of an `MQTTClient`, for logs, health and tests.
-public struct MQTTClientStatistics: Sendable, Hashable {
-    /// Inbound items dropped because the consumer of `inbound` fell behind.
-    public var droppedInbound: Int
-    /// Non-retained messages dropped from the offline queue (oldest first).
-    public var droppedQueued: Int
-    /// Non-retained messages waiting for the next connect.
-    public var queued: Int
-    /// Topics in the retained store.
-    public var retainedTopics: Int
-    /// Completed connects (CONNACK 0) so far.
-    public var connects: Int
 }

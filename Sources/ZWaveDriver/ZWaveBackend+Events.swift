@@ -157,8 +157,7 @@ extension ZWaveBackend {
             }
         case CommandClass.meter:
             guard meteredNodes.insert(node).inserted else { return }
-            // The node's own devices, the node itself before its endpoints, compared as numbers: this runs for every
-            // metered node, and sorting every device by its text here was a tenth of a 50-node start's allocations.
+            // The node's own devices, the node itself before its endpoints (compared as numbers).
             let devices = kinds.filter { $0.key.node == node }.map { (source: $0.key, kind: $0.value) }
             for (source, kind) in devices.sorted(by: { ($0.source.endpoint ?? 0) < ($1.source.endpoint ?? 0) }) {
                 continuation.yield(.identified(source, kind: kind, metered: true))

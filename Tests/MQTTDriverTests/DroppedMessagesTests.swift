@@ -6,7 +6,7 @@ import MQTTDriver
 import TestSupport
 import Testing
 
-/// Issue 24, item 4: what the connection drops is reported, with how many and on which topics.
+/// what the connection drops is reported, with how many and on which topics.
 @Suite("dropped messages are reported", .serialized)
 struct DroppedMessagesTests {
     /// Collects `messages_dropped` events until `count` messages are reported in all.

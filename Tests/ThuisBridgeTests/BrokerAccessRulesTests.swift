@@ -5,7 +5,7 @@ import TestSupport
 import Testing
 import ZWaveEmulator
 
-/// Issue 24, item 10: the broker access rules of the Security article, as they stand there, on a real mosquitto
+/// the broker access rules of the Security article, as they stand there, on a real mosquitto
 /// with a password file made by mosquitto_passwd, in front of the real bridge and the emulated stick.
 @Suite(.endToEnd) struct BrokerAccessRulesTests {
     static let repository = URL(fileURLWithPath: #filePath)

@@ -5,7 +5,7 @@ import MQTTDriver
 import TestSupport
 import Testing
 
-/// Issue 6: HDMI-CEC on MQTT, end to end: real mosquitto, real libcec in the real bridge process, the
+/// HDMI-CEC on MQTT, end to end: real mosquitto, real libcec in the real bridge process, the
 /// project's Pulse-Eight emulator (TV, audio system, Apple TV at 1.0.0.0) in the test process.
 @Suite(.endToEnd) struct CECMappingTests {
     static let imageViewOn: UInt8 = 0x04

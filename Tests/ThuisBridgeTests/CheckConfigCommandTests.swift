@@ -244,7 +244,7 @@ extension CheckConfigCommandTests {
         }
     }
 
-    /// Issue 24, item 5: `check-config` refuses every configuration `run` cannot start with, naming the key path,
+    /// `check-config` refuses every configuration `run` cannot start with, naming the key path,
     /// and `run` refuses it the same way (exit 2) before it touches the broker or any hardware; before, these
     /// passed `check-config` and `run` exited 1 (or could not publish its own topics).
     @Test(arguments: StartupCase.allCases)

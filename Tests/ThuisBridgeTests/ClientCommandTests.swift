@@ -48,7 +48,7 @@ import ZWaveEmulator
         #expect(await missingFile.waitForExit(timeout: .seconds(10)) == .exited(2), "\(missingFile.outputText)")
     }
 
-    /// Issue 24, item 1: one rule for every entry point. The command line checks its arguments with the bridge's
+    /// one rule for every entry point. The command line checks its arguments with the bridge's
     /// own request parser: it refuses exactly what the bridge would refuse, with the bridge's reason, before it
     /// connects (exit 2; nothing is sent: no broker listens on the configured port).
     @Test(

@@ -6,7 +6,7 @@ import TestSupport
 import Testing
 import ZWaveEmulator
 
-/// Issue 23: the dashboard in a real browser (headless Chromium) against the real `thuis-bridge run` process on a
+/// the dashboard in a real browser (headless Chromium) against the real `thuis-bridge run` process on a
 /// real mosquitto and the emulated Z-Wave stick (FGD212 node 2, PowerNode 6 node 3, node 10 joining when asked):
 /// the token, tiles following MQTT, a slider and a toggle reaching the stick, inclusion from the network page, the
 /// node page reading OpenZWave's statistics and parameters.

@@ -6,7 +6,7 @@ import TestSupport
 import Testing
 import ZWaveEmulator
 
-/// Issue 7, bad input: the real bridge with the emulated Z-Wave house gets malformed commands, oversized and
+/// Bad input: the real bridge with the emulated Z-Wave house gets malformed commands, oversized and
 /// invalid payloads, garbage topics, unknown devices and unknown requests. Each one is answered with a reason
 /// (`command_rejected` event or an `error` response); no device moves; the bridge keeps running and serving.
 @Suite(.endToEnd) struct FaultBadInputTests {

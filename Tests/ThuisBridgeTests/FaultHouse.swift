@@ -5,7 +5,7 @@ import MQTTDriver
 import TestSupport
 import ZWaveEmulator
 
-/// The fixture of the fault and security tests (issue 7): a real mosquitto with chosen options, optionally
+/// The fixture of the fault and security tests: a real mosquitto with chosen options, optionally
 /// the emulated Z-Wave stick with the house's devices (ZWaveHouse.zwave), the real `thuis-bridge run`
 /// process and a subscriber on everything under `Thuis/`.
 final class FaultHouse: Sendable {

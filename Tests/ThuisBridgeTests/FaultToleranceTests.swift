@@ -5,7 +5,7 @@ import TestSupport
 import Testing
 import ZWaveEmulator
 
-/// Issue 7, faults: the real bridge process with real mosquitto and real libopenzwave on the emulated
+/// Faults: the real bridge process with real mosquitto and real libopenzwave on the emulated
 /// stick survives a broker crash, an unplugged stick, a stick that hangs at init, NAK/CAN on the serial
 /// link, and stops cleanly on SIGTERM. (CEC faults are tested with the CEC mapping.)
 @Suite(.endToEnd) struct FaultToleranceTests {

@@ -7,7 +7,7 @@ import TestSupport
 import Testing
 import ZWaveEmulator
 
-/// Issue 22: the bridge's MQTT discovery, read by a real Home Assistant Core (2025.4.4, headless, on the house's
+/// the bridge's MQTT discovery, read by a real Home Assistant Core (2025.4.4, headless, on the house's
 /// own mosquitto): what Home Assistant makes of it in its registries and states, and what its own service calls
 /// do to the emulated Z-Wave stick and CEC adapter. One Home Assistant for the suite; every case leaves the
 /// house as it found it, except the exclusion case, which removes node 4 that no other case uses.

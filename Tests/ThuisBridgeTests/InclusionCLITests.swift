@@ -6,7 +6,7 @@ import TestSupport
 import Testing
 import ZWaveEmulator
 
-/// Issue 5: `thuis-bridge include`/`exclude` as real processes against the real bridge process, the
+/// `thuis-bridge include`/`exclude` as real processes against the real bridge process, the
 /// emulated stick and a real broker.
 @Suite(.endToEnd) struct InclusionCLITests {
     @Test func includeAddsTheJoiningNodeAndAppliesTheCommandHeldDuringInclusion() async throws {
@@ -65,7 +65,7 @@ import ZWaveEmulator
         }
     }
 
-    /// Issue 24, item 1, on the wire: network requests that are empty (`mosquitto_pub -r -n` clearing a retained
+    /// On the wire: network requests that are empty (`mosquitto_pub -r -n` clearing a retained
     /// request reaches subscribers as an empty message), not JSON, not an object, with an unknown key, or
     /// retained, each get an error response, and the stick never sees an add or remove command; a valid request
     /// right after does reach it.

@@ -5,7 +5,7 @@ import TestSupport
 import Testing
 import ZWaveEmulator
 
-/// Issue 24, item 3: SIGTERM to the real bridge process while the controller is in inclusion (exclusion) mode
+/// SIGTERM to the real bridge process while the controller is in inclusion (exclusion) mode
 /// and a device command is held for it.
 @Suite(.endToEnd) struct InclusionShutdownTests {
     /// The controller command: its request verb, its event prefix, its Serial API function.

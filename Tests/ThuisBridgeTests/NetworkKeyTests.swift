@@ -6,7 +6,7 @@ import TestSupport
 import Testing
 import ZWaveEmulator
 
-/// Issue 24, item 6: `secure` inclusion with a Z-Wave network key (`[zwave] network_key_file`), and its refusal
+/// `secure` inclusion with a Z-Wave network key (`[zwave] network_key_file`), and its refusal
 /// without one; the real bridge process, the real libopenzwave, the emulated stick.
 @Suite(.endToEnd) struct NetworkKeyTests {
     static let key = "0F1E2D3C4B5A69788796A5B4C3D2E1F0"

@@ -4,7 +4,7 @@ import MQTTDriver
 import TestSupport
 import Testing
 
-/// Issue 7, security: credentials from `password_file` against a mosquitto that requires them (never shown
+/// Security: credentials from `password_file` against a mosquitto that requires them (never shown
 /// anywhere), TLS with a CA made by the test (a wrong CA is refused with a clear error), and the systemd unit.
 @Suite(.endToEnd) struct SecurityTests {
     static let password = "Zq7-secret-Thuis-31415"

@@ -6,7 +6,7 @@ import SystemSupport
 import TestSupport
 import Testing
 
-/// Issue 24, item 2: several bridges on one broker, as real `thuis-bridge run` processes against a real mosquitto.
+/// several bridges on one broker, as real `thuis-bridge run` processes against a real mosquitto.
 @Suite(.endToEnd) struct SeveralBridgesTests {
     /// A broker, a subscriber on everything under `Thuis/`, and bridges started on it.
     final class Broker: Sendable {

@@ -6,7 +6,7 @@ import TestSupport
 import Testing
 import ZWaveEmulator
 
-/// Issue 4: Z-Wave devices on MQTT, end to end: real mosquitto, real libopenzwave in the real bridge
+/// Z-Wave devices on MQTT, end to end: real mosquitto, real libopenzwave in the real bridge
 /// process, the project's stick emulator.
 @Suite(.endToEnd) struct ZWaveMappingTests {
     @Test func dimmerLevelOffOnRestoresAndToggle() async throws {
@@ -35,7 +35,7 @@ import ZWaveEmulator
         }
     }
 
-    /// Issue 24 item 8: on a start without the network cache the dimmer is online (the stick is) before OpenZWave
+    /// on a start without the network cache the dimmer is online (the stick is) before OpenZWave
     /// has interviewed it and knows its level value; a `/set` then waits for the value instead of failing.
     @Test func aSetAsTheDimmerComesOnlineOnAColdStartIsCarriedOut() async throws {
         try await ZWaveHouse.with(name: "coldset", radioLatency: .milliseconds(50)) { house in
@@ -153,7 +153,7 @@ import ZWaveEmulator
         }
     }
 
-    /// Issue 24, item 5: one event per fact, whatever the node's configured endpoints. A PowerNode configured as
+    /// one event per fact, whatever the node's configured endpoints. A PowerNode configured as
     /// sockets 2-6 only (no device at the node itself or its endpoint 1) dies: exactly one `node_dead` with the node
     /// and its five devices, each marked offline; it comes back: exactly one `node_alive`, each online again.
     @Test func aDeadPowerNodeConfiguredAsSocketsTwoToSixIsOneEventAndEveryDeviceOffline() async throws {
@@ -200,7 +200,7 @@ import ZWaveEmulator
         }
     }
 
-    /// Issue 24, item 5: one format from the first message. The dimmer is at 40 when the bridge starts: its
+    /// one format from the first message. The dimmer is at 40 when the bridge starts: its
     /// first state is `40` (not OpenZWave's placeholder `0`), and its power and energy are published with the
     /// device's decimals from the first message on (`24.0`, `0.00`; never `0` first); again after a restart
     /// with OpenZWave's network cache, which keeps values without their precision.
@@ -304,24 +304,6 @@ import ZWaveEmulator
             }
             #expect(house.stick.level(node: 2) == 0)
             try await house.watcher.publish(topic: "Thuis/device/bedroom/light/set", payload: [], retain: true)
-        }
-    }
-
-    /// Once the network is queried (the start-up is over), the real daemon gives its executable's read-only pages
-    /// back to the kernel (memory measure `code-page-out`), once.
-    @Test func theStartUpsCodePagesAreGivenBackOnceTheNetworkIsQueried() async throws {
-        try await ZWaveHouse.with(name: "pageout") { house in
-            let line = await house.bridge.waitForLine(timeout: .seconds(60)) {
-                $0.text.contains("read-only pages given back")
-            }
-            let text = try #require(line?.text, "no page-out logged")
-            let bytes = text.split(separator: " ").first { $0.hasPrefix("bytes=") }.flatMap { Int($0.dropFirst(6)) }
-            #expect((bytes ?? 0) > 1_000_000, "\(text)")
-            try await house.waitFor("bedroom/light", "/availability", "online", timeout: .seconds(30))
-            let mark = await house.mark
-            try await house.set("bedroom/light", "30")
-            try await house.waitFor("bedroom/light", "", "30", from: mark)
-            #expect(house.bridge.output.filter { $0.text.contains("read-only pages given back") }.count == 1)
         }
     }
 }

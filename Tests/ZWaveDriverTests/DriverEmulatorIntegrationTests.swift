@@ -175,7 +175,7 @@ extension OpenZWaveSuite {
             }
         }
 
-        /// Also issue 24 item 7, quiet when idle: at rest the driver's watchdog does not run (it runs when the port's
+        /// Quiet when idle: at rest the driver's watchdog does not run (it runs when the port's
         /// path changes, the phase changes or a deadline of the phase comes, never on a period), and the unplug,
         /// the port's link vanishing, is what wakes it.
         @Test(

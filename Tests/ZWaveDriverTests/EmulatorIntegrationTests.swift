@@ -3,7 +3,7 @@ import Testing
 import ZWaveDriver
 import ZWaveEmulator
 
-/// Issue 3, items 1-5: the real libopenzwave 1.6 (through CZWaveShim / OpenZWave) against the emulated
+/// the real libopenzwave 1.6 (through CZWaveShim / OpenZWave) against the emulated
 /// stick. Nested in the serialized `OpenZWaveSuite` because OpenZWave's Manager is a process singleton.
 extension OpenZWaveSuite {
     @Suite struct EmulatorIntegrationTests {

@@ -6,7 +6,7 @@ import Testing
 @testable import ZWaveDriver
 
 extension OpenZWaveSuite {
-    /// Issue 2 item 4: the shim starts OpenZWave against a pty with nothing behind it and stops cleanly.
+    /// the shim starts OpenZWave against a pty with nothing behind it and stops cleanly.
     @Suite struct ShimSmokeTests {
         @Test("silent stick: GET_VERSION written, no DriverReady, log routed, clean stop")
         func silentStick() async throws {

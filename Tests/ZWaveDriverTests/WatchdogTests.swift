@@ -4,7 +4,7 @@ import Testing
 import ZWaveDriver
 
 extension OpenZWaveSuite {
-    /// Issue 4's watchdog: OpenZWave waits forever on a silent stick; the driver must not.
+    /// The watchdog: OpenZWave waits forever on a silent stick; the driver must not.
     @Suite struct WatchdogTests {
         @Test("silent stick: adapterLost after the ready timeout, the driver is re-added, recovery on answer")
         func lostAndRecovered() async throws {

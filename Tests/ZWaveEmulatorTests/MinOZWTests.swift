@@ -5,7 +5,7 @@ import Testing
 import ZWaveEmulator
 
 extension EmulatorSerialSuite {
-    /// Issue 3 item 6: the real libopenzwave (through the Debian `MinOZW` sample) interviews the emulated
+    /// the real libopenzwave (through the Debian `MinOZW` sample) interviews the emulated
     /// network completely, cold and from its cache. MinOZW is a separate process, so these tests do not touch
     /// the process-wide OpenZWave Manager.
     @Suite struct MinOZWTests {

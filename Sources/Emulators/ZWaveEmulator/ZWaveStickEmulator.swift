@@ -37,8 +37,8 @@ public final class ZWaveStickEmulator: @unchecked Sendable {
         var frame: SerialFrame
         var attempts: Int
         /// Unique per transmission (and per scheduled resend): a timer checks it, not the frame's bytes, so
-        /// an earlier frame's ACK timeout never resends a later frame with the same bytes (the second of two
-        /// identical scene clicks, 1.6 s apart, was once delivered twice).
+        /// an earlier frame's ACK timeout never resends a later frame with the same bytes (two identical scene
+        /// clicks in a row are two transmissions).
         var transmission = 0
     }
     var pendingOut: [SerialFrame] = []

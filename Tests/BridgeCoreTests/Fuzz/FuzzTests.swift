@@ -3,7 +3,7 @@ import Foundation
 import TestSupport
 import Testing
 
-/// Issue 7, bad input: deterministic mutation fuzzing of everything that parses outside input, seeded from the
+/// Bad input: deterministic mutation fuzzing of everything that parses outside input, seeded from the
 /// committed corpus (Fuzz/Corpus/<target>/). Besides "no crash, no hang", each target checks properties that
 /// would catch a wrong parse: accepted topics round-trip through `TopicScheme`, accepted JSON round-trips
 /// through its serializer, accepted commands are in range, accepted configurations only name valid topics.
