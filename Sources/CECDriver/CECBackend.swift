@@ -48,7 +48,7 @@ public actor CECBackend: DeviceBackend {
         self.fastPoll = fastPoll
         self.slowPoll = slowPoll
         self.fastPeriod = fastPeriod
-        (events, continuation) = AsyncStream.makeStream(of: HardwareEvent.self, bufferingPolicy: .bufferingNewest(1024))
+        (events, continuation) = AsyncStream.makeStream(of: HardwareEvent.self, bufferingPolicy: .unbounded)
     }
 
     /// Maps driver events and polls the TV until cancelled (or the driver's events end).

@@ -27,8 +27,6 @@ public struct CECDriverConfiguration: Sendable {
     public var pollAudioSystemOnOpen = true
     /// Which libcec log levels become `.log` events (none by default).
     public var libcecLogLevels: CECLogLevel = []
-    /// At most this many events are buffered for a slow consumer (the oldest are dropped).
-    public var eventBufferSize = 1024
 
     public init(
         port: String = "auto", osdName: String = "Thuis", deviceType: CECDeviceType = .recording,

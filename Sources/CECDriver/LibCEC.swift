@@ -14,7 +14,7 @@ internal import SystemSupport
 /// verify, ping, reconnect with capped backoff; the command methods need an open connection.
 public actor LibCEC {
     /// Everything the driver observes, across reconnects; libcec's events are yielded from libcec's callback
-    /// thread, the rest from the driver's queue. Bounded (`eventBufferSize`, oldest dropped). Finishes after `close()`.
+    /// thread, the rest from the driver's queue. Nothing is dropped (a CEC bus carries a few frames a second). Finishes after `close()`.
     public nonisolated let events: AsyncStream<CECEvent>
 
     let configuration: CECDriverConfiguration
@@ -44,7 +44,7 @@ public actor LibCEC {
         self.configuration = configuration
         self.logger = logger
         let (stream, continuation) = AsyncStream.makeStream(
-            of: CECEvent.self, bufferingPolicy: .bufferingNewest(max(16, configuration.eventBufferSize)))
+            of: CECEvent.self, bufferingPolicy: .unbounded)
         self.events = stream
         self.sink = CECCallbackSink(continuation: continuation, logLevels: configuration.libcecLogLevels)
         self.resources = LibCECResources(sink: sink)

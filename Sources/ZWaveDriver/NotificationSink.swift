@@ -8,8 +8,8 @@ final class NotificationSink: Sendable {
     private let supervised: AsyncStream<ZWaveEvent>.Continuation
     private let published: AsyncStream<ZWaveEvent>.Continuation
     private let logger: Logger
-    /// Whether events bypass the supervision (teardown), and how many were dropped.
-    private let state = Mutex((direct: false, dropped: 0))
+    /// Whether events bypass the supervision (teardown).
+    private let direct = Mutex(false)
 
     init(
         supervised: AsyncStream<ZWaveEvent>.Continuation, published: AsyncStream<ZWaveEvent>.Continuation,
@@ -22,24 +22,16 @@ final class NotificationSink: Sendable {
 
     /// From now on events bypass the driver's supervision and go straight to `events` (teardown).
     func deliverDirectly() {
-        state.withLock { $0.direct = true }
+        direct.withLock { $0 = true }
     }
 
-    /// Called on OpenZWave's thread with an event copied out of the notification.
+    /// Called on OpenZWave's thread with an event copied out of the notification; never blocks, never drops (the
+    /// streams are unbounded, see `OpenZWave.events`).
     func deliver(_ event: ZWaveEvent) {
-        let bypass = state.withLock { $0.direct }
-        let result = bypass ? published.yield(event) : supervised.yield(event)
-        if case .dropped(let lost) = result {
-            let total = state.withLock {
-                $0.dropped += 1
-                return $0.dropped
-            }
-            // The first loss and then every 1000th: a stalled consumer must not flood the log.
-            if total == 1 || total % 1000 == 0 {
-                logger.warning(
-                    "Z-Wave event buffer full, oldest events dropped",
-                    metadata: ["dropped": "\(total)", "last": "\(lost)"])
-            }
+        if direct.withLock({ $0 }) {
+            published.yield(event)
+        } else {
+            supervised.yield(event)
         }
     }
 

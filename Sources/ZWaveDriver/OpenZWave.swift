@@ -16,8 +16,10 @@ internal import SystemSupport
 /// the cache, removes the driver and destroys the Manager. OpenZWave allows one Manager per process:
 /// a second running driver fails with `.managerExists`.
 public actor OpenZWave {
-    /// Everything the network reports, in order, plus `adapterLost`/`adapterRecovered`. Single consumer;
-    /// bounded (`eventBufferSize`, the oldest are dropped first); finishes when `run()` returns.
+    /// Everything the network reports, in order, plus `adapterLost`/`adapterRecovered`. Single consumer; nothing
+    /// is dropped: like OpenZWave's own notification queue (a list in its Driver) it holds what the library reported
+    /// and the consumer has not taken yet, at most about one event per value of the network in a start from the
+    /// network cache. Finishes when `run()` returns.
     public nonisolated let events: AsyncStream<ZWaveEvent>
 
     let configuration: ZWaveDriverConfiguration
@@ -64,11 +66,8 @@ public actor OpenZWave {
     public init(configuration: ZWaveDriverConfiguration, logger: Logger) {
         self.configuration = configuration
         self.logger = logger
-        let capacity = max(16, configuration.eventBufferSize)
-        (events, published) = AsyncStream.makeStream(of: ZWaveEvent.self, bufferingPolicy: .bufferingNewest(capacity))
-        (supervisedStream, supervised) = AsyncStream.makeStream(
-            of: ZWaveEvent.self,
-            bufferingPolicy: .bufferingNewest(capacity))
+        (events, published) = AsyncStream.makeStream(of: ZWaveEvent.self, bufferingPolicy: .unbounded)
+        (supervisedStream, supervised) = AsyncStream.makeStream(of: ZWaveEvent.self, bufferingPolicy: .unbounded)
         sink = NotificationSink(supervised: supervised, published: published, logger: logger)
     }
 

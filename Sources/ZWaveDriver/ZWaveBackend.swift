@@ -74,7 +74,7 @@ public final class ZWaveBackend: DeviceBackend {
         self.reports = reports
         configuration = ConfigurationApplier(devices: devices, driver: driver, reports: reports, logger: logger)
         quirk = PowerNodeFraming(driver: driver, reports: reports, logger: logger, sweepDebounce: sweepDebounce)
-        (events, continuation) = AsyncStream.makeStream(of: HardwareEvent.self, bufferingPolicy: .bufferingNewest(4096))
+        (events, continuation) = AsyncStream.makeStream(of: HardwareEvent.self, bufferingPolicy: .unbounded)
         (work, workContinuation) = AsyncStream.makeStream(of: Work.self, bufferingPolicy: .unbounded)
     }
 

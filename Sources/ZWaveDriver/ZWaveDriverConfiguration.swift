@@ -24,8 +24,6 @@ public struct ZWaveDriverConfiguration: Sendable {
     public var maxRestartBackoff: Duration
     /// OpenZWave's `NetworkKey` (S0 security); `nil`: none, and `secure` inclusion is refused by the backend.
     public var networkKey: ZWaveNetworkKey?
-    /// How many events may wait for the consumer of `events` (older ones are dropped beyond, and logged).
-    public var eventBufferSize: Int
     /// Apply the bridge's patches of OpenZWave (``LibraryPatches``) when the running library is the version they
     /// were written for (`[zwave] openzwave_patches`). False: OpenZWave runs as shipped.
     public var libraryPatches = true
@@ -41,7 +39,7 @@ public struct ZWaveDriverConfiguration: Sendable {
         openZWaveLogLevel: ZWaveLogLevel? = nil, retryTimeout: Duration = .seconds(10),
         pollInterval: Duration = .seconds(30), saveConfiguration: Bool = true,
         readyTimeout: Duration = .seconds(10), restartBackoff: Duration = .seconds(1),
-        maxRestartBackoff: Duration = .seconds(30), eventBufferSize: Int = 4096, networkKey: ZWaveNetworkKey? = nil
+        maxRestartBackoff: Duration = .seconds(30), networkKey: ZWaveNetworkKey? = nil
     ) {
         self.port = port
         self.userPath = userPath
@@ -53,7 +51,6 @@ public struct ZWaveDriverConfiguration: Sendable {
         self.readyTimeout = readyTimeout
         self.restartBackoff = restartBackoff
         self.maxRestartBackoff = maxRestartBackoff
-        self.eventBufferSize = eventBufferSize
         self.networkKey = networkKey
     }
 }
