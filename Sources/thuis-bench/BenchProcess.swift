@@ -7,11 +7,14 @@ final class BenchProcess: @unchecked Sendable {
     let process = Process()
     let logPath: String
     let started: ContinuousClock.Instant
+    /// The write end of the standard input, when it is kept open (a program that reads commands waits on it).
+    private let input: Pipe?
 
-    /// Starts `executable` with `arguments` in `directory`, stdout and stderr into `logPath`.
+    /// Starts `executable` with `arguments` in `directory`, stdout and stderr into `logPath`; standard input is
+    /// /dev/null, or with `keepInputOpen` a pipe that stays open and silent until the process ends.
     init(
         _ executable: String, _ arguments: [String], directory: String? = nil, logPath: String,
-        environment: [String: String]? = nil
+        environment: [String: String]? = nil, keepInputOpen: Bool = false
     ) throws {
         self.logPath = logPath
         guard FileManager.default.createFile(atPath: logPath, contents: nil) else {
@@ -24,7 +27,8 @@ final class BenchProcess: @unchecked Sendable {
         if let environment { process.environment = environment }
         process.standardOutput = log
         process.standardError = log
-        process.standardInput = FileHandle.nullDevice
+        input = keepInputOpen ? Pipe() : nil
+        if let input { process.standardInput = input } else { process.standardInput = FileHandle.nullDevice }
         started = .now
         try process.run()
         try? log.close()
@@ -47,28 +51,8 @@ final class BenchProcess: @unchecked Sendable {
         return nil
     }
 
-    /// `Anonymous` (heap, stacks) and file-backed (`Rss` − `Anonymous`: library text and data, mostly shared
-    /// with other processes) resident kB from /proc/<pid>/smaps_rollup.
-    var rssBreakdownKB: (anonymous: Int, fileBacked: Int)? {
-        guard let text = try? String(contentsOfFile: "/proc/\(pid)/smaps_rollup", encoding: .utf8) else { return nil }
-        var values: [String: Int] = [:]
-        for line in text.split(separator: "\n") {
-            let parts = line.split(separator: " ", omittingEmptySubsequences: true)
-            if parts.count >= 2, let value = Int(parts[1]) { values[String(parts[0].dropLast())] = value }
-        }
-        guard let rss = values["Rss"], let anonymous = values["Anonymous"] else { return nil }
-        return (anonymous, rss - anonymous)
-    }
-
-    /// CPU time (user + system) in seconds from /proc/<pid>/stat.
-    var cpuSeconds: Double? {
-        guard let text = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-            let close = text.lastIndex(of: ")")
-        else { return nil }
-        let fields = text[text.index(after: close)...].split(separator: " ")
-        guard fields.count > 13, let user = Double(fields[11]), let system = Double(fields[12]) else { return nil }
-        return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
-    }
+    /// RSS, PSS and anonymous memory from /proc/<pid>/smaps_rollup, nil when the process is gone.
+    var memory: MemoryReading? { MemoryReading(pid: pid) }
 
     /// SIGTERM, then SIGKILL after `timeout`; waits for the exit.
     func stop(timeout: Duration = .seconds(10)) async {

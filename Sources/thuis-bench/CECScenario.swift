@@ -19,7 +19,8 @@ enum CECScenario {
         var direct: [Double] = []
         var state: [Double] = []
         var stateTimeouts = 0
-        var rssKB: Int?
+        /// The CEC-only bridge's memory after the samples.
+        var memory: MemoryReading?
         /// `/set on` published to the bridge, warm-up included.
         var sent = 0
         /// `/set on` whose Image View On never reached the bus through the bridge (within 5 s).
@@ -121,7 +122,7 @@ enum CECScenario {
             }
             if index > 0, index % 50 == 0 { log("    \(index) samples") }
         }
-        result.rssKB = bridge.process.rssKB
+        result.memory = bridge.process.memory
         await driver.close()
         await bridge.process.stop()
         await commander.close()

@@ -17,8 +17,12 @@ struct DimmerSession: Sendable {
     static let setTopic = "Thuis/device/bench/d2/set"
     static let echoTopic = "Thuis/bench/echo"
 
-    static func start(run: BenchDirectory, refreshAfterSet: Bool, log: (String) -> Void) async throws -> DimmerSession {
-        let directory = try run.subdirectory("dimmer-refresh-\(refreshAfterSet)")
+    /// Starts the session; `openZWavePatches: false` runs the bridge with OpenZWave as shipped.
+    static func start(
+        run: BenchDirectory, refreshAfterSet: Bool, openZWavePatches: Bool = true, log: (String) -> Void
+    ) async throws -> DimmerSession {
+        let directory = try run.subdirectory(
+            "dimmer-refresh-\(refreshAfterSet)" + (openZWavePatches ? "" : "-patches-off"))
         let broker = try await BenchBroker(directory: run)
         let fixture = try ZWaveFixture(
             network: .defaultNetwork, radioLatency: .zero,
@@ -27,7 +31,8 @@ struct DimmerSession: Sendable {
         try await watcher.subscribe("Thuis/#")
         let commander = try await BenchClient(port: broker.port, name: "commander")
         let body = fixture.zwaveSection(
-            stateDirectory: (directory as NSString).appendingPathComponent("state"), refreshAfterSet: refreshAfterSet)
+            stateDirectory: (directory as NSString).appendingPathComponent("state"), refreshAfterSet: refreshAfterSet,
+            openZWavePatches: openZWavePatches)
         let started = ContinuousClock.now
         let bridge = try BridgeRun.start(name: "bench", brokerPort: broker.port, body: body, directory: directory)
         guard await watcher.wait(topic: stateTopic, from: 0, timeout: .seconds(60)) != nil else {
@@ -42,7 +47,7 @@ struct DimmerSession: Sendable {
         _ = await fixture.waitForQuiet(.seconds(1), timeout: .seconds(60))
         let startup = ContinuousClock.now - started
         log(
-            "  bridge ready (refresh_after_set = \(refreshAfterSet)) after \(seconds(startup.milliseconds / 1000)) incl. 1 s quiet"
+            "  bridge ready (refresh_after_set = \(refreshAfterSet), openzwave_patches = \(openZWavePatches)) after \(seconds(startup.milliseconds / 1000)) incl. 1 s quiet"
         )
         return DimmerSession(
             broker: broker, fixture: fixture, bridge: bridge, commander: commander, watcher: watcher,

@@ -4,8 +4,8 @@ import ZWaveEmulator
 
 /// Scenario 10: what Home Assistant discovery costs, on the scale network (`nodes` nodes) and the CEC TV. One broker,
 /// one emulated network and one network cache; the bridge starts cold once (discovery on), then with the cache twice
-/// with `[homeassistant] enabled = false` and twice with `true`, alternating, each run's RSS read at rest (15 s after
-/// its start, as in scenario 5): discovery's RSS is the difference of the means. Timed, with discovery on: the start
+/// with `[homeassistant] enabled = false` and twice with `true`, alternating, each run's memory read at rest (15 s after
+/// its start, as in scenario 5): discovery's cost is the difference of the means. Timed, with discovery on: the start
 /// to the last discovery config received by a subscriber of `homeassistant/#` (the start-up's publication settling),
 /// next to the start to every device's state published; and, after Home Assistant's birth message
 /// (`homeassistant/status` `online`), the republication of every config, from the first to the last one received
@@ -16,7 +16,8 @@ enum DiscoveryCostScenario {
         var devices = 0
         /// Distinct config topics the bridge published (non-empty) by the end of a start with discovery on.
         var configs = 0
-        var restKB: [Bool: [Int]] = [:]
+        /// Memory at rest of the cached starts, by whether discovery was on.
+        var rest: [Bool: [MemoryReading]] = [:]
         /// Per start with discovery on (cold first): seconds from the start to the last config received, and to every
         /// state published.
         var settle: [(lastConfig: Double, states: Double)] = []
@@ -65,8 +66,8 @@ enum DiscoveryCostScenario {
             try await Task.sleep(
                 until: max(ContinuousClock.now + .seconds(2), bridge.process.started + ScaleScenario.restAfter),
                 clock: .continuous)
-            let restKB = bridge.process.rssKB
-            if index > 0, let kB = restKB { outcome.restKB[enabled, default: []].append(kB) }
+            let rest = bridge.process.memory
+            if index > 0, let rest { outcome.rest[enabled, default: []].append(rest) }
             if enabled, let statesAt {
                 let configs = watcher.inbox.items(from: mark).filter { isConfig($0.item) }
                 outcome.configs = Set(configs.map(\.item.topic)).count
@@ -97,7 +98,7 @@ enum DiscoveryCostScenario {
                         detail: "\(outcome.republished) of \(expected) within 30 s"))
             }
             log(
-                "  10. \(what): RSS at rest \(megabytes(restKB)), states after \(statesAt.map(seconds) ?? "timeout")"
+                "  10. \(what): at rest \(rest?.summary ?? "n/a"), states after \(statesAt.map(seconds) ?? "timeout")"
                     + (index == 4 ? ", RSS after Home Assistant's birth \(megabytes(bridge.process.rssKB))" : ""))
             await bridge.process.stop(timeout: .seconds(20))
         }
@@ -112,19 +113,28 @@ enum DiscoveryCostScenario {
 extension ThuisBench {
     static func discoveryCost(_ o: DiscoveryCostScenario.Outcome) -> ScenarioResult {
         var result = ScenarioResult(name: "10. Home Assistant discovery cost (\(o.nodes) nodes + CEC)")
-        func mean(_ values: [Int]?) -> Int? {
+        func mean(_ values: [MemoryReading]?) -> MemoryReading? {
             guard let values, !values.isEmpty else { return nil }
-            return values.reduce(0, +) / values.count
+            return MemoryReading(
+                rssKB: values.map(\.rssKB).reduce(0, +) / values.count,
+                pssKB: values.map(\.pssKB).reduce(0, +) / values.count,
+                anonymousKB: values.map(\.anonymousKB).reduce(0, +) / values.count)
         }
-        let on = mean(o.restKB[true])
-        let off = mean(o.restKB[false])
-        let delta = on.flatMap { on in off.map { on - $0 } }
+        let on = mean(o.rest[true])
+        let off = mean(o.rest[false])
+        func delta(_ figure: (MemoryReading) -> Int) -> Int? {
+            on.flatMap { on in off.map { figure(on) - figure($0) } }
+        }
+        func signed(_ kB: Int?) -> String { kB.map { String(format: "%+.2f MB", Double($0) / 1024) } ?? "n/a" }
+        let rss = delta(\.rssKB)
         result.row(
-            "RSS at rest, discovery on − off", delta.map { String(format: "%+.2f MB", Double($0) / 1024) } ?? "n/a",
-            baseline: "off \(megabytes(off)), on \(megabytes(on))",
-            comparison:
-                "cached starts: on \(o.restKB[true]?.map { megabytes($0) } ?? []), off \(o.restKB[false]?.map { megabytes($0) } ?? [])",
-            goal: "≤ 1 MB", met: delta.map { $0 <= 1024 })
+            "RSS at rest, discovery on − off", signed(rss),
+            baseline: "off \(megabytes(off?.rssKB)), on \(megabytes(on?.rssKB))",
+            comparison: "PSS \(signed(delta(\.pssKB))), anonymous \(signed(delta(\.anonymousKB)))",
+            goal: "≤ 1 MB", met: rss.map { $0 <= 1024 })
+        result.notes.append(
+            "RSS of the cached starts: on \(o.rest[true]?.map { megabytes($0.rssKB) } ?? []), "
+                + "off \(o.rest[false]?.map { megabytes($0.rssKB) } ?? [])")
         result.row(
             "republish every config after Home Assistant's birth", o.republishSeconds.map(seconds) ?? "n/a",
             baseline: "\(o.republished) configs, \(o.devices) devices", comparison: "first → last config received",
@@ -134,10 +144,13 @@ extension ThuisBench {
             baseline: "start → every state: " + o.settle.map { seconds($0.states) }.joined(separator: " / "),
             comparison: "cold / cached starts with discovery on")
         result.numbers = [
-            "rss_on_kb": Double(on ?? -1), "rss_off_kb": Double(off ?? -1), "rss_delta_kb": Double(delta ?? -1),
-            "configs": Double(o.configs), "republished": Double(o.republished),
+            "rss_delta_kb": Double(rss ?? -1), "pss_delta_kb": Double(delta(\.pssKB) ?? -1),
+            "anonymous_delta_kb": Double(delta(\.anonymousKB) ?? -1), "configs": Double(o.configs),
+            "republished": Double(o.republished),
             "republish_s": o.republishSeconds ?? -1,
         ]
+        if let on { result.numbers.merge(on.numbers("on")) { $1 } }
+        if let off { result.numbers.merge(off.numbers("off")) { $1 } }
         for (index, settle) in o.settle.enumerated() {
             result.numbers["start_\(index)_last_config_s"] = settle.lastConfig
             result.numbers["start_\(index)_every_state_s"] = settle.states

@@ -4,23 +4,9 @@ import ZWaveEmulator
 
 /// Scenario 4 (and 5): from the bridge's start to every mapped device's state published, cold (no network
 /// cache) and with the cache; baseline: MinOZW's time to "all nodes queried" on the same emulated network.
-/// With `cec`, further cached runs also have a CEC adapter, and the bridge's RSS at rest is read (scenario 5): with
-/// every memory measure of the daemon on, then with each one off (`thuis-bridge run --without`), one at a time.
+/// The memory at rest (RSS, PSS, anonymous) of the cold run is read, and with `withCEC` that of one more cached run
+/// with a CEC adapter (scenario 5).
 enum ScaleScenario {
-    /// The daemon's memory measures as `thuis-bridge run --without` names them, and as the table names them.
-    static let memoryTricks: [(option: String, label: String)] = [
-        ("node-cache-release", "node-cache release"), ("code-page-out", "start-up code page-out"),
-        ("cache-write-trim", "heap trim after the cache write"),
-    ]
-
-    /// The RSS at rest of a cached run with CEC.
-    struct RestReading: Sendable {
-        /// The measure left off (`--without`); nil: all on.
-        var without: String?
-        var kB: Int?
-        var breakdownKB: (anonymous: Int, fileBacked: Int)?
-    }
-
     struct Outcome: Sendable {
         var nodes: Int
         var devices: Int
@@ -31,9 +17,9 @@ enum ScaleScenario {
         /// Seconds from start to every power and energy value published (reported, not judged).
         var metersCold: Double?
         var metersCached: Double?
-        var restRSSKB: Int?
-        /// With CEC: every measure on first, then each one off.
-        var restWithCEC: [RestReading] = []
+        /// At rest: the cold run (Z-Wave only) and the cached run with CEC.
+        var restZWave: MemoryReading?
+        var restWithCEC: MemoryReading?
         /// Seconds from spawn to the first frame at the stick (process start-up until the port is opened).
         var firstFrame: [String: Double] = [:]
         var notes: [String] = []
@@ -63,13 +49,13 @@ enum ScaleScenario {
         let timeout: Duration = .seconds(240)
 
         func bridgeRun(
-            _ what: String, cec: String = "", arguments: [String] = []
+            _ what: String, cec: String = ""
         ) async throws -> (Double?, Double?, BridgeRun) {
             let mark = watcher.inbox.mark
             let frameMark = fixture.frames.mark
             let body = fixture.zwaveSection(stateDirectory: state, refreshAfterSet: false) + "\n" + cec
             let bridge = try BridgeRun.start(
-                name: "scale", brokerPort: broker.port, body: body, directory: directory, arguments: arguments)
+                name: "scale", brokerPort: broker.port, body: body, directory: directory)
             let elapsed = await allStates(
                 watcher, topics: topics, from: mark, since: bridge.process.started, timeout: timeout)
             let first = fixture.frames.items(from: frameMark).first.map {
@@ -103,7 +89,7 @@ enum ScaleScenario {
         outcome.metersCold = metersCold
         _ = await fixture.waitForQuiet(.seconds(1), timeout: .seconds(60))
         try await Task.sleep(until: max(ContinuousClock.now, first.process.started + restAfter), clock: .continuous)
-        outcome.restRSSKB = first.process.rssKB
+        outcome.restZWave = first.process.memory
         await first.process.stop(timeout: .seconds(20))  // SIGTERM writes the network cache
         // Cached.
         let (cached, metersCached, second) = try await bridgeRun("cached")
@@ -113,29 +99,23 @@ enum ScaleScenario {
         await second.process.stop(timeout: .seconds(20))
 
         if withCEC {
-            // Every measure on, then each one off: the same network, cache and broker, one run after the other.
-            for (index, trick) in ([nil] + memoryTricks.map { Optional($0) }).enumerated() {
-                let what = trick.map { "cached + CEC without \($0.label)" } ?? "cached + CEC"
-                let cecFixture = try CECFixture(link: (directory as NSString).appendingPathComponent("cec-\(index)"))
-                let tvMark = watcher.inbox.mark
-                let (_, _, bridge) = try await bridgeRun(
-                    what, cec: cecFixture.cecSection, arguments: trick.map { ["--without", $0.option] } ?? [])
-                let tv = await watcher.wait(topic: "Thuis/device/bench/tv", from: tvMark, timeout: .seconds(30))
-                outcome.restChecks.append(
-                    ScenarioResult.Check(
-                        name: "\(label) nodes, \(what): the TV's state published", passed: tv != nil,
-                        detail: tv == nil ? "not within 30 s" : ""))
-                _ = await fixture.waitForQuiet(.seconds(2), timeout: .seconds(20))
-                // At rest: settled, 15 s after the start (past the network cache write, and the heap trim after it).
-                try await Task.sleep(
-                    until: max(.now + .seconds(2), bridge.process.started + restAfter), clock: .continuous)
-                let reading = RestReading(
-                    without: trick?.option, kB: bridge.process.rssKB, breakdownKB: bridge.process.rssBreakdownKB)
-                outcome.restWithCEC.append(reading)
-                log("  \(label) bridge \(what): RSS at rest \(megabytes(reading.kB))")
-                await bridge.process.stop(timeout: .seconds(20))
-                cecFixture.stop()
-            }
+            // The same network, cache and broker, with a CEC adapter and its TV.
+            let what = "cached + CEC"
+            let cecFixture = try CECFixture(link: (directory as NSString).appendingPathComponent("cec"))
+            let tvMark = watcher.inbox.mark
+            let (_, _, bridge) = try await bridgeRun(what, cec: cecFixture.cecSection)
+            let tv = await watcher.wait(topic: "Thuis/device/bench/tv", from: tvMark, timeout: .seconds(30))
+            outcome.restChecks.append(
+                ScenarioResult.Check(
+                    name: "\(label) nodes, \(what): the TV's state published", passed: tv != nil,
+                    detail: tv == nil ? "not within 30 s" : ""))
+            _ = await fixture.waitForQuiet(.seconds(2), timeout: .seconds(20))
+            // At rest: settled, 15 s after the start (past the network cache write, and the heap trim after it).
+            try await Task.sleep(until: max(.now + .seconds(2), bridge.process.started + restAfter), clock: .continuous)
+            outcome.restWithCEC = bridge.process.memory
+            log("  \(label) bridge \(what): at rest \(outcome.restWithCEC?.summary ?? "n/a")")
+            await bridge.process.stop(timeout: .seconds(20))
+            cecFixture.stop()
         }
         await fixture.stop()
         await watcher.close()

@@ -30,6 +30,9 @@ struct ScenarioResult: Codable, Sendable {
 
     init(name: String) { self.name = name }
 
+    /// The scenario's number, the start of its name (`1-3 (…)` of a failed session counts as 1).
+    var number: Int { Int(name.prefix { $0.isNumber }) ?? .max }
+
     /// A scenario that did not complete: its name and the error in a note (`could not start: …` or `failed: …`).
     static func failed(_ name: String, _ error: any Error, stage: String = "failed") -> ScenarioResult {
         var result = ScenarioResult(name: name)

@@ -4,14 +4,22 @@ import ZWaveEmulator
 
 /// `thuis-bench`: latency, throughput, memory and start-up of the real `thuis-bridge run` process against a
 /// real mosquitto, libopenzwave, libcec and the project's emulators, each next to a baseline measured in the
-/// same run. Prints a table and writes JSON (`--json`). Figures are reported, never judged; the exit status is 1
-/// when a correctness check fails (a lost command, a wrong final level, a state never published, a scenario that
-/// did not complete), after the table and the JSON.
+/// same run (`thuis-bench run`, the default); `thuis-bench report` turns the JSON into the Markdown table of
+/// Performance.md.
 @main
 struct ThuisBench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "thuis-bench",
-        abstract: "Benchmark thuis-bridge against baselines measured in the same run.")
+        abstract: "Benchmark thuis-bridge against baselines measured in the same run.",
+        subcommands: [RunCommand.self, ReportCommand.self], defaultSubcommand: RunCommand.self)
+}
+
+/// The benchmark. Prints a table and writes JSON (`--json`). Figures are reported, never judged; the exit status is
+/// 1 when a correctness check fails (a lost command, a wrong final level, a state never published, a scenario that
+/// did not complete), after the table and the JSON.
+struct RunCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "run", abstract: "Run the scenarios (the default).")
 
     @Option(help: "Write the results as JSON to this file.")
     var json: String?
@@ -41,7 +49,7 @@ struct ThuisBench: AsyncParsableCommand {
     var idleSeconds = 60
 
     @Option(help: "Idle CPU (8): the rest starts this many seconds after the bridge's start, at the earliest.")
-    var idleSettle = 75
+    var idleSettle = 90
 
     @Option(help: "First /set during start-up (9): bridge starts, each with one /set during its start-up queries.")
     var startupRuns = 10
@@ -63,37 +71,48 @@ struct ThuisBench: AsyncParsableCommand {
         let started = Date()
 
         if !selected.isDisjoint(with: [1, 2, 3]) {
-            for refresh in [true, false] {
-                log("scenarios 1-3 with refresh_after_set = \(refresh)")
+            // Scenario 1 runs a third time with OpenZWave as shipped (openzwave_patches = false), shown beside the
+            // row with refresh_after_set = false, the default it runs with.
+            var setToWire: [Bool: SetToWireScenario.Outcome] = [:]
+            var refused: SetToWireScenario.Outcome?
+            let sessions = [(true, true), (false, true)] + (selected.contains(1) ? [(false, false)] : [])
+            for (refresh, patches) in sessions {
+                let what = "refresh_after_set = \(refresh)" + (patches ? "" : ", openzwave_patches = false")
+                log("scenarios 1-3 with \(what)")
                 let session: DimmerSession
                 do {
-                    session = try await DimmerSession.start(run: run, refreshAfterSet: refresh, log: log)
+                    session = try await DimmerSession.start(
+                        run: run, refreshAfterSet: refresh, openZWavePatches: patches, log: log)
                 } catch {
                     log("  failed: \(error)")
-                    results.append(.failed("1-3 (refresh_after_set = \(refresh))", error, stage: "could not start"))
+                    results.append(.failed("1-3 (\(what))", error, stage: "could not start"))
                     continue
                 }
                 do {
                     if selected.contains(1) {
                         log("  1. set → wire, \(samples) samples")
                         let r = try await SetToWireScenario.run(session, samples: samples, log: log)
-                        results.append(Self.setToWire(r, refresh: refresh))
+                        if patches { setToWire[refresh] = r } else { refused = r }
                     }
                     if selected.contains(2), refresh {
                         log("  2. report → MQTT, \(samples) samples")
                         let r = try await ReportToMQTTScenario.run(session, samples: samples, log: log)
-                        results.append(Self.reportToMQTT(r))
+                        results.append(ThuisBench.reportToMQTT(r))
                     }
-                    if selected.contains(3) {
+                    if selected.contains(3), patches {
                         log("  3. slider flood")
                         let r = try await SliderFloodScenario.run(session, log: log)
-                        results.append(Self.flood(r, refresh: refresh))
+                        results.append(ThuisBench.flood(r, refresh: refresh))
                     }
                 } catch {
                     log("  failed: \(error)\n  bridge log tail:\n\(session.bridge.process.output.suffix(3000))")
-                    results.append(.failed("1-3 (refresh_after_set = \(refresh))", error))
+                    results.append(.failed("1-3 (\(what))", error))
                 }
                 await session.stop()
+            }
+            for refresh in [true, false] {
+                guard let r = setToWire[refresh] else { continue }
+                results.append(ThuisBench.setToWire(r, refresh: refresh, refused: refresh ? nil : refused))
             }
         }
         if !selected.isDisjoint(with: [4, 5]) {
@@ -108,9 +127,9 @@ struct ThuisBench: AsyncParsableCommand {
                     run: run, network: ZWaveFixture.scaleNetwork(count: nodes),
                     label: "\(nodes)", withCEC: selected.contains(5), radioLatency: latency,
                     log: log)
-                if selected.contains(4) { results.append(Self.scale([small, large], latency: scaleLatency)) }
+                if selected.contains(4) { results.append(ThuisBench.scale([small, large], latency: scaleLatency)) }
                 if selected.contains(5) {
-                    var memory = Self.memory([small, large])
+                    var memory = ThuisBench.memory([small, large])
                     // Scenario 5 alone still needs its cold and cached runs to have published everything.
                     if !selected.contains(4) { memory.checks = small.startChecks + large.startChecks + memory.checks }
                     results.append(memory)
@@ -124,7 +143,7 @@ struct ThuisBench: AsyncParsableCommand {
             log("scenario 6: CEC, \(cecSamples) samples")
             do {
                 let r = try await CECScenario.run(run: run, samples: cecSamples, log: log)
-                results.append(Self.cec(r))
+                results.append(ThuisBench.cec(r))
             } catch {
                 log("  failed: \(error)")
                 results.append(.failed("6", error))
@@ -137,7 +156,7 @@ struct ThuisBench: AsyncParsableCommand {
                 let r = try await SoakScenario.run(
                     run: run, duration: .milliseconds(Int64(soakMinutes * 60_000)),
                     seed: seed, log: log)
-                results.append(Self.soak(r))
+                results.append(ThuisBench.soak(r))
             } catch {
                 log("  failed: \(error)")
                 results.append(.failed("7", error))
@@ -147,16 +166,18 @@ struct ThuisBench: AsyncParsableCommand {
         if selected.contains(8) {
             log("scenario 8: idle, \(idleSeconds) s at rest from \(idleSettle) s after the start")
             let window = Duration.seconds(idleSeconds)
-            let readings = await IdleScenario.run(
-                run: run, settle: .seconds(idleSettle), window: window, log: log)
-            results.append(Self.idle(readings, window: window))
+            let readings = await IdleScenario.run(run: run, settle: .seconds(idleSettle), window: window, log: log)
+            results.append(ThuisBench.idle(readings, window: window))
         }
 
         if selected.contains(9) {
             log("scenario 9: first /set during start-up, \(startupRuns) starts, \(warmSets) warm")
             do {
                 let r = try await StartupSetScenario.run(run: run, runs: startupRuns, warm: warmSets, log: log)
-                results.append(Self.startupSet(r))
+                log("  again with openzwave_patches = false")
+                let refused = try await StartupSetScenario.run(
+                    run: run, runs: startupRuns, warm: warmSets, openZWavePatches: false, log: log)
+                results.append(ThuisBench.startupSet(r, refused: refused))
             } catch {
                 log("  failed: \(error)")
                 results.append(.failed("9", error))
@@ -168,7 +189,7 @@ struct ThuisBench: AsyncParsableCommand {
             do {
                 let r = try await DiscoveryCostScenario.run(
                     run: run, nodes: nodes, radioLatency: .milliseconds(scaleLatency), log: log)
-                results.append(Self.discoveryCost(r))
+                results.append(ThuisBench.discoveryCost(r))
             } catch {
                 log("  failed: \(error)")
                 results.append(.failed("10", error))
@@ -178,13 +199,17 @@ struct ThuisBench: AsyncParsableCommand {
         if selected.contains(11) {
             log("scenario 11: dashboard, \(samples) samples")
             do {
-                results.append(Self.dashboard(try await DashboardScenario.run(run: run, samples: samples, log: log)))
+                results.append(
+                    ThuisBench.dashboard(try await DashboardScenario.run(run: run, samples: samples, log: log)))
             } catch {
                 log("  failed: \(error)")
                 results.append(.failed("11", error))
             }
         }
 
+        // In the order of the scenarios' numbers (scenario 1 is made after the sessions that also run 2 and 3).
+        results = results.enumerated().sorted { ($0.element.number, $0.offset) < ($1.element.number, $1.offset) }
+            .map(\.element)
         let report = BenchReport(
             machine: machine, date: ISO8601DateFormatter().string(from: started),
             durationSeconds: Date().timeIntervalSince(started),

@@ -46,14 +46,17 @@ final class ZWaveFixture: Sendable {
         return false
     }
 
-    /// `[zwave]` with `port`, `state_dir`, `refresh_after_set` and one device per FGD212 node (`room/d<node>`)
-    /// and per PowerNode socket (`room/p<node>_<socket>`).
-    func zwaveSection(stateDirectory: String, refreshAfterSet: Bool, room: String = "bench") -> String {
+    /// `[zwave]` with `port`, `state_dir`, `refresh_after_set`, `openzwave_patches` (false: OpenZWave as shipped)
+    /// and one device per FGD212 node (`room/d<node>`) and per PowerNode socket (`room/p<node>_<socket>`).
+    func zwaveSection(
+        stateDirectory: String, refreshAfterSet: Bool, openZWavePatches: Bool = true, room: String = "bench"
+    ) -> String {
         var text = """
             [zwave]
             port = "\(link)"
             state_dir = "\(stateDirectory)"
             refresh_after_set = \(refreshAfterSet)
+            openzwave_patches = \(openZWavePatches)
 
             """
         for node in network.nodes {
