@@ -23,11 +23,9 @@ extension Bridge {
         case .bridgeRequest(let verb):
             // A request always gets its one response: also when it is retained, too large or malformed.
             return await handleRequest(verb: verb, message: message)
-        case .bridgeState(let bridge):
-            return peers.noteBridgeState(bridge, payload: message.payload)
-        case .deviceAvailability(let device):
-            guard states.registry.device(at: device) == nil else { return }
-            return peers.noteAvailability(of: device, payload: message.payload)
+        case .bridgeState, .deviceAvailability:
+            _ = peers.note(topic, payload: message.payload)
+            return
         case .deviceSet(let a), .deviceGet(let a), .volumeSet(let a), .muteSet(let a), .inputSet(let a):
             address = a
         }

@@ -18,8 +18,8 @@ public actor Bridge {
     var pipeline: CommandPipeline
     /// The registry, the adapters' availability, and what was published.
     var states: StatePublisher
-    /// The other bridges on the broker.
-    var peers: PeerTracker
+    /// The other bridges on the broker (its own lock: the inbound loop notes their retained states directly).
+    nonisolated let peers: PeerTracker
     let requestHandlers: [any BridgeRequestHandler]
     /// Front ends beside the MQTT contract (Home Assistant discovery, the dashboard), told of every inventory change.
     let frontEnds: [any BridgeFrontEnd]
@@ -105,6 +105,7 @@ public actor Bridge {
                             continue
                         }
                         let topic = topics.route(message.topic)
+                        if self.peers.note(topic, payload: message.payload) { continue }
                         if case .success(.bridgeRequest) = topic {
                             requests.addTask { await self.receive(message, topic: topic) }
                         } else {

@@ -1,3 +1,5 @@
+internal import Synchronization
+
 /// The other bridges on the broker (one Pi with the Z-Wave stick, one behind the TV): each bridge subscribes to
 /// every device command, and answers only for its own devices.
 ///
@@ -7,13 +9,22 @@
 /// command (or a malformed topic) that no bridge serves, such as a typo in a device's name, is reported once, by
 /// the online bridge whose name sorts first, so that a user watching `<prefix>/bridge/+/event` sees one
 /// `command_rejected`, whichever bridge it comes from.
-struct PeerTracker: Sendable {
+///
+/// Its state has its own lock, so that the retained states a subscription brings (one `availability` per device on
+/// the broker, hundreds at once on a large network) are noted by the inbound loop as they arrive, without waiting for
+/// the bridge's actor (which may be busy applying the hardware's start-up) and without filling the inbound queue.
+final class PeerTracker: Sendable {
     /// This bridge's name.
     private let ownName: String
-    /// Devices other bridges serve (their retained `availability` is set).
-    private var peerDevices: Set<DeviceAddress> = []
-    /// Other bridges whose retained `state` is `online`.
-    private var onlineBridges: Set<String> = []
+    private let state = Mutex(State())
+
+    private struct State {
+        /// Devices whose retained `availability` is set (this bridge's own among them; ``verdict(for:isOwn:)``
+        /// asks about its own first).
+        var servedDevices: Set<DeviceAddress> = []
+        /// Other bridges whose retained `state` is `online`.
+        var onlineBridges: Set<String> = []
+    }
 
     init(ownName: String) {
         self.ownName = ownName
@@ -39,33 +50,52 @@ struct PeerTracker: Sendable {
     func verdict(for device: DeviceAddress?, isOwn: Bool) -> Verdict {
         if device != nil {
             if isOwn { return .own }
-            if let device, peerDevices.contains(device) { return .peer }
+            if let device, state.withLock({ $0.servedDevices.contains(device) }) { return .peer }
         }
         return reportsUnservedTopics ? .unservedReportedHere : .unservedReportedElsewhere
     }
 
     /// Whether this bridge reports commands that no bridge serves: the online bridge whose name sorts first.
     var reportsUnservedTopics: Bool {
-        !onlineBridges.contains { $0 < ownName }
+        !state.withLock { $0.onlineBridges.contains { $0 < ownName } }
     }
 
     /// A bridge's retained `state`: `online`, or anything else (`offline`, cleared).
-    mutating func noteBridgeState(_ bridge: String, payload: [UInt8]) {
+    func noteBridgeState(_ bridge: String, payload: [UInt8]) {
         guard bridge != ownName else { return }
-        if payload.elementsEqual("online".utf8) {
-            onlineBridges.insert(bridge)
-        } else {
-            onlineBridges.remove(bridge)
+        let online = payload.elementsEqual("online".utf8)
+        state.withLock { state in
+            if online {
+                state.onlineBridges.insert(bridge)
+            } else {
+                state.onlineBridges.remove(bridge)
+            }
         }
     }
 
-    /// Another bridge's device's retained `availability`: set (some bridge serves it) or cleared (none does any
-    /// more). The caller passes only devices that are not this bridge's.
-    mutating func noteAvailability(of device: DeviceAddress, payload: [UInt8]) {
-        if payload.isEmpty {
-            peerDevices.remove(device)
-        } else {
-            peerDevices.insert(device)
+    /// A device's retained `availability`: set (some bridge serves it) or cleared (none does any more).
+    func noteAvailability(of device: DeviceAddress, payload: [UInt8]) {
+        state.withLock { state in
+            if payload.isEmpty {
+                state.servedDevices.remove(device)
+            } else {
+                state.servedDevices.insert(device)
+            }
+        }
+    }
+
+    /// Notes `topic`'s message if it is one the tracker follows (a bridge's `state`, a device's `availability`);
+    /// returns whether it was.
+    func note(_ topic: Result<TopicScheme.Inbound, TopicScheme.ParseError>, payload: [UInt8]) -> Bool {
+        switch topic {
+        case .success(.bridgeState(let bridge)):
+            noteBridgeState(bridge, payload: payload)
+            return true
+        case .success(.deviceAvailability(let device)):
+            noteAvailability(of: device, payload: payload)
+            return true
+        default:
+            return false
         }
     }
 }
