@@ -76,6 +76,8 @@ import Testing
             if case .string(let id)? = config.payload["unique_id"] {
                 #expect(id == config.objectID)
                 #expect(ids.insert(id).inserted, "duplicate unique_id \(id)")
+            } else {
+                Issue.record("a config without a unique_id: \(config.payload.serialized)")
             }
         }
         #expect(Set(all.map { $0.topic(prefix: "homeassistant") }).count == all.count)

@@ -123,7 +123,11 @@ struct DroppedMessagesTests {
             }
             let json = try JSONValue.parse(event.payload)
             #expect(json["direction"] == "inbound")
-            if case .int(let count)? = json["count"] { #expect(count >= 1 && count <= 8) }
+            if case .int(let count)? = json["count"] {
+                #expect(count >= 1 && count <= 8)
+            } else {
+                Issue.record("the event's count is not a whole number: \(event.text)")
+            }
             #expect(json["topics"]?["Thuis/device/hall/lamp/set"] != nil, "\(event.text)")
         } catch {
             Issue.record(error)
