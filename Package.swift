@@ -93,10 +93,12 @@ let package = Package(
             dependencies: [
                 "BridgeCore", "SystemSupport",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOWebSocket", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -219,8 +221,8 @@ let package = Package(
         .testTarget(
             name: "ThuisBridgeTests",
             dependencies: [
-                "thuis-bridge", "BridgeDaemon", "BridgeCore", "TestSupport", "IntegrationSupport", "ZWaveEmulator",
-                "CECEmulator", "SystemSupport",
+                "thuis-bridge", "BridgeDaemon", "BridgeCore", "WebDashboard", "TestSupport", "IntegrationSupport",
+                "ZWaveEmulator", "CECEmulator", "SystemSupport",
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
             ],

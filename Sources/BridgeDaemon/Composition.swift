@@ -5,7 +5,7 @@ import HomeAssistant
 public import Logging
 public import MQTTDriver
 public import ServiceLifecycle
-import WebDashboard
+public import WebDashboard
 import ZWaveDriver
 
 /// The composition root: builds the MQTT client, the hardware drivers and their backends, the bridge and the
@@ -83,19 +83,14 @@ public struct Composition {
                 HomeAssistantDiscovery(
                     prefix: configuration.homeAssistant.prefix, bridge: identity, mqtt: mqtt, logger: logger))
         }
-        var dashboard: (hub: DashboardHub, web: WebSection, token: DashboardToken?)?
+        var dashboard: (hub: DashboardHub, web: WebSection, access: DashboardAccess)?
         if let web = configuration.web {
-            // The token is read here (checked like `check-config` does); it is never logged.
-            let token =
-                try web.authToken
-                ?? web.authTokenFile.map { file throws(DashboardTokenError) in
-                    try DashboardToken(contentsOfFile: file)
-                }
+            let access = try Self.dashboardAccess(web, logger: logger)
             DashboardServer.useSmallThreadPools()
             let hub = DashboardHub(
                 identity: identity, scenes: configuration.zwave?.scenes ?? [], metrics: DashboardMetrics())
             frontEnds.append(hub)
-            dashboard = (hub, web, token)
+            dashboard = (hub, web, access)
         }
         let bridge = Bridge(
             identity: identity, devices: Self.devices(configuration), scenes: configuration.zwave?.scenes ?? [],
@@ -103,7 +98,7 @@ public struct Composition {
             mqtt: mqtt, logger: logger)
         if let dashboard {
             let server = DashboardServer(
-                listen: dashboard.web.listen, token: dashboard.token, hub: dashboard.hub, bridge: bridge,
+                listen: dashboard.web.listen, access: dashboard.access, hub: dashboard.hub, bridge: bridge,
                 mqttConnected: { await mqtt.isConnected }, logger: logger)
             services.append(server.application(onListening: onDashboardListening))
         }
@@ -111,6 +106,16 @@ public struct Composition {
             BridgeService(
                 bridge: bridge, mqtt: mqtt, hardware: hardware))
         self.services = services
+    }
+
+    /// Who may use the dashboard: its tokens, read here (checked like `check-config` does; never logged), and a
+    /// notice in the log when the admin token comes from the deprecated `auth_token` or `auth_token_file`.
+    public static func dashboardAccess(_ web: WebSection, logger: Logger) throws(DashboardTokenError)
+        -> DashboardAccess
+    {
+        if let notice = web.deprecationNotice { logger.notice("\(notice)") }
+        return DashboardAccess(
+            admin: try web.adminToken?.read(), control: try web.controlToken?.read(), secureCookie: web.secureCookie)
     }
 
     public static func mqttOptions(_ configuration: BridgeConfiguration) throws -> MQTTClientOptions {

@@ -5,8 +5,9 @@ internal import NIOWebSocket
 
 /// One dashboard's WebSocket: the snapshot first, then everything the bridge publishes (``DashboardHub``), while its
 /// messages go to the bridge the way MQTT messages do: a device command through `Bridge.receive` in arrival order, a
-/// request through ``DashboardRequests``. A message the bridge cannot use gets an `error` reply; nothing a dashboard
-/// sends closes the socket except a frame over 64 KiB (1009, as the WebSocket layer does).
+/// request through ``DashboardRequests``. A message the bridge cannot use, or the dashboard's ``DashboardRole`` may not
+/// send (``DashboardPolicy``), gets an `error` reply naming why; nothing a dashboard sends closes the socket except a
+/// frame over 64 KiB (1009, as the WebSocket layer does).
 struct DashboardConnection: Sendable {
     let hub: DashboardHub
     let bridge: Bridge
@@ -16,10 +17,10 @@ struct DashboardConnection: Sendable {
     /// Why the bridge closes a dashboard that did not keep up (1013, "try again later": the page reconnects).
     static let tooSlow = WebSocketErrorCode.unknown(1013)
 
-    func serve(inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter) async throws {
-        let client = hub.connect()
+    func serve(inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter, role: DashboardRole) async throws {
+        let client = hub.connect(role: role)
         defer { hub.disconnect(client.id) }
-        logger.debug("dashboard connected", metadata: ["client": "\(client.id)"])
+        logger.debug("dashboard connected", metadata: ["client": "\(client.id)", "role": "\(role)"])
         try await outbound.write(.text(client.snapshot))
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask {
@@ -32,7 +33,7 @@ struct DashboardConnection: Sendable {
             }
             group.addTask {
                 for try await message in inbound.messages(maxSize: DashboardServer.maximumFrameSize) {
-                    await handle(message, from: client.id)
+                    await handle(message, from: client.id, role: role)
                 }
             }
             try await group.next()
@@ -41,7 +42,7 @@ struct DashboardConnection: Sendable {
         logger.debug("dashboard disconnected", metadata: ["client": "\(client.id)"])
     }
 
-    func handle(_ message: WebSocketMessage, from client: Int) async {
+    func handle(_ message: WebSocketMessage, from client: Int, role: DashboardRole) async {
         let parsed: DashboardProtocol.ClientMessage
         do throws(DashboardProtocol.ProtocolError) {
             guard case .text(let text) = message else { throw DashboardProtocol.binary() }
@@ -52,14 +53,15 @@ struct DashboardConnection: Sendable {
         let topics = hub.identity.topics
         switch parsed {
         case .set(let topic, let payload):
-            if case .success(.bridgeRequest) = topics.route(topic) {
-                return hub.send(
-                    DashboardProtocol.error(
-                        "a set takes a device command topic; send requests as {\"type\": \"request\"}"),
-                    to: client)
+            let registry = await bridge.currentRegistry
+            if let refusal = DashboardPolicy.refusal(ofSet: topic, topics: topics, registry: registry) {
+                return hub.send(DashboardProtocol.error(refusal), to: client)
             }
             await bridge.receive(InboundMessage(topic: topic, payload: payload, retained: false))
         case .request(let verb, let payload):
+            if let refusal = DashboardPolicy.refusal(ofRequest: verb, role: role) {
+                return hub.send(DashboardProtocol.error(refusal), to: client)
+            }
             let message = InboundMessage(topic: topics.request(verb), payload: payload, retained: false)
             if !requests.submit(message, from: client) {
                 hub.send(

@@ -21,13 +21,19 @@ public final class DashboardHub: BridgeFrontEnd, Sendable {
         var retained: [String: String] = [:]
         var bridgeState = "offline"
         var inventory = "[]"
-        var clients: [Int: AsyncStream<String>.Continuation] = [:]
+        var clients: [Int: Connected] = [:]
         var nextClient = 0
         /// Clients disconnected because their queue was full.
         var dropped: Set<Int> = []
     }
 
-    /// A connected dashboard: the snapshot to send first, then its queue.
+    /// A connected dashboard's queue, and its role: the answers to bridge requests go only to the admin's dashboards.
+    struct Connected {
+        let queue: AsyncStream<String>.Continuation
+        let role: DashboardRole
+    }
+
+    /// A connected dashboard: the snapshot to send first (it says the dashboard's role), then its queue.
     public struct Client: Sendable {
         public let id: Int
         public let snapshot: String
@@ -44,15 +50,15 @@ public final class DashboardHub: BridgeFrontEnd, Sendable {
 
     // MARK: Dashboards
 
-    /// Registers a dashboard; what the bridge publishes from now on goes into its queue.
-    public func connect() -> Client {
+    /// Registers a dashboard in `role`; what the bridge publishes from now on goes into its queue.
+    public func connect(role: DashboardRole = .admin) -> Client {
         let (stream, continuation) = AsyncStream.makeStream(
             of: String.self, bufferingPolicy: .bufferingOldest(queueLimit))
         let (id, snapshot, count) = state.withLock { state -> (Int, String, Int) in
             let id = state.nextClient
             state.nextClient += 1
-            state.clients[id] = continuation
-            return (id, self.snapshot(state), state.clients.count)
+            state.clients[id] = Connected(queue: continuation, role: role)
+            return (id, self.snapshot(state, role: role), state.clients.count)
         }
         metrics.clientsChanged(count)
         return Client(id: id, snapshot: snapshot, messages: stream)
@@ -64,7 +70,7 @@ public final class DashboardHub: BridgeFrontEnd, Sendable {
         let (continuation, dropped, count) = state.withLock { state in
             (state.clients.removeValue(forKey: id), state.dropped.remove(id) != nil, state.clients.count)
         }
-        continuation?.finish()
+        continuation?.queue.finish()
         metrics.clientsChanged(count)
         return dropped
     }
@@ -72,7 +78,7 @@ public final class DashboardHub: BridgeFrontEnd, Sendable {
     /// Queues `text` for one dashboard only (an error reply).
     public func send(_ text: String, to id: Int) {
         let continuation = state.withLock { $0.clients[id] }
-        if case .dropped = continuation?.yield(text) { drop([id]) }
+        if case .dropped = continuation?.queue.yield(text) { drop([id]) }
     }
 
     /// The dashboards connected now.
@@ -82,7 +88,7 @@ public final class DashboardHub: BridgeFrontEnd, Sendable {
         let finished = state.withLock { state in
             ids.compactMap { id -> AsyncStream<String>.Continuation? in
                 state.dropped.insert(id)
-                return state.clients.removeValue(forKey: id)
+                return state.clients.removeValue(forKey: id)?.queue
             }
         }
         // Outside the lock: finishing runs the stream's termination, which must not find the lock held.
@@ -111,8 +117,9 @@ public final class DashboardHub: BridgeFrontEnd, Sendable {
             case .event, .response, .message: break
             }
             var full: [Int] = []
-            for (id, client) in state.clients {
-                if case .dropped = client.yield(text) { full.append(id) }
+            let adminOnly = if case .response = message { true } else { false }
+            for (id, client) in state.clients where !adminOnly || client.role == .admin {
+                if case .dropped = client.queue.yield(text) { full.append(id) }
             }
             return full
         }
@@ -128,9 +135,9 @@ public final class DashboardHub: BridgeFrontEnd, Sendable {
         state.withLock { ($0.retained, $0.bridgeState) }
     }
 
-    /// Everything a dashboard needs to draw the whole house: who the bridge is, its mapped scenes, its state, the
-    /// inventory and every retained device topic.
-    private func snapshot(_ state: State) -> String {
+    /// Everything a dashboard needs to draw the whole house: who the bridge is, the dashboard's role, its mapped
+    /// scenes, its state, the inventory and every retained device topic.
+    private func snapshot(_ state: State, role: DashboardRole) -> String {
         let scenes = JSONValue.array(
             self.scenes.map { scene in
                 .object(
@@ -142,7 +149,9 @@ public final class DashboardHub: BridgeFrontEnd, Sendable {
             })
         let head = JSONValue.object([
             ("type", "snapshot"), ("version", .string(BuildInfo.version)), ("bridge", .string(identity.name)),
-            ("prefix", .string(identity.prefix)), ("state", .string(state.bridgeState)), ("scenes", scenes),
+            ("prefix", .string(identity.prefix)), ("role", .string(role.rawValue)),
+            ("state", .string(state.bridgeState)),
+            ("scenes", scenes),
         ]).serialized
         let retained = JSONValue.object(state.retained.sorted { $0.key < $1.key }.map { ($0.key, .string($0.value)) })
         return head.dropLast() + ",\"devices\":\(DashboardProtocol.embedded(state.inventory)),\"retained\":"

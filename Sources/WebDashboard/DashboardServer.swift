@@ -1,6 +1,7 @@
 public import BridgeCore
 internal import HTTPTypes
 public import Hummingbird
+internal import HummingbirdCore
 internal import HummingbirdWebSocket
 public import Logging
 internal import NIOCore
@@ -21,11 +22,11 @@ public struct DashboardServer: Sendable {
     static let pages = ["/", "/network", "/events", "/node/{node}"]
 
     public init(
-        listen: WebListenAddress, token: DashboardToken?, hub: DashboardHub, bridge: Bridge,
+        listen: WebListenAddress, access: DashboardAccess, hub: DashboardHub, bridge: Bridge,
         mqttConnected: @escaping @Sendable () async -> Bool, logger: Logger
     ) {
         self.listen = listen
-        self.access = DashboardAccess(token: token)
+        self.access = access
         self.hub = hub
         self.bridge = bridge
         self.requests = DashboardRequests(bridge: bridge)
@@ -60,20 +61,17 @@ public struct DashboardServer: Sendable {
         let sockets = Router(context: BasicWebSocketRequestContext.self)
         sockets.add(middleware: AccessMiddleware(access: access, upgrade: true))
         let connection = DashboardConnection(hub: hub, bridge: bridge, requests: requests, logger: logger)
-        sockets.ws("/ws") { inbound, outbound, _ in
-            try await connection.serve(inbound: inbound, outbound: outbound)
+        let access = self.access
+        sockets.ws("/ws") { inbound, outbound, context in
+            // The middleware let the upgrade through; its decision again gives the role.
+            guard case .allowed(let role) = access.decide(.init(context.request, upgrade: true)) else { return }
+            try await connection.serve(inbound: inbound, outbound: outbound, role: role)
         }
         let listen = self.listen
         let logger = self.logger
         return Application(
             router: router,
-            server: .http1WebSocketUpgrade(
-                webSocketRouter: sockets,
-                configuration: .init(
-                    http1: .init(idleTimeout: .seconds(120)),
-                    ws: .init(
-                        maxFrameSize: Self.maximumFrameSize, autoPing: .enabled(timePeriod: .seconds(30)),
-                        closeTimeout: .seconds(2)))),
+            server: Self.server(sockets: sockets, access: access),
             configuration: ApplicationConfiguration(address: .hostname(listen.host, port: listen.port)),
             services: [requests],
             onServerRunning: { channel in
@@ -83,6 +81,23 @@ public struct DashboardServer: Sendable {
                 onListening(url)
             },
             logger: logger)
+    }
+
+    /// HTTP/1 with the WebSocket upgrade through `sockets`, a refused upgrade answered like any refused request
+    /// (``DashboardChannel``).
+    static func server(sockets: Router<BasicWebSocketRequestContext>, access: DashboardAccess) -> HTTPServerBuilder {
+        let responder = sockets.buildResponder()
+        let configuration = HTTP1WebSocketUpgradeChannel.Configuration(
+            http1: .init(idleTimeout: .seconds(120)),
+            ws: .init(
+                maxFrameSize: maximumFrameSize, autoPing: .enabled(timePeriod: .seconds(30)), closeTimeout: .seconds(2))
+        )
+        return HTTPServerBuilder { http in
+            DashboardChannel(
+                upgrade: HTTP1WebSocketUpgradeChannel(
+                    responder: http, webSocketResponder: responder, configuration: configuration),
+                access: access)
+        }
     }
 
     /// The largest WebSocket frame read: bigger frames close the socket (1009); messages up to this size but over
@@ -99,7 +114,8 @@ public struct DashboardServer: Sendable {
     }
 
     /// `{"status": "ok"|"degraded", "parts": {"mqtt": {"ok": true}, "zwave": {...}, "cec": {...}}}`: 503 when any
-    /// configured part is down.
+    /// configured part is down. Served beyond loopback, only `{"status": "ok"|"degraded"}`: the rest is not for the
+    /// network.
     func health() async -> Response {
         let mqtt = await mqttConnected()
         let adapters = await bridge.adapters
@@ -114,11 +130,15 @@ public struct DashboardServer: Sendable {
             parts.append((adapter.rawValue, Self.part(online, detail)))
         }
         let healthy = mqtt && adapters.values.allSatisfy { $0 }
+        let status = healthy ? HTTPResponse.Status.ok : .serviceUnavailable
+        guard listen.isLoopback else {
+            return Self.json(status, JSONValue.object([("status", .string(healthy ? "ok" : "degraded"))]).serialized)
+        }
         let body = JSONValue.object([
             ("status", .string(healthy ? "ok" : "degraded")), ("version", .string(BuildInfo.version)),
             ("parts", .object(parts)),
         ])
-        return Self.json(healthy ? .ok : .serviceUnavailable, body.serialized)
+        return Self.json(status, body.serialized)
     }
 
     static func part(_ ok: Bool, _ detail: String) -> JSONValue {
@@ -191,12 +211,7 @@ struct AccessMiddleware<Context: RequestContext>: RouterMiddleware {
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response)
         async throws -> Response
     {
-        let decision = access.decide(
-            DashboardAccess.Request(
-                path: request.uri.path, query: request.uri.query, authorization: request.headers[.authorization],
-                cookies: request.headers[values: .cookie], host: request.head.authority,
-                origin: request.headers[.origin], upgrade: upgrade))
-        switch decision {
+        switch access.decide(DashboardAccess.Request(request, upgrade: upgrade)) {
         case .allowed:
             return try await next(request, context)
         case .redirect(let location, let cookie):
@@ -213,5 +228,15 @@ struct AccessMiddleware<Context: RequestContext>: RouterMiddleware {
         case .forbidden(let reason):
             return DashboardServer.text(.forbidden, "403 forbidden: \(reason)\n")
         }
+    }
+}
+
+extension DashboardAccess.Request {
+    /// The parts of a Hummingbird request the decision needs.
+    init(_ request: Request, upgrade: Bool) {
+        self.init(
+            path: request.uri.path, query: request.uri.query, authorization: request.headers[.authorization],
+            cookies: request.headers[values: .cookie], host: request.head.authority, origin: request.headers[.origin],
+            upgrade: upgrade)
     }
 }

@@ -43,19 +43,30 @@ struct CheckConfigCommand: AsyncParsableCommand {
         let host =
             listen.host == "0.0.0.0" || listen.host == "::" ? "<this machine's address>" : listen.urlHost
         let port = listen.port == 0 ? "<a free port, logged at start>" : String(listen.port)
-        let access: String
-        if let file = web.authTokenFile {
-            access = "token required (from \(file)): open it once as .../?token=<token>, which sets a cookie"
-        } else if web.authToken != nil {
-            access = "token required ([web] auth_token): open it once as .../?token=<token>, which sets a cookie"
+        var access: String
+        if let admin = web.adminToken {
+            access =
+                "admin token required (\(Self.origin(admin))): open it once as .../?token=<token>, which sets a cookie"
+            if let control = web.controlToken {
+                access += "; control token (\(Self.origin(control))): tiles and commands"
+            }
         } else {
-            access = "no token: open to this machine only (loopback)"
+            access = "no token: open to this machine only (loopback), as admin"
         }
+        if let notice = web.deprecationNotice { access += "\n  note: \(notice)" }
         return [
             "DASHBOARD  http://\(host):\(port)/  \(access)",
             "  pages: / (tiles), /network, /node/<id>, /events; JSON: /api/devices, /health; /metrics (Prometheus); "
                 + "WebSocket: /ws",
         ].joined(separator: "\n")
+    }
+
+    /// Where a token comes from: its file, or its key in devices.toml.
+    static func origin(_ setting: DashboardTokenSetting) -> String {
+        switch setting.source {
+        case .file(let path): "from \(path)"
+        case .inline: "[web] \(setting.key)"
+        }
     }
 
     /// What Home Assistant discovery publishes for each device, or that it is off.

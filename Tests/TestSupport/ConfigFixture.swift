@@ -62,11 +62,27 @@ public struct ConfigFixture: Sendable {
         public var authToken: String?
         /// `auth_token_file`.
         public var authTokenFile: String?
+        /// `admin_token`, `admin_token_file`, `control_token`, `control_token_file`.
+        public var adminToken: String?
+        public var adminTokenFile: String?
+        public var controlToken: String?
+        public var controlTokenFile: String?
+        /// `secure_cookie`.
+        public var secureCookie: Bool?
 
-        public init(listen: String? = nil, authToken: String? = nil, authTokenFile: String? = nil) {
+        public init(
+            listen: String? = nil, authToken: String? = nil, authTokenFile: String? = nil, adminToken: String? = nil,
+            adminTokenFile: String? = nil, controlToken: String? = nil, controlTokenFile: String? = nil,
+            secureCookie: Bool? = nil
+        ) {
             self.listen = listen
             self.authToken = authToken
             self.authTokenFile = authTokenFile
+            self.adminToken = adminToken
+            self.adminTokenFile = adminTokenFile
+            self.controlToken = controlToken
+            self.controlTokenFile = controlTokenFile
+            self.secureCookie = secureCookie
         }
     }
 
@@ -271,6 +287,11 @@ public struct ConfigFixture: Sendable {
             lines.add("listen", string: web.listen)
             lines.add("auth_token", string: web.authToken)
             lines.add("auth_token_file", string: web.authTokenFile)
+            lines.add("admin_token", string: web.adminToken)
+            lines.add("admin_token_file", string: web.adminTokenFile)
+            lines.add("control_token", string: web.controlToken)
+            lines.add("control_token_file", string: web.controlTokenFile)
+            lines.add("secure_cookie", web.secureCookie.map { String($0) })
         }
         lines.text += appendedLines.map { $0 + "\n" }.joined()
         return lines.text

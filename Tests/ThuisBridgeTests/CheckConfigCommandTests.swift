@@ -41,7 +41,7 @@ import Testing
         #expect(result.standardOutput.contains("dashboard on 0.0.0.0:8080"))
         #expect(
             result.standardOutput.contains(
-                "DASHBOARD  http://<this machine's address>:8080/  token required ([web] auth_token)"),
+                "DASHBOARD  http://<this machine's address>:8080/  admin token required ([web] auth_token)"),
             "\(result.standardOutput)")
         #expect(result.standardOutput.contains("/metrics (Prometheus)"))
         #expect(!result.standardOutput.contains(token), "check-config printed the token")
@@ -63,6 +63,28 @@ import Testing
         let run = try await BuiltProduct.run("thuis-bridge", ["run", "--config", exposed])
         #expect(run.status == 2)
         #expect(run.standardError.contains("exposed.toml:4: web.listen: 0.0.0.0:8080 is reachable beyond this machine"))
+
+        // A control token alone is refused by both, with its key path.
+        let tablet = try directory.write(
+            "tablet.toml", ConfigFixture(name: "living", web: .init(controlToken: "tablet-0123456789abcdef")).text)
+        result = try await checkConfig([tablet])
+        #expect(result.status == 2)
+        #expect(result.standardError.contains("tablet.toml:4: web.control_token: a control token needs an admin token"))
+        let refused = try await BuiltProduct.run("thuis-bridge", ["run", "--config", tablet])
+        #expect(refused.status == 2)
+        #expect(
+            refused.standardError.contains("tablet.toml:4: web.control_token: a control token needs an admin token"))
+        // Both roles: described, neither token printed.
+        let roles = try directory.write(
+            "roles.toml",
+            ConfigFixture(
+                name: "living",
+                web: .init(listen: "0.0.0.0:8080", adminToken: token, controlToken: "tablet-0123456789abcdef")
+            ).text)
+        result = try await checkConfig([roles])
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(result.standardOutput.contains("control token ([web] control_token)"), "\(result.standardOutput)")
+        #expect(!result.standardOutput.contains(token) && !result.standardOutput.contains("tablet-0123"))
     }
 
     @Test func defaultFileIsDevicesTomlInTheWorkingDirectory() async throws {

@@ -15,6 +15,7 @@ import ZWaveEmulator
     .enabled(if: BrowserInstall.isInstalled || BrowserInstall.isRequired, Comment(rawValue: BrowserInstall.missing)))
 struct DashboardBrowserTests {
     static let token = "browser-test-token-0123456789"
+    static let tablet = "browser-test-tablet-0123456789"
     static let light = "Thuis/device/bedroom/light"
     static let ambilight = "Thuis/device/living/ambilight"
 
@@ -30,6 +31,7 @@ struct DashboardBrowserTests {
             try await theToggleReachesTheSocket(house, browser)
             try await inclusionFromTheNetworkPage(house, browser)
             try await theNodePageReadsOpenZWave(house, browser)
+            try await theTabletSeesTheTilesAndNoNetwork(house, browser)
         } catch {
             print("bridge output:\n\(house.bridge.outputText.suffix(15_000))")
             print("browser harness:\n\(browser.process.outputText.suffix(5_000))")
@@ -139,6 +141,16 @@ struct DashboardBrowserTests {
         let first = try await browser.text("wait_text", [("selector", "tbody tr[data-parameter]"), ("contains", "28")])
         #expect(first.hasPrefix("28"), "the first parameter row: \(first)")
     }
+
+    /// The control token (the wall tablet): the tiles and the events, no network link, and the network page is 403.
+    func theTabletSeesTheTilesAndNoNetwork(_ house: BrowserHouse, _ browser: DashboardBrowser) async throws {
+        try await browser.run("open", [("url", .string(house.url + "?token=\(Self.tablet)"))])
+        _ = try await browser.run("wait_text", [("selector", "#connection"), ("contains", "online")])
+        #expect(try await browser.run("displayed", [("selector", "nav a[href=\"/network\"]")]) == [false])
+        #expect(try await browser.run("displayed", [("selector", "nav a[href=\"/events\"]")]) == [true])
+        let body = try await browser.text("open", [("url", .string(house.url + "network"))])
+        #expect(body.hasPrefix("403 forbidden"), "the network page with the control token: \(body)")
+    }
 }
 
 /// A real mosquitto, the emulated Z-Wave stick (the default network), the real `thuis-bridge run` process with its
@@ -176,7 +188,9 @@ final class BrowserHouse: Sendable {
             "devices.toml",
             ConfigFixture(
                 name: "web", mqtt: .local(port: broker.port), zwave: zwave,
-                web: .init(listen: "127.0.0.1:0", authToken: DashboardBrowserTests.token)
+                web: .init(
+                    listen: "127.0.0.1:0", adminToken: DashboardBrowserTests.token,
+                    controlToken: DashboardBrowserTests.tablet)
             ).text)
         let watcher = try await MQTTTestClient.connect(port: broker.port)
         try await watcher.subscribe("Thuis/#")

@@ -2,11 +2,13 @@ import BridgeCore
 import Testing
 import WebDashboard
 
-/// Who may use the dashboard (the decision alone; DashboardServerTests sees it on the wire).
+/// Who may use the dashboard, in which role (the decision alone; DashboardServerTests sees it on the wire).
 @Suite struct DashboardAccessTests {
     static let secret = "0123456789abcdef0123456789abcdef"
-    let locked = DashboardAccess(token: try? DashboardToken(text: secret))
-    let open = DashboardAccess(token: nil)
+    static let tablet = "tablet-0123456789abcdef"
+    let locked = DashboardAccess(
+        admin: try? DashboardToken(text: secret), control: try? DashboardToken(text: tablet))
+    let open = DashboardAccess(admin: nil)
 
     func request(
         _ path: String = "/", query: String? = nil, authorization: String? = nil, cookies: [String] = [],
@@ -19,9 +21,13 @@ import WebDashboard
 
     @Test func withoutATokenOnlyThisMachinesNamesAreServed() {
         for host in ["127.0.0.1:8080", "localhost:8080", "LOCALHOST", "[::1]:8080", "127.0.0.2"] {
-            #expect(open.decide(request(host: host)) == .allowed, "\(host)")
+            #expect(open.decide(request(host: host)) == .allowed(.admin), "\(host)")
         }
-        for host in ["evil.example:8080", "192.168.1.5:8080", "[fe80::1]:8080", "localhost.evil.example"] {
+        // The name exactly: `1` and `0:1` are not this machine, whatever an address parser would make of them.
+        for host in [
+            "evil.example:8080", "192.168.1.5:8080", "[fe80::1]:8080", "localhost.evil.example", "1", "0:1", "::1",
+            "127.0.0.1:80:80", "127.0.0.1:", "127.0.0.1:http", "[::1]x", "[::1]:", "127.1", "localhost:8080@evil",
+        ] {
             guard case .forbidden = open.decide(request(host: host)) else {
                 Issue.record("\(host) was served without a token")
                 continue
@@ -35,7 +41,7 @@ import WebDashboard
 
     @Test func aForeignOriginIsRefusedEvenWithTheRightCookie() {
         let cookie = ["thuis_token=\(Self.secret)"]
-        #expect(locked.decide(request(cookies: cookie, origin: "http://127.0.0.1:8080")) == .allowed)
+        #expect(locked.decide(request(cookies: cookie, origin: "http://127.0.0.1:8080")) == .allowed(.admin))
         for origin in ["http://evil.example", "null", "http://127.0.0.1:9999"] {
             guard case .forbidden = locked.decide(request(cookies: cookie, origin: origin, upgrade: true)) else {
                 Issue.record("origin \(origin) was let in")
@@ -49,9 +55,9 @@ import WebDashboard
     }
 
     @Test func theTokenComesAsABearerHeaderACookieOrOnceInTheQuery() {
-        #expect(locked.decide(request(authorization: "Bearer \(Self.secret)")) == .allowed)
-        #expect(locked.decide(request(authorization: "bearer \(Self.secret)")) == .allowed)
-        #expect(locked.decide(request(cookies: ["a=1; thuis_token=\(Self.secret); b=2"])) == .allowed)
+        #expect(locked.decide(request(authorization: "Bearer \(Self.secret)")) == .allowed(.admin))
+        #expect(locked.decide(request(authorization: "bearer \(Self.secret)")) == .allowed(.admin))
+        #expect(locked.decide(request(cookies: ["a=1; thuis_token=\(Self.secret); b=2"])) == .allowed(.admin))
         #expect(
             locked.decide(request("/network", query: "token=\(Self.secret)&x=1"))
                 == .redirect(
@@ -63,7 +69,54 @@ import WebDashboard
                 == .redirect(
                     location: "/", setCookie: "thuis_token=\(Self.secret); Path=/; HttpOnly; SameSite=Strict"))
         // A WebSocket takes the query as it is (no redirect there).
-        #expect(locked.decide(request("/ws", query: "token=\(Self.secret)", upgrade: true)) == .allowed)
+        #expect(locked.decide(request("/ws", query: "token=\(Self.secret)", upgrade: true)) == .allowed(.admin))
+    }
+
+    @Test func theTokenGivenSaysTheRoleAndTheNetworkPagesAreTheAdmins() {
+        #expect(locked.decide(request(authorization: "Bearer \(Self.tablet)")) == .allowed(.control))
+        #expect(
+            locked.decide(request("/ws", cookies: ["thuis_token=\(Self.tablet)"], upgrade: true)) == .allowed(.control))
+        #expect(locked.decide(request("/events", cookies: ["thuis_token=\(Self.tablet)"])) == .allowed(.control))
+        for path in ["/network", "/node/2"] {
+            guard case .forbidden(let reason) = locked.decide(request(path, authorization: "Bearer \(Self.tablet)"))
+            else {
+                Issue.record("the control token saw \(path)")
+                continue
+            }
+            #expect(reason.contains("admin"), "\(reason)")
+            #expect(locked.decide(request(path, authorization: "Bearer \(Self.secret)")) == .allowed(.admin))
+        }
+        // The cookie set from `?token=` is the token given.
+        #expect(
+            locked.decide(request(query: "token=\(Self.tablet)"))
+                == .redirect(location: "/", setCookie: "thuis_token=\(Self.tablet); Path=/; HttpOnly; SameSite=Strict"))
+        // `?token=` switches a browser that has the other token's cookie.
+        #expect(
+            locked.decide(request(query: "token=\(Self.tablet)", cookies: ["thuis_token=\(Self.secret)"]))
+                == .redirect(location: "/", setCookie: "thuis_token=\(Self.tablet); Path=/; HttpOnly; SameSite=Strict"))
+        // Without tokens (loopback only) everyone is admin.
+        #expect(open.decide(request("/network")) == .allowed(.admin))
+    }
+
+    @Test func aSecureCookieForATLSProxy() {
+        let secure = DashboardAccess(admin: try? DashboardToken(text: Self.secret), secureCookie: true)
+        #expect(
+            secure.decide(request(query: "token=\(Self.secret)"))
+                == .redirect(
+                    location: "/", setCookie: "thuis_token=\(Self.secret); Path=/; HttpOnly; SameSite=Strict; Secure"))
+    }
+
+    @Test func aProxysBasicLoginDoesNotHideTheCookie() {
+        let basic = "Basic dXNlcjpwYXNzd29yZA=="
+        #expect(
+            locked.decide(request(authorization: basic, cookies: ["thuis_token=\(Self.secret)"])) == .allowed(.admin))
+        #expect(
+            locked.decide(request("/ws", authorization: basic, cookies: ["thuis_token=\(Self.tablet)"], upgrade: true))
+                == .allowed(.control))
+        guard case .unauthorized = locked.decide(request(authorization: basic)) else {
+            Issue.record("a Basic login alone was let in")
+            return
+        }
     }
 
     @Test func aMissingOrWrongTokenIsUnauthorized() {

@@ -18,6 +18,21 @@ import WebDashboard
         hub.bridgePublished(topic: topic, payload: Array(payload.utf8), retain: retain)
     }
 
+    @Test func theSnapshotSaysTheRoleAndOnlyTheAdminGetsTheAnswersToRequests() async throws {
+        let hub = hub()
+        let tablet = hub.connect(role: .control)
+        let admin = hub.connect(role: .admin)
+        #expect(try JSONValue.parse(Array(tablet.snapshot.utf8))["role"] == "control")
+        #expect(try JSONValue.parse(Array(admin.snapshot.utf8))["role"] == "admin")
+        publish(hub, "Thuis/bridge/living/response/include", #"{"status":"ok"}"#, retain: false)
+        publish(hub, "Thuis/device/bedroom/light", "60")
+        var adminMessages = admin.messages.makeAsyncIterator()
+        #expect(await adminMessages.next()?.hasPrefix(#"{"type":"response""#) == true)
+        // The tablet's next message is the state: the response passed it by.
+        var tabletMessages = tablet.messages.makeAsyncIterator()
+        #expect(await tabletMessages.next() == #"{"type":"state","topic":"Thuis/device/bedroom/light","payload":"60"}"#)
+    }
+
     @Test func aDashboardGetsTheWholeStateOnConnectThenEveryChange() async throws {
         let hub = hub()
         publish(hub, "Thuis/bridge/living/state", "online")

@@ -37,9 +37,12 @@ import WebDashboard
         let value = Mutex(true)
     }
 
-    /// Runs `body` against a live server (token `token`, none for the open loopback dashboard).
+    /// Runs `body` against a live server (admin token `token`, none for the open loopback dashboard; control token
+    /// `control`).
     func withServer(
-        token: String? = nil, _ body: @Sendable @escaping (Fixture, any TestClientProtocol) async throws -> Void
+        token: String? = nil, control: String? = nil,
+        listen: WebListenAddress = WebListenAddress(host: "127.0.0.1", port: 0), secureCookie: Bool = false,
+        _ body: @Sendable @escaping (Fixture, any TestClientProtocol) async throws -> Void
     ) async throws {
         let mqtt = FakeMQTTPort()
         let zwave = FakeDeviceBackend(adapter: .zwave)
@@ -54,7 +57,10 @@ import WebDashboard
             backends: [zwave], requestHandlers: [requests], frontEnds: [hub], mqtt: mqtt,
             logger: Logger(label: "test"))
         let server = DashboardServer(
-            listen: WebListenAddress(host: "127.0.0.1", port: 0), token: try token.map { try DashboardToken(text: $0) },
+            listen: listen,
+            access: DashboardAccess(
+                admin: try token.map { try DashboardToken(text: $0) },
+                control: try control.map { try DashboardToken(text: $0) }, secureCookie: secureCookie),
             hub: hub, bridge: bridge, mqttConnected: { true }, logger: Logger(label: "dashboard"))
         await bridge.start()
         await bridge.apply(.adapterAvailability(adapter: .zwave, online: true, reason: ""))

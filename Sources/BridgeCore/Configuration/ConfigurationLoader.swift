@@ -149,18 +149,18 @@ public enum ConfigurationLoader {
         }
     }
 
-    /// What is wrong with `[web] auth_token_file` (the same check the daemon makes when it reads the token).
+    /// What is wrong with the `[web]` token files (the same check the daemon makes when it reads the tokens).
     private static func tokenFileProblems(in web: WebSection?, lines: SourceLineIndex) -> [ConfigurationProblem] {
-        guard let file = web?.authTokenFile else { return [] }
-        do {
-            _ = try DashboardToken(contentsOfFile: file)
-            return []
-        } catch {
-            let keyPath = "web.auth_token_file"
-            return [
-                ConfigurationProblem(
-                    keyPath: keyPath, message: "\(TableReader.quoted(file)): \(error)", line: lines.line(of: keyPath))
-            ]
+        [web?.adminToken, web?.controlToken].compactMap { setting -> ConfigurationProblem? in
+            guard let setting, case .file(let file) = setting.source else { return nil }
+            do {
+                _ = try setting.read()
+                return nil
+            } catch {
+                return ConfigurationProblem(
+                    keyPath: setting.keyPath, message: "\(TableReader.quoted(file)): \(error)",
+                    line: lines.line(of: setting.keyPath))
+            }
         }
     }
 

@@ -1,28 +1,71 @@
 /// `[web]`: the dashboard (pages, WebSocket, `/health`, `/metrics`) served by the daemon. The section absent means
-/// no web server. A `listen` address beyond loopback needs a token (`auth_token` or `auth_token_file`): the
-/// dashboard switches lights and includes devices.
+/// no web server. Two roles (DocC: Security): `admin_token` may do everything the dashboard offers, `control_token`
+/// only switch this bridge's devices. A `listen` address beyond loopback needs `admin_token` (or
+/// `admin_token_file`); on loopback without tokens everyone who reaches the port is admin.
 public struct WebSection: Sendable, Equatable {
     /// `listen`: where to serve, default `127.0.0.1:8080`.
     public var listen: WebListenAddress
-    /// `auth_token`: the token written in devices.toml.
-    public var authToken: DashboardToken?
-    /// `auth_token_file`: a file whose first line is the token (kept out of devices.toml, like
-    /// `[mqtt] password_file`).
-    public var authTokenFile: String?
+    /// `admin_token` or `admin_token_file` (or the deprecated `auth_token` / `auth_token_file`): the admin role.
+    public var adminToken: DashboardTokenSetting?
+    /// `control_token` or `control_token_file`: the control role (the wall tablet); needs an admin token too.
+    public var controlToken: DashboardTokenSetting?
+    /// `secure_cookie`: the token cookie gets the `Secure` attribute (for a TLS proxy in front of the dashboard).
+    public var secureCookie: Bool
 
     public static let defaultListen = WebListenAddress(host: "127.0.0.1", port: 8080)
 
     public init(
-        listen: WebListenAddress = WebSection.defaultListen, authToken: DashboardToken? = nil,
-        authTokenFile: String? = nil
+        listen: WebListenAddress = WebSection.defaultListen, adminToken: DashboardTokenSetting? = nil,
+        controlToken: DashboardTokenSetting? = nil, secureCookie: Bool = false
     ) {
         self.listen = listen
-        self.authToken = authToken
-        self.authTokenFile = authTokenFile
+        self.adminToken = adminToken
+        self.controlToken = controlToken
+        self.secureCookie = secureCookie
     }
 
-    /// Whether requests must carry the token (one is configured, inline or in a file).
-    public var requiresToken: Bool { authToken != nil || authTokenFile != nil }
+    /// Whether requests must carry a token (an admin token is configured, inline or in a file).
+    public var requiresToken: Bool { adminToken != nil }
+
+    /// The line the daemon logs at start when the admin token comes from the old key, nil otherwise.
+    public var deprecationNotice: String? {
+        guard let adminToken, adminToken.isDeprecated else { return nil }
+        let replacement = "admin_token" + adminToken.key.dropFirst("auth_token".count)
+        return "[web] \(adminToken.key) is deprecated: it is taken as \(replacement) (the admin role); rename it"
+    }
+}
+
+/// One of the dashboard's tokens as devices.toml gives it: inline or as a file to read, under which key.
+public struct DashboardTokenSetting: Sendable, Equatable {
+    public enum Source: Sendable, Equatable {
+        /// Written in devices.toml.
+        case inline(DashboardToken)
+        /// A file whose first line is the token (kept out of devices.toml, like `[mqtt] password_file`).
+        case file(String)
+    }
+
+    /// The key in `[web]`: `admin_token`, `control_token_file`, `auth_token`...
+    public let key: String
+    public let source: Source
+
+    public init(key: String, source: Source) {
+        self.key = key
+        self.source = source
+    }
+
+    /// `web.<key>`.
+    public var keyPath: String { "web." + key }
+
+    /// Whether it comes from the old single-token keys (`auth_token`, `auth_token_file`).
+    public var isDeprecated: Bool { key.hasPrefix("auth_token") }
+
+    /// The token (read from its file, checked like `check-config` does); never logged.
+    public func read() throws(DashboardTokenError) -> DashboardToken {
+        switch source {
+        case .inline(let token): token
+        case .file(let path): try DashboardToken(contentsOfFile: path)
+        }
+    }
 }
 
 /// Where the web server listens: an IP address (IPv4, or IPv6 in brackets) or `localhost`, and a port (0: any free
@@ -85,7 +128,7 @@ public struct WebListenAddress: Sendable, Hashable, CustomStringConvertible {
         init(_ description: String) { self.description = description }
     }
 
-    static func ipv4(_ text: Substring) -> [Int]? {
+    package static func ipv4(_ text: Substring) -> [Int]? {
         let parts = text.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 4 else { return nil }
         var octets: [Int] = []
@@ -98,12 +141,12 @@ public struct WebListenAddress: Sendable, Hashable, CustomStringConvertible {
         return octets
     }
 
-    static func isIPv6(_ text: Substring) -> Bool {
+    package static func isIPv6(_ text: Substring) -> Bool {
         guard text.contains(":"), text.count <= 45 else { return false }
         return text.allSatisfy { $0.isASCII && ($0.isHexDigit || $0 == ":" || $0 == ".") }
     }
 
-    static func isIPv6Loopback(_ text: String) -> Bool {
+    package static func isIPv6Loopback(_ text: String) -> Bool {
         // `::1` in any spelling: every group zero but the last, which is 1.
         let groups = text.split(separator: ":", omittingEmptySubsequences: true)
         guard let last = groups.last, Int(last, radix: 16) == 1 else { return false }

@@ -1,6 +1,6 @@
 // The dashboard: one WebSocket (store.js) and four pages drawn from it, switched without reloading.
 import { Store } from "./store.js";
-import { toast } from "./ui.js";
+import { h, toast } from "./ui.js";
 import { tilesPage } from "./tiles.js";
 import { networkPage } from "./network.js";
 import { nodePage } from "./node.js";
@@ -9,11 +9,18 @@ import { eventsPage } from "./events.js";
 const store = new Store();
 const view = document.getElementById("view");
 let page = null;
+let drawnFor = null;  // the role the page was drawn for
+
+/// The network pages are the admin's; the control token (a wall tablet) gets the tiles and the events only.
+function adminOnly(make) {
+  return () => store.role === "admin" ? make()
+    : { element: h("p", { class: "empty" }, "The network pages need the admin token.") };
+}
 
 function route(path) {
   const node = path.match(/^\/node\/(\d+)$/);
-  if (node) return { name: "network", make: () => nodePage(store, Number(node[1])) };
-  if (path === "/network") return { name: "network", make: () => networkPage(store) };
+  if (node) return { name: "network", make: adminOnly(() => nodePage(store, Number(node[1]))) };
+  if (path === "/network") return { name: "network", make: adminOnly(() => networkPage(store)) };
   if (path === "/events") return { name: "events", make: () => eventsPage(store) };
   return { name: "tiles", make: () => tilesPage(store) };
 }
@@ -26,6 +33,7 @@ function show() {
   }
   view.replaceChildren();
   page = make();
+  drawnFor = store.role;
   view.append(page.element);
   document.title = `Thuis ${store.bridge || ""} · ${name}`;
 }
@@ -47,10 +55,13 @@ function showConnection() {
   pill.dataset.connection = state.replace(" ", "-");
   document.body.classList.toggle("offline", state !== "online");
   document.getElementById("bridge-name").textContent = store.bridge;
+  for (const link of document.querySelectorAll("nav a[data-admin]")) link.hidden = store.role !== "admin";
 }
 
 store.subscribe((change) => {
   if (change.kind === "connection" || change.kind === "bridge" || change.kind === "snapshot") showConnection();
+  // The role is known once the snapshot came: a network page drawn before it is drawn again.
+  if (change.kind === "snapshot" && store.role !== drawnFor && route(location.pathname).name === "network") show();
   if (change.kind === "error") toast(change.error);
   if (change.kind === "response" && change.response && change.response.status === "error" &&
       String(change.response.transaction || "").startsWith(`web-${store.session}-`)) {

@@ -8,6 +8,7 @@ export class Store {
     this.bridge = "";
     this.prefix = "Thuis";
     this.version = "";
+    this.role = "";              // "admin" or "control" (the token's role), from the snapshot
     this.state = "offline";      // the bridge's own state (online/offline)
     this.connected = false;      // the WebSocket
     this.devices = [];           // the inventory (as on <prefix>/bridge/<bridge>/devices)
@@ -62,6 +63,7 @@ export class Store {
         this.bridge = message.bridge;
         this.prefix = message.prefix;
         this.version = message.version;
+        this.role = message.role;
         this.state = message.state;
         this.scenes = message.scenes || [];
         this.devices = message.devices || [];

@@ -3,9 +3,11 @@ import Foundation
 import TestSupport
 import Testing
 
-/// `[web]`: the dashboard's address and token; a listen address beyond loopback without a token is refused.
+/// `[web]`: the dashboard's address, its two tokens (admin, control) and the cookie; a listen address beyond loopback
+/// without an admin token is refused.
 @Suite struct WebConfigurationTests {
     static let token = "0123456789abcdef0123456789abcdef"
+    static let control = "tablet-0123456789abcdef"
 
     func load(_ web: ConfigFixture.Web?) throws(ConfigurationError) -> BridgeConfiguration {
         try ConfigurationLoader.parse(text: ConfigFixture(name: "living", web: web).text)
@@ -60,14 +62,82 @@ import Testing
         #expect(found.first?.contains(message) == true, "\(found)")
     }
 
-    @Test func aListenAddressBeyondLoopbackNeedsAToken() {
+    @Test func aListenAddressBeyondLoopbackNeedsAnAdminToken() {
         let found = problems(.init(listen: "0.0.0.0:8080"))
         #expect(found.count == 1, "\(found)")
         #expect(found.first?.hasPrefix("4: web.listen: 0.0.0.0:8080 is reachable beyond this machine") == true)
-        #expect(found.first?.contains("auth_token or auth_token_file") == true)
-        // With a token (or a token file) it is fine.
+        #expect(found.first?.contains("admin_token or admin_token_file") == true)
+        // With an admin token (or its file, or the old names) it is fine.
+        #expect(problems(.init(listen: "0.0.0.0:8080", adminToken: Self.token)).isEmpty)
+        #expect(problems(.init(listen: "0.0.0.0:8080", adminTokenFile: "/etc/thuis-bridge/admin.token")).isEmpty)
         #expect(problems(.init(listen: "0.0.0.0:8080", authToken: Self.token)).isEmpty)
         #expect(problems(.init(listen: "0.0.0.0:8080", authTokenFile: "/etc/thuis-bridge/web.token")).isEmpty)
+    }
+
+    @Test func theTwoRolesTokens() throws {
+        let web = try #require(
+            try load(.init(listen: "0.0.0.0:8080", adminToken: Self.token, controlToken: Self.control)).web)
+        #expect(
+            web.adminToken == DashboardTokenSetting(key: "admin_token", source: .inline(try .init(text: Self.token))))
+        #expect(
+            web.controlToken
+                == DashboardTokenSetting(key: "control_token", source: .inline(try .init(text: Self.control))))
+        #expect(web.deprecationNotice == nil)
+        #expect(!web.secureCookie)
+        let files = try #require(
+            try load(.init(adminTokenFile: "/etc/t/admin.token", controlTokenFile: "/etc/t/control.token")).web)
+        #expect(files.adminToken == DashboardTokenSetting(key: "admin_token_file", source: .file("/etc/t/admin.token")))
+        #expect(files.controlToken?.keyPath == "web.control_token_file")
+    }
+
+    @Test func theOldTokenIsTheAdminTokenWithADeprecationNotice() throws {
+        let web = try #require(try load(.init(authToken: Self.token)).web)
+        #expect(web.adminToken?.keyPath == "web.auth_token")
+        #expect(web.deprecationNotice?.hasPrefix("[web] auth_token is deprecated: it is taken as admin_token") == true)
+        let file = try #require(try load(.init(authTokenFile: "/etc/thuis-bridge/web.token")).web)
+        #expect(file.deprecationNotice?.contains("auth_token_file is deprecated") == true)
+        #expect(file.deprecationNotice?.contains("admin_token_file") == true)
+    }
+
+    @Test func roleConfigurationErrorsNameTheirKeyPaths() {
+        let cases: [(ConfigFixture.Web, String)] = [
+            (.init(controlToken: Self.control), "4: web.control_token: a control token needs an admin token"),
+            (
+                .init(listen: "0.0.0.0:8080", controlTokenFile: "/etc/t/control.token"),
+                "5: web.control_token_file: a control token needs an admin token"
+            ),
+            (
+                .init(authToken: Self.token, adminToken: Self.control),
+                "4: web.auth_token: auth_token is the old name of admin_token"
+            ),
+            (
+                .init(adminToken: Self.token, adminTokenFile: "/etc/t/admin.token"),
+                "5: web.admin_token_file: use admin_token or admin_token_file, not both"
+            ),
+            (
+                .init(adminToken: Self.token, controlToken: Self.token),
+                "5: web.control_token: the control token must differ from the admin token"
+            ),
+            (.init(adminToken: Self.token, controlToken: "short"), "5: web.control_token: a token must be"),
+            (.init(adminToken: "short"), "4: web.admin_token: a token must be"),
+        ]
+        for (web, expected) in cases {
+            let found = problems(web)
+            #expect(found.count == 1, "\(found)")
+            #expect(found.first?.hasPrefix(expected) == true, "\(found), expected \(expected)")
+        }
+        let text = ConfigFixture(name: "living", web: .init()).appending("secure_cookie = \"yes\"").text
+        do {
+            _ = try ConfigurationLoader.parse(text: text)
+            Issue.record("secure_cookie = \"yes\" was taken")
+        } catch {
+            #expect(error.problems.first?.description.hasPrefix("4: web.secure_cookie: ") == true, "\(error)")
+        }
+    }
+
+    @Test func secureCookie() throws {
+        #expect(try load(.init(adminToken: Self.token, secureCookie: true)).web?.secureCookie == true)
+        #expect(try load(.init(adminToken: Self.token, secureCookie: false)).web?.secureCookie == false)
     }
 
     @Test func aTokenAndATokenFileTogetherAreRefused() {
@@ -118,6 +188,29 @@ import Testing
         #expect(try DashboardToken(contentsOfFile: tokenFile) == DashboardToken(text: Self.token))
         try Data("not a token\n".utf8).write(to: URL(fileURLWithPath: tokenFile))
         #expect(loadProblems().first?.contains("a token must be 16 to 256 characters long") == true)
+    }
+
+    /// The control token's file is checked the same way, under its own key path.
+    @Test func theControlTokenFileIsCheckedAtLoad() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("thuis-web-\(UUID())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let tokenFile = directory.appendingPathComponent("control.token").path
+        try Data((Self.control + "\n").utf8).write(to: URL(fileURLWithPath: tokenFile))
+        try FileManager.default.setAttributes([.posixPermissions: 0o640], ofItemAtPath: tokenFile)
+        let config = directory.appendingPathComponent("devices.toml")
+        let web = ConfigFixture.Web(adminToken: Self.token, controlTokenFile: tokenFile)
+        try Data(ConfigFixture(name: "living", web: web).text.utf8).write(to: config)
+        do {
+            _ = try ConfigurationLoader.load(path: config.path)
+            Issue.record("a control token file others may read was taken")
+        } catch {
+            #expect(error.problems.map(\.keyPath) == ["web.control_token_file"])
+            #expect(error.problems.first?.message.contains("(mode 0640)") == true)
+        }
+        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: tokenFile)
+        let loaded = try ConfigurationLoader.load(path: config.path)
+        #expect(try loaded.web?.controlToken?.read() == DashboardToken(text: Self.control))
     }
 
     @Test func aTokenMatchesOnlyItselfAndNeverShowsItself() throws {

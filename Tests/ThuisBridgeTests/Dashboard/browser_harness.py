@@ -105,6 +105,8 @@ def run(driver, command):
         selector = command["selector"]
         wait.until(lambda d: command["contains"] in d.find_element(By.CSS_SELECTOR, selector).text)
         return driver.find_element(By.CSS_SELECTOR, selector).text
+    if name == "displayed":
+        return [element.is_displayed() for element in driver.find_elements(By.CSS_SELECTOR, command["selector"])]
     if name == "socket":
         return driver.execute_async_script(SOCKET, command["path"])
     if name == "screenshot":
