@@ -45,10 +45,10 @@ import Testing
             let inventory = try await running.watcher.waitForMessage(topic: "Thuis/bridge/kill9/devices")
             #expect(inventory.text == "[]", "a bridge without devices has an empty inventory")
             // Retained: a client that subscribes later gets it from the broker.
-            let late = try await MQTTTestClient.connect(port: running.broker.port)
-            try await late.subscribe("Thuis/bridge/kill9/devices")
-            let stored = try await late.waitForMessage(topic: "Thuis/bridge/kill9/devices")
-            await late.close()
+            let reader = try await MQTTTestClient.connect(port: running.broker.port)
+            try await reader.subscribe("Thuis/bridge/kill9/devices")
+            let stored = try await reader.waitForMessage(topic: "Thuis/bridge/kill9/devices")
+            await reader.close()
             #expect(stored.retained && stored.text == "[]", "the inventory is not retained")
             let before = await running.watcher.received.count
             running.bridge.kill()

@@ -59,6 +59,7 @@ import ZWaveEmulator
             workingDirectory: directory.path)
         do {
             try await tablet.subscribe("Thuis/device/#")
+            try await tablet.subscribe("Thuis/bridge/+/#")
             try await admin.subscribe("Thuis/bridge/living/#")
             try await admin.waitForMessage(topic: "Thuis/bridge/living/state", text: "online", timeout: .seconds(30))
             _ = try await tablet.waitForMessage(topic: "Thuis/device/bedroom/light", timeout: .seconds(60))
@@ -93,6 +94,13 @@ import ZWaveEmulator
             #expect(stick.receivedHostFrames.contains { $0.frame.function == SerialFunction.removeNodeFromNetwork })
             try await admin.publish(topic: "Thuis/bridge/living/request/cancel", text: #"{"transaction":"c"}"#)
             _ = try await admin.waitForMessage(topic: "Thuis/bridge/living/response/exclude", from: mark)
+            // The tablet follows the events (as the dashboard's control role does), never the responses.
+            _ = try await tablet.waitForMessage(topic: "Thuis/bridge/living/event") {
+                $0.text.contains("exclusion_waiting")
+            }
+            #expect(
+                await tablet.received.allSatisfy { !$0.topic.contains("/response/") && !$0.topic.contains("/request/") }
+            )
         } catch {
             Issue.record("bridge output:\n\(bridge.outputText.suffix(5000))")
             _ = await bridge.stop(timeout: .seconds(15))
