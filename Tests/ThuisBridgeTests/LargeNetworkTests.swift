@@ -11,7 +11,7 @@ import ZWaveEmulator
 /// devices. A start from the network cache makes OpenZWave report every node's values in one burst, and the
 /// subscription brings every device's retained availability at once: the bridge must publish every state and drop
 /// nothing, as it does at two nodes.
-@Suite(.endToEnd(exclusive: true)) struct LargeNetworkTests {
+@Suite(.endToEnd) struct LargeNetworkTests {
     static let nodes = Array(2...232).map(UInt8.init)
 
     static var network: NetworkDescription {
