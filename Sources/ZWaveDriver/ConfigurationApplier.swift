@@ -22,10 +22,17 @@ final class ConfigurationApplier {
         self.logger = logger
     }
 
-    /// Whether `node` has parameters to apply that were not applied since start; takes them on if so (the caller
-    /// then runs `apply`).
+    /// Whether devices.toml sets configuration parameters of `node`.
+    func wantsParameters(_ node: NodeID) -> Bool {
+        devices.contains { $0.node == Int(node.rawValue) && !$0.config.isEmpty }
+    }
+
+    /// Whether `node` has parameters or associations to apply that were not applied since start; takes them on if
+    /// so (the caller then runs `apply` and the associations).
     func takeOn(_ node: NodeID) -> Bool {
-        let wantsConfiguration = devices.contains { $0.node == Int(node.rawValue) && !$0.config.isEmpty }
+        let wantsConfiguration = devices.contains {
+            $0.node == Int(node.rawValue) && (!$0.config.isEmpty || !$0.associations.isEmpty)
+        }
         guard wantsConfiguration, !applied.contains(node) else { return false }
         applied.insert(node)
         return true

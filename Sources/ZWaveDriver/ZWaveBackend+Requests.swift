@@ -8,7 +8,7 @@ extension ZWaveBackend: BridgeRequestHandler {
     public nonisolated var verbs: Set<BridgeRequest.Verb> {
         [
             .include, .exclude, .cancel, .refresh, .heal, .removeFailed, .getConfig, .setConfig, .nodeStatistics,
-            .configList, .network,
+            .configList, .network, .associations, .associate, .dissociate,
         ]
     }
 
@@ -71,6 +71,12 @@ extension ZWaveBackend: BridgeRequestHandler {
             return .object([("nodes", .array(entries))])
         case .configList(let number):
             return try await configList(try await knownNode(number))
+        case .associations(let number):
+            return try await associations(try await knownNode(number))
+        case .associate(let number, let group, let target):
+            return try await associate(try await knownNode(number), group: group, target: target)
+        case .dissociate(let number, let group, let target):
+            return try await dissociate(try await knownNode(number), group: group, target: target)
         case .devices, .cecTransmit:
             throw RequestFailure("\(request.verb) is not a Z-Wave request")
         }

@@ -99,9 +99,10 @@ public final class ZWaveBackend: DeviceBackend {
         continuation.finish()
     }
 
-    /// Applies the desired configuration of `node` and reports it.
+    /// Applies the desired configuration parameters and associations of `node` and reports each.
     func applyConfiguration(_ node: NodeID) async {
-        continuation.yield(.event(await configuration.apply(node)))
+        if configuration.wantsParameters(node) { continuation.yield(.event(await configuration.apply(node))) }
+        if wantsAssociations(node) { continuation.yield(.event(.associations(await applyAssociations(node)))) }
     }
 }
 

@@ -17,6 +17,9 @@ struct ThuisBridge: AsyncParsableCommand {
             HealCommand.self,
             RemoveFailedCommand.self,
             ConfigCommand.self,
+            AssociationsCommand.self,
+            AssociateCommand.self,
+            DissociateCommand.self,
         ]
     )
 

@@ -152,14 +152,19 @@ public struct ConfigFixture: Sendable {
         public var name: String
         /// `config`: parameter = value, written in this order.
         public var config: KeyValuePairs<Int, Int>
+        /// `associations`, written as given (an inline table like `{ 2 = [3], 3 = ["3:1"] }`).
+        public var associations: String?
 
-        public init(node: Int, instance: Int? = nil, room: String, name: String, config: KeyValuePairs<Int, Int> = [:])
-        {
+        public init(
+            node: Int, instance: Int? = nil, room: String, name: String, config: KeyValuePairs<Int, Int> = [:],
+            associations: String? = nil
+        ) {
             self.node = node
             self.instance = instance
             self.room = room
             self.name = name
             self.config = config
+            self.associations = associations
         }
     }
 
@@ -258,6 +263,7 @@ public struct ConfigFixture: Sendable {
                 lines.add("room", string: device.room)
                 lines.add("name", string: device.name)
                 lines.add("config", Self.inlineTable(device.config.map { (String($0.key), String($0.value)) }))
+                lines.add("associations", device.associations)
             }
             for scene in zwave.scenes {
                 lines.table("[[zwave.scene]]")

@@ -67,6 +67,10 @@ import ZWaveEmulator
                 ["config", "set", "2", "28", "4294967296"], .setConfig,
                 ["node": 2, "parameter": 28, "value": 4_294_967_296]
             ),
+            (["associations", "0"], .associations, ["node": 0]),
+            (["associate", "2", "2", "2"], .associate, ["node": 2, "group": 2, "target": "2"]),
+            (["dissociate", "2", "0", "4"], .dissociate, ["node": 2, "group": 0, "target": "4"]),
+            (["associate", "2", "2", "4:x"], .associate, ["node": 2, "group": 2, "target": "4:x"]),
         ] as [([String], BridgeRequest.Verb, KeyValuePairs<String, JSONValue>)])
     func theCommandLineRefusesWhatTheBridgeRefusesWithTheSameReason(
         arguments: [String], verb: BridgeRequest.Verb, request: KeyValuePairs<String, JSONValue>

@@ -19,10 +19,13 @@ final class InclusionHouse: Sendable {
 
     /// Node 2 an FGD212 (parameter 28 off), node 10 a binary switch that joins (and leaves) `joinAfter`
     /// seconds after inclusion (exclusion) starts, or no joining node when nil.
-    static func network(joinAfter: Double?, joinsAs: NodeKind = .binarySwitch) -> NetworkDescription {
-        var nodes = [
-            NodeDescription(id: 2, kind: .fgd212, name: "dimmer", level: 0, loads: [60], sceneActivation: false)
-        ]
+    static func network(
+        joinAfter: Double?, joinsAs: NodeKind = .binarySwitch, extraNodes: [NodeDescription] = []
+    ) -> NetworkDescription {
+        var nodes =
+            [
+                NodeDescription(id: 2, kind: .fgd212, name: "dimmer", level: 0, loads: [60], sceneActivation: false)
+            ] + extraNodes
         if let joinAfter {
             nodes.append(
                 NodeDescription(id: 10, kind: .joining, name: "new device", joinsAs: joinsAs, joinAfter: joinAfter))
@@ -40,6 +43,10 @@ final class InclusionHouse: Sendable {
         var zwaveLogLevel: OpenZWaveLogLevel?
         /// `[zwave] openzwave_patches`.
         var openZWavePatches: Bool?
+        /// Emulated nodes besides node 2 (not in devices.toml).
+        var extraNodes: [NodeDescription] = []
+        /// `associations` of node 2's `[[zwave.device]]`, as written in devices.toml.
+        var associations: String?
     }
 
     init(name: String, joinAfter: Double?, joinsAs: NodeKind = .binarySwitch, options: Options = Options())
@@ -48,13 +55,15 @@ final class InclusionHouse: Sendable {
         bridgeName = name
         broker = try await MosquittoBroker.start()
         directory = try TemporaryDirectory(prefix: "thuis-incl")
-        stick = ZWaveStickEmulator(network: Self.network(joinAfter: joinAfter, joinsAs: joinsAs))
+        stick = ZWaveStickEmulator(
+            network: Self.network(joinAfter: joinAfter, joinsAs: joinsAs, extraNodes: options.extraNodes))
         try stick.start(link: directory.file("zwave"))
         var fixture = ConfigFixture(
             name: name, mqtt: .local(port: broker.port),
             zwave: .init(
                 port: directory.file("zwave"), stateDirectory: directory.file("state"),
-                logLevel: options.zwaveLogLevel, devices: [.init(node: 2, room: "bedroom", name: "light")]))
+                logLevel: options.zwaveLogLevel,
+                devices: [.init(node: 2, room: "bedroom", name: "light", associations: options.associations)]))
         fixture.zwave?.openZWavePatches = options.openZWavePatches
         if let key = options.networkKey {
             let file = try directory.write("zwave.key", key)

@@ -38,7 +38,7 @@ extension ConfigurationLoader {
         let openZWavePatches = optional(table.bool("openzwave_patches"), "openzwave_patches") ?? true
         let networkKeyFile = optional(table.nonEmptyString("network_key_file"), "network_key_file")
 
-        let deviceKeys = ["node", "instance", "room", "name", "config"]
+        let deviceKeys = ["node", "instance", "room", "name", "config", "associations"]
         let deviceTables = table.arrayOfTables("device", known: deviceKeys)
         let read = deviceTables.map { readZWaveDevice($0.reader) }
         let devices = read.compactMap(\.device)
@@ -70,11 +70,17 @@ extension ConfigurationLoader {
         if table.contains("config") {
             config = table.table("config", known: nil).flatMap(readConfigParameters)
         }
+        var associations: [Int: [AssociationTarget]]? = [:]
+        if table.contains("associations") {
+            associations = table.table("associations", known: nil).flatMap { readAssociations($0, node: node) }
+        }
         let located = address.map { Located(path: table.path, value: $0) }
-        guard let node, instance != nil || !table.contains("instance"), let address, let config else {
+        guard let node, instance != nil || !table.contains("instance"), let address, let config, let associations
+        else {
             return (nil, located)
         }
-        let device = ZWaveDeviceConfig(node: node, instance: instance, address: address, config: config)
+        let device = ZWaveDeviceConfig(
+            node: node, instance: instance, address: address, config: config, associations: associations)
         return (Located(path: table.path, value: device), located)
     }
 

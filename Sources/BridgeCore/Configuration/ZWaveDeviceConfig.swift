@@ -8,12 +8,19 @@ public struct ZWaveDeviceConfig: Sendable, Hashable {
     public var address: DeviceAddress
     /// `[zwave.device.config]`: configuration parameters to apply after the interview, sorted by parameter.
     public var config: [ZWaveConfigParameter]
+    /// `associations`: members to add to the node's association groups after the interview, by group (members are
+    /// added, never removed).
+    public var associations: [Int: [AssociationTarget]]
 
-    public init(node: Int, instance: Int? = nil, address: DeviceAddress, config: [ZWaveConfigParameter] = []) {
+    public init(
+        node: Int, instance: Int? = nil, address: DeviceAddress, config: [ZWaveConfigParameter] = [],
+        associations: [Int: [AssociationTarget]] = [:]
+    ) {
         self.node = node
         self.instance = instance
         self.address = address
         self.config = config.sorted { $0.parameter < $1.parameter }
+        self.associations = associations
     }
 
     /// `room`.

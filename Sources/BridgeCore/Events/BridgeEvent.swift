@@ -30,6 +30,8 @@ public enum BridgeEvent: Sendable, Equatable, CustomStringConvertible {
     case interviewFailed(node: Int, stage: String, reason: String)
     /// `configuration_applied`: the desired configuration parameters of a node were compared and set.
     case configurationApplied(node: Int, changed: [ParameterChange], failed: [ParameterFailure])
+    /// `associations_applied` / `associations_failed`: the desired associations of a node were compared and added.
+    case associations(AssociationsOutcome)
     /// `cec_rx`: a CEC frame the bridge received and was asked to report (`[cec] rx_events`).
     case cecReceived(frame: String)
     /// `messages_dropped`: MQTT messages the bridge's connection dropped (a queue was full), with how many and on
@@ -99,6 +101,7 @@ public enum BridgeEvent: Sendable, Equatable, CustomStringConvertible {
         case .interviewCompleted: "interview_completed"
         case .interviewFailed: "interview_failed"
         case .configurationApplied: "configuration_applied"
+        case .associations(let outcome): outcome.failed.isEmpty ? "associations_applied" : "associations_failed"
         case .cecReceived: "cec_rx"
         case .messagesDropped: "messages_dropped"
         }
@@ -165,6 +168,8 @@ public enum BridgeEvent: Sendable, Equatable, CustomStringConvertible {
                     .array(failed.map { .object([("parameter", .int($0.parameter)), ("reason", .string($0.reason))]) })
                 ),
             ]
+        case .associations(let outcome):
+            return outcome.fields
         case .cecReceived(let frame):
             return [("frame", .string(frame))]
         case .messagesDropped(let dropped):

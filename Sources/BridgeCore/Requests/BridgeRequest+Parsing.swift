@@ -46,6 +46,14 @@ extension BridgeRequest {
             return .configList(node: try arguments.node())
         case .network:
             return .network
+        case .associations:
+            return .associations(node: try arguments.node())
+        case .associate:
+            let (node, group, target) = try associationArguments(arguments)
+            return .associate(node: node, group: group, target: target)
+        case .dissociate:
+            let (node, group, target) = try associationArguments(arguments)
+            return .dissociate(node: node, group: group, target: target)
         }
     }
 

@@ -28,6 +28,12 @@ public enum BridgeRequest: Sendable, Hashable {
     case configList(node: Int)
     /// The Z-Wave network: home id, controller, the OpenZWave version and which of the bridge's patches are active.
     case network
+    /// The association groups of `node`: label, most members, members (with endpoints).
+    case associations(node: Int)
+    /// Adds `target` to association group `group` of `node`.
+    case associate(node: Int, group: Int, target: AssociationTarget)
+    /// Removes `target` from association group `group` of `node` (never the controller from the Lifeline).
+    case dissociate(node: Int, group: Int, target: AssociationTarget)
 
     /// The request's verb, the last level of its topic.
     public enum Verb: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
@@ -44,6 +50,9 @@ public enum BridgeRequest: Sendable, Hashable {
         case nodeStatistics = "node_stats"
         case configList = "config_list"
         case network
+        case associations
+        case associate
+        case dissociate
 
         public var description: String { rawValue }
 
@@ -51,7 +60,7 @@ public enum BridgeRequest: Sendable, Hashable {
         /// it needs a JSON object, never an empty payload).
         public var changesNetwork: Bool {
             switch self {
-            case .devices, .getConfig, .nodeStatistics, .configList, .network: false
+            case .devices, .getConfig, .nodeStatistics, .configList, .network, .associations: false
             default: true
             }
         }
@@ -63,10 +72,11 @@ public enum BridgeRequest: Sendable, Hashable {
             case .include: ["timeout_s", "secure", "interview_timeout_s"]
             case .exclude: ["timeout_s"]
             case .refresh: ["node", "interview_timeout_s"]
-            case .heal, .removeFailed, .nodeStatistics, .configList: ["node"]
+            case .heal, .removeFailed, .nodeStatistics, .configList, .associations: ["node"]
             case .getConfig: ["node", "parameter"]
             case .setConfig: ["node", "parameter", "value", "size"]
             case .cecTransmit: ["frame"]
+            case .associate, .dissociate: ["node", "group", "target"]
             }
         }
     }
@@ -87,6 +97,9 @@ public enum BridgeRequest: Sendable, Hashable {
         case .nodeStatistics: .nodeStatistics
         case .configList: .configList
         case .network: .network
+        case .associations: .associations
+        case .associate: .associate
+        case .dissociate: .dissociate
         }
     }
 

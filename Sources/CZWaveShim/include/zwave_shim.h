@@ -356,6 +356,32 @@ zw_status zw_refresh_node_info(zw_manager *manager, uint32_t home_id, uint8_t no
 zw_status zw_send_raw(zw_manager *manager, uint32_t home_id, uint8_t node_id, const uint8_t *command, uint8_t length,
                       bool user_command);
 
+/* ---- Associations (Associations.cpp) ---- */
+/** One member of an association group: a node, or one endpoint of it (endpoint 0: the node itself). */
+typedef struct zw_association {
+    uint8_t node_id;
+    uint8_t endpoint; /**< InstanceAssociation::m_instance */
+} zw_association;
+
+/** Manager::GetNumGroups: the node's association groups, numbered 1...count. */
+zw_status zw_get_num_groups(zw_manager *manager, uint32_t home_id, uint8_t node_id, uint8_t *out_count);
+/** Manager::GetGroupLabel (truncated, always terminated). */
+zw_status zw_get_group_label(zw_manager *manager, uint32_t home_id, uint8_t node_id, uint8_t group, char *buffer,
+                             size_t size);
+/** Manager::GetMaxAssociations. */
+zw_status zw_get_max_associations(zw_manager *manager, uint32_t home_id, uint8_t node_id, uint8_t group,
+                                  uint8_t *out_max);
+/** Manager::GetAssociations (the InstanceAssociation form): copies up to `capacity` members into `out`;
+ *  `out_count` gets how many the group has. */
+zw_status zw_get_associations(zw_manager *manager, uint32_t home_id, uint8_t node_id, uint8_t group,
+                              zw_association *out, size_t capacity, size_t *out_count);
+/** Manager::AddAssociation: OpenZWave sends (Multi Channel) Association Set, then a Get to read the group back. */
+zw_status zw_add_association(zw_manager *manager, uint32_t home_id, uint8_t node_id, uint8_t group, uint8_t target,
+                             uint8_t endpoint);
+/** Manager::RemoveAssociation: (Multi Channel) Association Remove, then a Get. */
+zw_status zw_remove_association(zw_manager *manager, uint32_t home_id, uint8_t node_id, uint8_t group,
+                                uint8_t target, uint8_t endpoint);
+
 #ifdef __cplusplus
 }
 #endif

@@ -190,11 +190,12 @@ class EmulatedNode {
                 for t in group.endpointTargets { report += t }
             }
             return report
-        case 0x01 where c.count >= 3:  // Set
+        case 0x01 where c.count >= 3:  // Set: members past the group's maximum are ignored, as a real node does
             guard var group = groups[c[2]] else { return nil }
             let (nodes, targets) = splitTargets(Array(c.dropFirst(3)), multiChannel: cc == 0x8E)
-            for n in nodes where !group.nodes.contains(n) { group.nodes.append(n) }
-            for t in targets where !group.endpointTargets.contains(t) { group.endpointTargets.append(t) }
+            func full() -> Bool { group.nodes.count + group.endpointTargets.count >= Int(group.max) }
+            for n in nodes where !group.nodes.contains(n) && !full() { group.nodes.append(n) }
+            for t in targets where !group.endpointTargets.contains(t) && !full() { group.endpointTargets.append(t) }
             groups[c[2]] = group
             return nil
         case 0x04 where c.count >= 2:  // Remove

@@ -60,7 +60,8 @@ final class FibaroDimmer2Node: EmulatedNode {
             1: AssociationGroup(max: 1), 2: AssociationGroup(max: 8), 3: AssociationGroup(max: 8),
             4: AssociationGroup(max: 8), 5: AssociationGroup(max: 8),
         ]
-        groupNames = [1: "Lifeline", 2: "On/Off (S1)", 3: "Dimmer (S1)", 4: "On/Off (S2)", 5: "Dimmer (S2)"]
+        // The groups, labels and maximums of OpenZWave's config/fibaro/fgd212.xml.
+        groupNames = [1: "Lifeline", 2: "On/Off(S1)", 3: "Dimmer(S1)", 4: "On/Off(S2)", 5: "Dimmer(S2)"]
         defaultConfig = [
             1: ConfigValue(size: 1, value: 1), 2: ConfigValue(size: 1, value: 99),
             20: ConfigValue(size: 1, value: 0), 28: ConfigValue(size: 1, value: 0),

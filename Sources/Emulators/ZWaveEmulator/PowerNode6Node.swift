@@ -28,6 +28,7 @@ final class PowerNode6Node: EmulatedNode {
             1: AssociationGroup(max: 1), 2: AssociationGroup(max: 1), 3: AssociationGroup(max: 1),
             4: AssociationGroup(max: 1),
         ]
+        // The groups, labels and maximums of OpenZWave's config/greenwave/powernode6.xml.
         groupNames = [1: "Wheel", 2: "Relay health", 3: "Power level", 4: "Overcurrent protection"]
         defaultConfig = [
             0: ConfigValue(size: 1, value: 10), 1: ConfigValue(size: 1, value: 2),

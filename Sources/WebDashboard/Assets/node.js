@@ -1,13 +1,15 @@
 // Node: one Z-Wave node: what the bridge knows of it, OpenZWave's statistics (node_stats) and its configuration
 // parameters (config_list; read with get_config, set with set_config). An FGD212's parameter 28 (scene activation)
-// comes first.
+// comes first. Its associations: associations.js.
 import { h, label, ago } from "./ui.js";
+import { associationsPanel } from "./associations.js";
 
 export function nodePage(store, node) {
   const facts = h("dl", { class: "facts" });
   const stats = h("dl", { class: "facts stats", id: "node-stats" });
   const parameters = h("tbody");
   const status = h("p", { class: "status" });
+  const associations = associationsPanel(store, node);
   const freeParameter = h("input", { type: "number", min: 1, max: 255, placeholder: "parameter",
     "aria-label": "parameter" });
   const element = h("section", { class: "node-page", dataset: { node: String(node) } },
@@ -28,7 +30,8 @@ export function nodePage(store, node) {
       status,
       h("div", { class: "scroll" }, h("table", { class: "parameters" },
         h("thead", {}, h("tr", {}, ["#", "Parameter", "Value", ""].map((title) => h("th", {}, title)))),
-        parameters))));
+        parameters))),
+    associations.element);
 
   const rows = new Map();
 
@@ -139,6 +142,7 @@ export function nodePage(store, node) {
     loaded = true;
     loadStats();
     loadParameters();
+    associations.load();
   }
   load();
   return {

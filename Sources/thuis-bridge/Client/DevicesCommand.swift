@@ -38,17 +38,7 @@ struct DevicesCommand: AsyncParsableCommand {
     /// One row per device, aligned columns.
     static func table(_ inventory: JSONValue) -> String {
         guard case .array(let devices) = inventory else { return "the bridge sent no inventory\n" }
-        let rows = devices.map(row)
-        var widths = headers.map(\.count)
-        for row in rows {
-            for (index, cell) in row.enumerated() { widths[index] = max(widths[index], cell.count) }
-        }
-        func line(_ cells: [String]) -> String {
-            cells.enumerated().map { index, cell in
-                index == cells.count - 1 ? cell : cell.padded(toWidth: widths[index])
-            }.joined(separator: "  ") + "\n"
-        }
-        return ([line(headers)] + rows.map(line)).joined()
+        return TextTable.render(headers, devices.map(row))
     }
 
     static func row(_ device: JSONValue) -> [String] {

@@ -48,6 +48,19 @@ import Testing
                     failed: [.init(parameter: 9, reason: "no")]),
                 #"{"type":"configuration_applied","node":2,"changed":[{"parameter":28,"from":0,"to":1}],"failed":[{"parameter":9,"reason":"no"}]}"#
             ),
+            (
+                .associations(
+                    .init(
+                        node: 2, added: [.init(group: 3, target: .init(node: 5, endpoint: 1))], present: 1, failed: [])),
+                #"{"type":"associations_applied","node":2,"added":[{"group":3,"target":"5:1"}],"already_present":1,"failed":[]}"#
+            ),
+            (
+                .associations(
+                    .init(
+                        node: 2, added: [], present: 0,
+                        failed: [.init(group: 9, target: .init(node: 4), reason: "no group 9")])),
+                #"{"type":"associations_failed","node":2,"added":[],"already_present":0,"failed":[{"group":9,"target":"4","reason":"no group 9"}]}"#
+            ),
             (.cecReceived(frame: "0f:36"), #"{"type":"cec_rx","frame":"0f:36"}"#),
         ]
         for (event, json) in cases {
