@@ -44,7 +44,8 @@ import ZWaveEmulator
         try await InclusionHouse.with(name: "associations", joinAfter: nil, options: Self.options) { house in
             try await Self.waitForTargets(house)
             // The FGD212's groups, labels and maximums as OpenZWave's device database gives them; the Lifeline
-            // holds the controller (OpenZWave put it there during the interview).
+            // holds the controller's endpoint 1 (OpenZWave put it there during the interview, by Multi Channel
+            // Association).
             let listed = try await Self.ask(house, "associations", #"{"node":2}"#)
             #expect(listed["status"] == .string("ok"), "\(listed)")
             guard case .array(let groups)? = listed["data"]?["groups"] else {
@@ -55,8 +56,8 @@ import ZWaveEmulator
                 groups.map { $0["label"] ?? .null }
                     == ["Lifeline", "On/Off(S1)", "Dimmer(S1)", "On/Off(S2)", "Dimmer(S2)"].map { .string($0) })
             #expect(groups.map { $0["max"] ?? .null } == [1, 8, 8, 8, 8].map { .int($0) })
-            #expect(Self.members(groups.first) == ["1"], "\(listed)")
-            #expect(house.stick.associations(node: 2, group: 1).map { $0.nodes + $0.endpoints.map(\.[0]) } == [1])
+            #expect(Self.members(groups.first) == ["1:1"], "\(listed)")
+            #expect(house.stick.associations(node: 2, group: 1)?.endpoints == [[1, 1]])
 
             // associate through the CLI: the node holds the member, the CLI prints the group read back.
             let associate = try house.cli(["associate", "2", "2", "4"])
@@ -74,7 +75,7 @@ import ZWaveEmulator
             #expect(await table.waitForExit(timeout: .seconds(30)) == .exited(0), "\(table.outputText)")
             let lines = table.output.filter { $0.stream == .stdout }.map(\.text)
             #expect(lines.first?.hasPrefix("GROUP") == true, "\(table.outputText)")
-            #expect(lines.contains { $0.hasPrefix("1 ") && $0.contains("Lifeline") && $0.hasSuffix(" 1") })
+            #expect(lines.contains { $0.hasPrefix("1 ") && $0.contains("Lifeline") && $0.hasSuffix(" 1:1") })
             #expect(lines.contains { $0.hasPrefix("2 ") && $0.contains("On/Off(S1)") && $0.hasSuffix(" 4") })
             #expect(lines.contains { $0.hasPrefix("3 ") && $0.hasSuffix(" 3:1") }, "\(lines)")
 
@@ -117,7 +118,7 @@ import ZWaveEmulator
                     && [0x85, 0x8E].contains { event.carries($0, 0x01) || event.carries($0, 0x04) }
             }
             #expect(changes.isEmpty, "sent: \(changes)")
-            #expect(house.stick.associations(node: 2, group: 1)?.nodes == [1])
+            #expect(house.stick.associations(node: 2, group: 1)?.endpoints == [[1, 1]])
         }
     }
 
@@ -144,7 +145,7 @@ import ZWaveEmulator
             #expect(reason.contains("node 2 has no association group 9"), "\(event)")
             #expect(house.stick.associations(node: 2, group: 2)?.nodes == [4])
             #expect(house.stick.associations(node: 2, group: 3)?.endpoints == [[3, 1]])
-            #expect(house.stick.associations(node: 2, group: 1)?.nodes == [1])
+            #expect(house.stick.associations(node: 2, group: 1)?.endpoints == [[1, 1]])
         }
     }
 }

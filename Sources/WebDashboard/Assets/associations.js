@@ -16,7 +16,7 @@ export function associationsPanel(store, node) {
   let controller = null;  // the controller's node id, from the associations response
 
   function member(group, target) {
-    const lifeline = group.group === 1 && target === String(controller);
+    const lifeline = group.group === 1 && target.split(":")[0] === String(controller);
     return h("span", { class: "member", dataset: { member: target } }, target,
       lifeline ? null : h("button", { type: "button", class: "small", title: `remove ${target}`,
         onclick: () => change("dissociate", group.group, target) }, "×"), " ");
