@@ -8,7 +8,7 @@ extension ZWaveBackend: BridgeRequestHandler {
     public nonisolated var verbs: Set<BridgeRequest.Verb> {
         [
             .include, .exclude, .cancel, .refresh, .heal, .removeFailed, .getConfig, .setConfig, .nodeStatistics,
-            .configList, .network,
+            .configList, .network, .neighbors,
         ]
     }
 
@@ -71,6 +71,8 @@ extension ZWaveBackend: BridgeRequestHandler {
             return .object([("nodes", .array(entries))])
         case .configList(let number):
             return try await configList(try await knownNode(number))
+        case .neighbors(let node, let refresh):
+            return try await neighbors(node: node, refresh: refresh)
         case .devices, .cecTransmit:
             throw RequestFailure("\(request.verb) is not a Z-Wave request")
         }

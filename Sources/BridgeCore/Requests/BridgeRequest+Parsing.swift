@@ -46,6 +46,10 @@ extension BridgeRequest {
             return .configList(node: try arguments.node())
         case .network:
             return .network
+        case .neighbors:
+            return .neighbors(
+                node: arguments.has("node") ? try arguments.node() : nil,
+                refresh: try arguments.bool("refresh", default: false))
         }
     }
 

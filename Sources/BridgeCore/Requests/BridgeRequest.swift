@@ -28,6 +28,9 @@ public enum BridgeRequest: Sendable, Hashable {
     case configList(node: Int)
     /// The Z-Wave network: home id, controller, the OpenZWave version and which of the bridge's patches are active.
     case network
+    /// Each node's neighbours in the controller's routing table and its hops from the controller, for `node` or
+    /// every node; `refresh` asks the node(s) for a neighbour update first.
+    case neighbors(node: Int?, refresh: Bool)
 
     /// The request's verb, the last level of its topic.
     public enum Verb: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
@@ -44,6 +47,7 @@ public enum BridgeRequest: Sendable, Hashable {
         case nodeStatistics = "node_stats"
         case configList = "config_list"
         case network
+        case neighbors
 
         public var description: String { rawValue }
 
@@ -51,7 +55,7 @@ public enum BridgeRequest: Sendable, Hashable {
         /// it needs a JSON object, never an empty payload).
         public var changesNetwork: Bool {
             switch self {
-            case .devices, .getConfig, .nodeStatistics, .configList, .network: false
+            case .devices, .getConfig, .nodeStatistics, .configList, .network, .neighbors: false
             default: true
             }
         }
@@ -67,6 +71,7 @@ public enum BridgeRequest: Sendable, Hashable {
             case .getConfig: ["node", "parameter"]
             case .setConfig: ["node", "parameter", "value", "size"]
             case .cecTransmit: ["frame"]
+            case .neighbors: ["node", "refresh"]
             }
         }
     }
@@ -87,6 +92,7 @@ public enum BridgeRequest: Sendable, Hashable {
         case .nodeStatistics: .nodeStatistics
         case .configList: .configList
         case .network: .network
+        case .neighbors: .neighbors
         }
     }
 
