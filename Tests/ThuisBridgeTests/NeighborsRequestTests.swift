@@ -82,9 +82,13 @@ import ZWaveEmulator
             #expect(
                 house.stick.receivedHostFrames.filter { $0.frame.function == 0x48 }.count == updates + 1,
                 "one REQUEST_NODE_NEIGHBOR_UPDATE on the wire")
+            // OpenZWave read only the pump's table again: the dining light's still names the pump, until its own
+            // update.
             let after = try await Self.ask(house, #"{"transaction":"after"}"#, transaction: "after")
-            #expect(Self.neighbors(Self.entry(after, 9)) == [1, 4, 5])
-            #expect(Self.neighbors(Self.entry(after, 2)) == [1, 6, 7, 8])
+            #expect(Self.neighbors(Self.entry(after, 9)) == [1, 4, 5, 8])
+            let light = try await Self.ask(
+                house, #"{"transaction":"light","node":9,"refresh":true}"#, transaction: "light")
+            #expect(Self.neighbors(Self.entry(light, 9)) == [1, 4, 5], "\(light.serialized)")
         }
     }
 
