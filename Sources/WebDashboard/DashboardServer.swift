@@ -19,7 +19,7 @@ public struct DashboardServer: Sendable {
     let logger: Logger
 
     /// The paths that serve the page (its scripts draw the part the path names).
-    static let pages = ["/", "/network", "/events", "/node/{node}"]
+    static let pages = ["/", "/network", "/network/map", "/events", "/node/{node}"]
 
     public init(
         listen: WebListenAddress, access: DashboardAccess, hub: DashboardHub, bridge: Bridge,

@@ -9,6 +9,7 @@ extension ZWaveBackend {
         switch event {
         case .controllerCommand(let update):
             controllerUpdate(update)
+            meshUpdate(update)
         case .nodeNew(let node):
             sessionSawNode(node)
         case .driverReady(let home, _):
@@ -48,6 +49,7 @@ extension ZWaveBackend {
             await publishDetails(node)
         case .nodeReady(let node):
             readyNodes.insert(node)
+            mesh.readAt[node] = Date()
             basicOnly.remove(node)
             await publishDetails(node)
             quirk.observe(.interviewCompleted(node))

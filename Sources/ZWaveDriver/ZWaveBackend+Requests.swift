@@ -8,7 +8,7 @@ extension ZWaveBackend: BridgeRequestHandler {
     public nonisolated var verbs: Set<BridgeRequest.Verb> {
         [
             .include, .exclude, .cancel, .refresh, .heal, .removeFailed, .getConfig, .setConfig, .nodeStatistics,
-            .configList, .network, .associations, .associate, .dissociate,
+            .configList, .network, .associations, .associate, .dissociate, .neighbors,
         ]
     }
 
@@ -77,6 +77,8 @@ extension ZWaveBackend: BridgeRequestHandler {
             return try await associate(try await knownNode(number), group: group, target: target)
         case .dissociate(let number, let group, let target):
             return try await dissociate(try await knownNode(number), group: group, target: target)
+        case .neighbors(let node, let refresh):
+            return try await neighbors(node: node, refresh: refresh)
         case .devices, .cecTransmit:
             throw RequestFailure("\(request.verb) is not a Z-Wave request")
         }

@@ -51,6 +51,7 @@ public final class ZWaveBackend: DeviceBackend {
     /// Nodes whose interview did not finish: controlled with Basic Set until it does.
     var basicOnly: Set<NodeID> = []
     var lastSeen = LastSeen()
+    var mesh = MeshState()
     let work: AsyncStream<Work>
     let workContinuation: AsyncStream<Work>.Continuation
 

@@ -26,6 +26,8 @@ enum ScaleScenario {
         /// Correctness of the cold and cached runs (every state published), and of the runs with CEC.
         var startChecks: [ScenarioResult.Check] = []
         var restChecks: [ScenarioResult.Check] = []
+        /// The `neighbors` request for every node, sent at rest after the cached start: request → response, s.
+        var neighbors: Double?
     }
 
     /// When, after the bridge's start, its RSS counts as at rest.
@@ -96,6 +98,7 @@ enum ScaleScenario {
         outcome.cached = cached
         outcome.metersCached = metersCached
         _ = await fixture.waitForQuiet(.seconds(1), timeout: .seconds(60))
+        outcome.neighbors = await neighborsAnswer(second, watcher)
         await second.process.stop(timeout: .seconds(20))
 
         if withCEC {
@@ -161,5 +164,25 @@ enum ScaleScenario {
             try? await Task.sleep(for: .milliseconds(10))
         }
         return (last - since).milliseconds / 1000
+    }
+}
+
+extension ScaleScenario {
+    /// Times the `neighbors` request for every node (request published → response received), nil without an answer
+    /// within 30 s.
+    static func neighborsAnswer(_ bridge: BridgeRun, _ watcher: BenchClient) async -> Double? {
+        let mark = watcher.inbox.mark
+        let sent = ContinuousClock.now
+        do {
+            try await watcher.publish("Thuis/bridge/\(bridge.name)/request/neighbors", #"{"transaction":"bench"}"#)
+        } catch {
+            return nil
+        }
+        guard
+            let answer = await watcher.wait(
+                topic: "Thuis/bridge/\(bridge.name)/response/neighbors", from: mark, timeout: .seconds(30))
+        else { return nil }
+        let elapsed = sent.duration(to: answer.time)
+        return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
     }
 }

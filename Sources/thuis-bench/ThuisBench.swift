@@ -30,8 +30,11 @@ struct RunCommand: AsyncParsableCommand {
     @Option(help: "Samples for the CEC scenario (6).")
     var cecSamples = 300
 
-    @Option(help: "Nodes in the scale network (4, 5, 10).")
+    @Option(help: "Nodes in the scale network (4, 5, 10): 1-\(maximumNodes), Z-Wave's limit beside the controller.")
     var nodes = 50
+
+    /// Z-Wave's node ids are 1-232 and the controller has one: the emulator takes at most 231 nodes.
+    static let maximumNodes = 231
 
     @Option(help: "Emulated radio latency per transaction for the scale scenario, in ms.")
     var scaleLatency = 5
@@ -61,6 +64,13 @@ struct RunCommand: AsyncParsableCommand {
     var keep = false
 
     func run() async throws {
+        guard (1...Self.maximumNodes).contains(nodes) else {
+            FileHandle.standardError.write(
+                Data(
+                    ("thuis-bench: --nodes \(nodes) is impossible: a Z-Wave network has node ids 1-232 and the "
+                        + "controller takes one, so it holds 1-\(Self.maximumNodes) nodes\n").utf8))
+            throw ExitCode(2)
+        }
         let selected = Set(only.split(separator: ",").compactMap { Int($0.trimmingCharacters(in: .whitespaces)) })
         let machine = Machine.current()
         let log: @Sendable (String) -> Void = { FileHandle.standardError.write(Data(($0 + "\n").utf8)) }

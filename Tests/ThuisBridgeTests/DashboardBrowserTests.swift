@@ -23,9 +23,7 @@ struct DashboardBrowserTests {
 
     @Test func theDashboardDrivesAndFollowsTheHouse() async throws {
         guard BrowserInstall.isInstalled else { throw TestSupportError(BrowserInstall.missing) }
-        let house = try await BrowserHouse.start()
-        let (browser, version) = try await DashboardBrowser.start()
-        do {
+        try await BrowserHouse.with { house, browser, version in
             print("dashboard: \(house.url) in Chromium \(version)")
             try await refusesAMissingOrWrongToken(house, browser)
             try await tilesFollowMQTT(house, browser)
@@ -34,15 +32,7 @@ struct DashboardBrowserTests {
             try await inclusionFromTheNetworkPage(house, browser)
             try await theNodePageReadsOpenZWave(house, browser)
             try await theTabletSeesTheTilesAndNoNetwork(house, browser)
-        } catch {
-            print("bridge output:\n\(house.bridge.outputText.suffix(15_000))")
-            print("browser harness:\n\(browser.process.outputText.suffix(5_000))")
-            await browser.stop()
-            await house.stop()
-            throw error
         }
-        await browser.stop()
-        await house.stop()
     }
 
     /// Without the token (or with a wrong one) the pages are 401 and the browser's WebSocket is refused.
@@ -178,10 +168,10 @@ final class BrowserHouse: Sendable {
         self.url = url
     }
 
-    static func start() async throws -> BrowserHouse {
+    static func start(network: NetworkDescription = .defaultNetwork) async throws -> BrowserHouse {
         let broker = try await MosquittoBroker.start()
         let directory = try TemporaryDirectory(prefix: "thuis-web")
-        let stick = ZWaveStickEmulator(network: .defaultNetwork)
+        let stick = ZWaveStickEmulator(network: network)
         try stick.start(link: directory.file("zwave"))
         var zwave = ZWaveHouse.zwave
         zwave.port = directory.file("zwave")
@@ -222,6 +212,27 @@ final class BrowserHouse: Sendable {
         return BrowserHouse(
             broker: broker, stick: stick, watcher: watcher, directory: directory, bridge: bridge,
             url: String(line.text[found]))
+    }
+
+    /// Runs `body` with a started house and browser (and the browser's version), printing the bridge's and the
+    /// harness's output when it fails, stopping both after.
+    static func with(
+        network: NetworkDescription = .defaultNetwork,
+        _ body: (BrowserHouse, DashboardBrowser, String) async throws -> Void
+    ) async throws {
+        let house = try await BrowserHouse.start(network: network)
+        let (browser, version) = try await DashboardBrowser.start()
+        do {
+            try await body(house, browser, version)
+        } catch {
+            print("bridge output:\n\(house.bridge.outputText.suffix(15_000))")
+            print("browser harness:\n\(browser.process.outputText.suffix(5_000))")
+            await browser.stop()
+            await house.stop()
+            throw error
+        }
+        await browser.stop()
+        await house.stop()
     }
 
     func stop() async {

@@ -54,6 +54,10 @@ extension BridgeRequest {
         case .dissociate:
             let (node, group, target) = try associationArguments(arguments)
             return .dissociate(node: node, group: group, target: target)
+        case .neighbors:
+            return .neighbors(
+                node: arguments.has("node") ? try arguments.node() : nil,
+                refresh: try arguments.bool("refresh", default: false))
         }
     }
 

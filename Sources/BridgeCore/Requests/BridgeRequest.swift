@@ -34,6 +34,9 @@ public enum BridgeRequest: Sendable, Hashable {
     case associate(node: Int, group: Int, target: AssociationTarget)
     /// Removes `target` from association group `group` of `node` (never the controller from the Lifeline).
     case dissociate(node: Int, group: Int, target: AssociationTarget)
+    /// Each node's neighbours in the controller's routing table and its hops from the controller, for `node` or
+    /// every node; `refresh` asks the node(s) for a neighbour update first.
+    case neighbors(node: Int?, refresh: Bool)
 
     /// The request's verb, the last level of its topic.
     public enum Verb: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
@@ -53,6 +56,7 @@ public enum BridgeRequest: Sendable, Hashable {
         case associations
         case associate
         case dissociate
+        case neighbors
 
         public var description: String { rawValue }
 
@@ -60,7 +64,7 @@ public enum BridgeRequest: Sendable, Hashable {
         /// it needs a JSON object, never an empty payload).
         public var changesNetwork: Bool {
             switch self {
-            case .devices, .getConfig, .nodeStatistics, .configList, .network, .associations: false
+            case .devices, .getConfig, .nodeStatistics, .configList, .network, .associations, .neighbors: false
             default: true
             }
         }
@@ -77,6 +81,7 @@ public enum BridgeRequest: Sendable, Hashable {
             case .setConfig: ["node", "parameter", "value", "size"]
             case .cecTransmit: ["frame"]
             case .associate, .dissociate: ["node", "group", "target"]
+            case .neighbors: ["node", "refresh"]
             }
         }
     }
@@ -100,6 +105,7 @@ public enum BridgeRequest: Sendable, Hashable {
         case .associations: .associations
         case .associate: .associate
         case .dissociate: .dissociate
+        case .neighbors: .neighbors
         }
     }
 

@@ -3,36 +3,47 @@ extension NetworkDescription {
     /// after inclusion starts).
     public static var defaultNetwork: NetworkDescription {
         NetworkDescription(nodes: [
-            NodeDescription(id: 2, kind: .fgd212, name: "dimmer", level: 0, loads: [60], sceneActivation: true),
+            NodeDescription(
+                id: 2, kind: .fgd212, name: "dimmer", level: 0, loads: [60], sceneActivation: true, neighbors: [1, 3]),
             NodeDescription(
                 id: 3, kind: .powernode6, name: "powernode", switches: [true, true, true, true, false, false],
-                loads: [10, 25.5, 0, 120, 5, 0]),
+                loads: [10, 25.5, 0, 120, 5, 0], neighbors: [1, 2]),
             NodeDescription(id: 10, kind: .joining, name: "new switch", joinsAs: .binarySwitch, joinAfter: 2),
         ])
     }
 
-    /// The project's example house.
+    /// The project's example house. The garden pump (8) is out of the stick's range: it is reached through the
+    /// dining light (9), two hops away.
     public static var house: NetworkDescription {
         NetworkDescription(nodes: [
-            NodeDescription(id: 2, kind: .fgd212, name: "bedroom light", loads: [40], sceneActivation: true),
+            NodeDescription(
+                id: 2, kind: .fgd212, name: "bedroom light", loads: [40], sceneActivation: true, neighbors: [1, 6, 7]),
             NodeDescription(
                 id: 3, kind: .powernode6, name: "living room sockets",
-                switches: [true, true, false, true, false, false], loads: [8, 35, 0, 120, 0, 0]),
-            NodeDescription(id: 4, kind: .fgd212, name: "living room light", loads: [75], sceneActivation: true),
-            NodeDescription(id: 5, kind: .fgd212, name: "kitchen light", loads: [50], sceneActivation: true),
-            NodeDescription(id: 6, kind: .fgd212, name: "hall light", loads: [20], sceneActivation: true),
-            NodeDescription(id: 7, kind: .fgd212, name: "study light", loads: [30], sceneActivation: true),
-            NodeDescription(id: 8, kind: .binarySwitch, name: "garden pump", switches: [false], loads: [300]),
-            NodeDescription(id: 9, kind: .fgd212, name: "dining light", loads: [60], sceneActivation: true),
+                switches: [true, true, false, true, false, false], loads: [8, 35, 0, 120, 0, 0], neighbors: [1, 4]),
+            NodeDescription(
+                id: 4, kind: .fgd212, name: "living room light", loads: [75], sceneActivation: true,
+                neighbors: [1, 3, 9]),
+            NodeDescription(
+                id: 5, kind: .fgd212, name: "kitchen light", loads: [50], sceneActivation: true, neighbors: [1, 9]),
+            NodeDescription(
+                id: 6, kind: .fgd212, name: "hall light", loads: [20], sceneActivation: true, neighbors: [1, 2, 7]),
+            NodeDescription(
+                id: 7, kind: .fgd212, name: "study light", loads: [30], sceneActivation: true, neighbors: [1, 2, 6]),
+            NodeDescription(
+                id: 8, kind: .binarySwitch, name: "garden pump", switches: [false], loads: [300], neighbors: [9]),
+            NodeDescription(
+                id: 9, kind: .fgd212, name: "dining light", loads: [60], sceneActivation: true, neighbors: [1, 4, 5, 8]),
             NodeDescription(id: 10, kind: .joining, name: "new switch", joinsAs: .binarySwitch, joinAfter: 2),
         ])
     }
 
-    /// `default`, `house`, or nil.
+    /// `default`, `house`, `large`, or nil.
     public static func preset(named name: String) -> NetworkDescription? {
         switch name {
         case "default": .defaultNetwork
         case "house": .house
+        case "large": .large
         default: nil
         }
     }

@@ -31,6 +31,7 @@ extension NetworkDescription {
     /// scene_activation = true   # fgd212 parameter 28
     /// joins_as = "binary_switch" # joining
     /// join_after = 2.0          # joining: seconds; omit to join only on request
+    /// neighbors = [1, 3]        # the nodes it hears directly (1 = the stick); omit: the stick only
     /// ```
     public init(toml text: String) throws(NetworkDescriptionError) {
         let file: File
@@ -66,11 +67,14 @@ extension NetworkDescription {
             if let loads = n.loads, loads.contains(where: { !$0.isFinite || $0 < 0 }) {
                 throw .invalid(reason: "node \(n.id): loads must be finite and >= 0")
             }
+            if let heard = n.neighbors, let bad = heard.first(where: { !(1...232).contains($0) || $0 == n.id }) {
+                throw .invalid(reason: "node \(n.id): neighbour \(bad) is not another node id 1…232")
+            }
             nodes.append(
                 NodeDescription(
                     id: UInt8(n.id), kind: kind, name: n.name, level: UInt8(n.level ?? 0), switches: n.switches ?? [],
                     loads: n.loads ?? [], realFraming: framing == "real", sceneActivation: n.scene_activation ?? false,
-                    joinsAs: joinsAs, joinAfter: n.join_after))
+                    joinsAs: joinsAs, joinAfter: n.join_after, neighbors: n.neighbors.map { $0.map(UInt8.init) }))
         }
         if let scale = file.time_scale, !(scale.isFinite && scale > 0) {
             throw .invalid(reason: "time_scale must be > 0")
@@ -80,7 +84,7 @@ extension NetworkDescription {
         self.init(homeID: UInt32(home), nodes: nodes, timeScale: file.time_scale ?? 1)
     }
 
-    /// Loads `source`: a preset name (`default`, `house`) or a TOML file path.
+    /// Loads `source`: a preset name (`default`, `house`, `large`) or a TOML file path.
     public static func load(_ source: String) throws(NetworkDescriptionError) -> NetworkDescription {
         if let preset = preset(named: source) { return preset }
         let text: String
@@ -110,5 +114,6 @@ extension NetworkDescription {
         var scene_activation: Bool?
         var joins_as: String?
         var join_after: Double?
+        var neighbors: [Int]?
     }
 }

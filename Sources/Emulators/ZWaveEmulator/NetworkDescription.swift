@@ -39,12 +39,15 @@ public struct NodeDescription: Sendable, Equatable {
     /// Joining node: seconds after inclusion/exclusion mode starts until it joins/leaves by itself;
     /// nil = only on request (`ZWaveStickEmulator.pressNetworkButton`).
     public var joinAfter: Double?
+    /// The nodes it hears directly (1 = the controller); nil: the controller only. Links count both ways
+    /// (``NetworkDescription/neighborTable``).
+    public var neighbors: [UInt8]?
 
     /// A node; every field but `id` and `kind` has the device's factory default.
     public init(
         id: UInt8, kind: NodeKind, name: String? = nil, level: UInt8 = 0, switches: [Bool] = [],
         loads: [Double] = [], realFraming: Bool = true, sceneActivation: Bool = false,
-        joinsAs: NodeKind = .binarySwitch, joinAfter: Double? = nil
+        joinsAs: NodeKind = .binarySwitch, joinAfter: Double? = nil, neighbors: [UInt8]? = nil
     ) {
         self.id = id
         self.kind = kind
@@ -56,6 +59,7 @@ public struct NodeDescription: Sendable, Equatable {
         self.sceneActivation = sceneActivation
         self.joinsAs = joinsAs
         self.joinAfter = joinAfter
+        self.neighbors = neighbors
     }
 }
 

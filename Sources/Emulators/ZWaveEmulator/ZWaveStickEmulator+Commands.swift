@@ -3,7 +3,7 @@ extension ZWaveStickEmulator {
     /// `press <node> s1|s2 single|double|triple|hold|release`, `load <node> <endpoint> <watts>`,
     /// `toggle <node> [endpoint]`, `dead <node> on|off`, `join <node>` (network button),
     /// `nak`, `can`, `unplug`, `replug`, `latency <ms>`, `raw <hex bytes>`, `report <node> <hex bytes>`,
-    /// `state <node> [endpoint]`.
+    /// `state <node> [endpoint]`, `move <node> <neighbour>...` (what the node hears on the radio from now on).
     public func execute(_ line: String) -> String {
         let words = line.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
         guard let verb = words.first?.lowercased() else { return "error: empty command" }
@@ -54,6 +54,11 @@ extension ZWaveStickEmulator {
             } catch {
                 return "error: \(error)"
             }
+        case "move":
+            guard let n = node(0) else { return "error: move <node> <neighbour>... (1 = the stick)" }
+            let heard = args.dropFirst().map { UInt8($0) }
+            guard heard.allSatisfy({ $0 != nil }) else { return "error: move <node> <neighbour>... (node ids)" }
+            return move(node: n, neighbors: heard.compactMap { $0 }).map { "error: \($0)" } ?? "ok"
         case "latency":
             guard args.count >= 1, let ms = Int(args[0]), ms >= 0 else { return "error: latency <ms>" }
             setRadioLatency(.milliseconds(ms))

@@ -46,8 +46,7 @@ extension ZWaveStickEmulator {
         case SerialFunction.sendData:
             sendData(f)
         case SerialFunction.getRoutingInfo:
-            let id = p.first ?? 0
-            respond(f, nodeBitmap { $0.included && $0.id != id })
+            respond(f, routingInfo(p.first ?? 0))
         case SerialFunction.isFailedNode:
             let id = p.first ?? 0
             respond(f, [nodes[id].map { $0.dead ? 1 : 0 } ?? 1])

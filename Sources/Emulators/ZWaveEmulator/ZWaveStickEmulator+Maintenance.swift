@@ -4,7 +4,7 @@ import FoundationEssentials
 /// OpenZWave's heal sends) and removing a failed node. Runs on the queue.
 extension ZWaveStickEmulator {
     /// REQUEST_NODE_NEIGHBOR_UPDATE `[node, cb]` → callbacks STARTED (0x21) then DONE (0x22), or FAILED (0x23)
-    /// for a dead or unknown node. ASSIGN/DELETE_RETURN_ROUTE `[...,cb]` → RES 1, callback `[cb, status]`
+    /// for a dead or unknown node; the stick's routing table then holds the node's neighbours on the radio. ASSIGN/DELETE_RETURN_ROUTE `[...,cb]` → RES 1, callback `[cb, status]`
     /// (0 = OK, 1 = no ACK). REMOVE_FAILED_NODE_ID `[node, cb]` → RES 0 (started; 0x08 for an unknown node),
     /// callback `[cb, 0x01]` (removed) for a dead node, `[cb, 0x00]` (the node answered: OK, kept) otherwise.
     func maintain(_ f: SerialFrame) {
@@ -20,6 +20,7 @@ extension ZWaveStickEmulator {
                 controllerCallback(f.function, [callback, 0x23], delay: latency + 0.1)
                 return
             }
+            learnNeighbors(of: id)
             controllerCallback(f.function, [callback, 0x21], delay: latency)
             controllerCallback(f.function, [callback, 0x22], delay: 2 * latency)
         case SerialFunction.assignReturnRoute, SerialFunction.deleteReturnRoute:

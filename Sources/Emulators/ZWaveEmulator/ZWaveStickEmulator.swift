@@ -63,6 +63,10 @@ public final class ZWaveStickEmulator: @unchecked Sendable {
     var controllerCommand: ControllerCommand = .idle
     var lastCommandCallback: UInt8 = 0
     var commandGeneration = 0
+    /// Who hears whom on the radio (changed by `move`), and the stick's routing table: what it last learnt
+    /// (from the description, then from each node's neighbour update). GET_ROUTING_INFO answers the latter.
+    var radioNeighbors: [UInt8: Set<UInt8>] = [:]
+    var routingTable: [UInt8: Set<UInt8>] = [:]
 
     // Observation.
     var hostFrames: [HostFrameEvent] = []
@@ -94,6 +98,8 @@ public final class ZWaveStickEmulator: @unchecked Sendable {
         self.network = network
         self.radioLatency = radioLatency
         self.trace = trace
+        radioNeighbors = network.neighborTable
+        routingTable = radioNeighbors
         for d in network.nodes {
             nodes[d.id] = Self.makeNode(d, included: d.kind != .joining)
             if d.kind == .joining, let delay = d.joinAfter, delay.isFinite {

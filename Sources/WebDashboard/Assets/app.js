@@ -5,6 +5,7 @@ import { tilesPage } from "./tiles.js";
 import { networkPage } from "./network.js";
 import { nodePage } from "./node.js";
 import { eventsPage } from "./events.js";
+import { mapPage } from "./map.js";
 
 const store = new Store();
 const view = document.getElementById("view");
@@ -21,6 +22,7 @@ function route(path) {
   const node = path.match(/^\/node\/(\d+)$/);
   if (node) return { name: "network", make: adminOnly(() => nodePage(store, Number(node[1]))) };
   if (path === "/network") return { name: "network", make: adminOnly(() => networkPage(store)) };
+  if (path === "/network/map") return { name: "map", make: adminOnly(() => mapPage(store)) };
   if (path === "/events") return { name: "events", make: () => eventsPage(store) };
   return { name: "tiles", make: () => tilesPage(store) };
 }
@@ -61,7 +63,9 @@ function showConnection() {
 store.subscribe((change) => {
   if (change.kind === "connection" || change.kind === "bridge" || change.kind === "snapshot") showConnection();
   // The role is known once the snapshot came: a network page drawn before it is drawn again.
-  if (change.kind === "snapshot" && store.role !== drawnFor && route(location.pathname).name === "network") show();
+  if (change.kind === "snapshot" && store.role !== drawnFor && ["network", "map"].includes(route(location.pathname).name)) {
+    show();
+  }
   if (change.kind === "error") toast(change.error);
   if (change.kind === "response" && change.response && change.response.status === "error" &&
       String(change.response.transaction || "").startsWith(`web-${store.session}-`)) {

@@ -17,6 +17,8 @@ Commands:
   wait_text {selector, contains}     wait until an element's text contains `contains`; result: the text
   socket {path}                      open a WebSocket from the page; result: "open" or "closed <code>"
   screenshot {path, width, height}   a PNG of the page at that window size
+  script {source, args}              run `source` as an async script (its last argument is the callback to call
+                                     with the result); result: what it passed
   quit
 """
 import json
@@ -109,6 +111,8 @@ def run(driver, command):
         return [element.is_displayed() for element in driver.find_elements(By.CSS_SELECTOR, command["selector"])]
     if name == "socket":
         return driver.execute_async_script(SOCKET, command["path"])
+    if name == "script":
+        return driver.execute_async_script(command["source"], *command.get("args", []))
     if name == "screenshot":
         driver.set_window_size(command.get("width", 1280), command.get("height", 800))
         return driver.save_screenshot(command["path"])
