@@ -135,13 +135,13 @@ public struct Composition {
             maxInboundPayloadBytes: 4 * 1024, maxInboundPacketBytes: 64 * 1024)
     }
 
-    /// The configured devices. Z-Wave kinds are a first guess (an endpoint is a socket, a node a dimmer)
-    /// that the hardware corrects once the library reports the node's command classes.
+    /// The configured devices. Z-Wave kinds are a first guess (an endpoint is a socket, a node a dimmer), marked
+    /// as such, that the hardware corrects once the library reports the node's command classes.
     public static func devices(_ configuration: BridgeConfiguration) -> [DeviceDescriptor] {
         let zwave = (configuration.zwave?.devices ?? []).map { device in
             DeviceDescriptor(
                 address: device.address, kind: device.instance == nil ? .dimmer : .socket, source: device.source,
-                metered: true)
+                metered: true, kindKnown: false)
         }
         let cec = (configuration.cec?.devices ?? []).map { device in
             DeviceDescriptor(

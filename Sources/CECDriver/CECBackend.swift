@@ -213,7 +213,7 @@ public actor CECBackend: DeviceBackend {
     }
 
     /// Asks the TV to show `address` with a broadcast Set Stream Path (`<own>F:86:<pa>`); the device there
-    /// answers Active Source. No Active Source of our own (`LibCEC.setInput` sends one first): libcec
+    /// answers Active Source. No Active Source of our own first (as pyCEC sends): libcec
     /// takes an Active Source sent from its logical address as its own activation and, moments later,
     /// broadcasts Image View On and Active Source with its own physical address, pulling the TV back.
     func switchInput(to address: PhysicalAddress) async throws {
@@ -222,37 +222,36 @@ public actor CECBackend: DeviceBackend {
             CECFrame(initiator: .broadcast, destination: .broadcast, opcode: 0x86, parameters: pa))
     }
 
+    /// Sends a volume or mute key. What libcec returns for it is its cached status, which is older than the
+    /// audio system's when the report is late (a busy bus or host): it is not published. Only the audio system's
+    /// own Report Audio Status (`.audioStatus`, from a received frame: the answer to the key or to libcec's request
+    /// after it) sets `volume` and `mute`.
     func performAudio(_ command: DeviceCommand) async throws {
         switch command {
-        case .volume(.up): publish(try await driver.volumeUp())
-        case .volume(.down): publish(try await driver.volumeDown())
+        case .volume(.up): _ = try await driver.volumeUp()
+        case .volume(.down): _ = try await driver.volumeDown()
         case .volume(.level(let target)): try await stepVolume(to: target)
-        case .mute(.on): publish(try await driver.mute())
-        case .mute(.off): publish(try await driver.unmute())
-        case .mute(.toggle): publish(try await driver.toggleMute())
+        case .mute(.on): _ = try await driver.mute()
+        case .mute(.off): _ = try await driver.unmute()
+        case .mute(.toggle): _ = try await driver.toggleMute()
         default: break
         }
     }
 
-    /// Reaches an absolute volume by stepping with the audio system's feedback. libcec answers a volume
-    /// key with its cached status when the report is late (a busy bus or host), so a step that does not
-    /// move asks for the status again before the next. It gives up when the volume has not moved for
-    /// `volumeStallLimit` (no audio system, or it ignores the keys) or after 150 steps.
+    /// Reaches an absolute volume by stepping with the audio system's reports: a step whose report has not
+    /// arrived when libcec returns asks for the status again before the next. It gives up when the volume has not
+    /// moved for `volumeStallLimit` (no audio system, or it ignores the keys) or after 150 steps.
     func stepVolume(to target: Int) async throws {
         var steps = 0
-        if audio?.volume == nil {
-            publish(try await driver.volumeUp())
-            steps += 1
-        }
+        if audio?.volume == nil { await refreshAudioStatus(unlessChangedFrom: nil) }
         var lastVolume = audio?.volume
         var lastProgress = ContinuousClock.now
         while let volume = audio?.volume, volume != target, steps < 150,
             ContinuousClock.now - lastProgress < volumeStallLimit
         {
-            let status = volume < target ? try await driver.volumeUp() : try await driver.volumeDown()
-            publish(status)
+            _ = volume < target ? try await driver.volumeUp() : try await driver.volumeDown()
             steps += 1
-            if status.volume == volume { await refreshAudioStatus(unlessChangedFrom: volume) }
+            if audio?.volume == volume { await refreshAudioStatus(unlessChangedFrom: volume) }
             if audio?.volume != lastVolume {
                 lastVolume = audio?.volume
                 lastProgress = ContinuousClock.now
@@ -266,7 +265,7 @@ public actor CECBackend: DeviceBackend {
     }
 
     /// Asks the audio system for its status and waits up to a second for a report that differs from `volume`.
-    func refreshAudioStatus(unlessChangedFrom volume: Int) async {
+    func refreshAudioStatus(unlessChangedFrom volume: Int?) async {
         try? await driver.requestAudioStatus()
         let deadline = ContinuousClock.now.advanced(by: .seconds(1))
         while audio?.volume == volume, ContinuousClock.now < deadline {

@@ -1,4 +1,4 @@
-public import BridgeCore
+internal import BridgeCore
 internal import CCEC
 
 extension LibCEC {
@@ -71,7 +71,7 @@ extension LibCEC {
         return libcec_poll_device(h, Self.cAddress(address)) != 0
     }
 
-    /// Volume up (`libcec_volume_up` with key release): the audio status the audio system reports.
+    /// Volume up (`libcec_volume_up` with key release): libcec's cached audio status after it.
     public func volumeUp() throws(CECDriverError) -> AudioStatus {
         let h = try handle(for: "volumeUp")
         return try audio(libcec_volume_up(h, 1), "libcec_volume_up")
@@ -106,14 +106,6 @@ extension LibCEC {
         try transmit(CECFrame(initiator: ownAddress, destination: .audioSystem, opcode: 0x71))
     }
 
-    /// Switches the TV to an input: raw `<own>F:82:<pa>` (Active Source) then `<own>F:86:<pa>` (Set Stream
-    /// Path), as pyCEC does; `libcec_set_stream_path_*` is refused unless libcec is the TV.
-    public func setInput(_ address: PhysicalAddress) throws(CECDriverError) {
-        let pa = [UInt8(address.rawValue >> 8), UInt8(address.rawValue & 0xFF)]
-        try transmit(CECFrame(initiator: ownAddress, destination: .broadcast, opcode: 0x82, parameters: pa))
-        try transmit(CECFrame(initiator: ownAddress, destination: .broadcast, opcode: 0x86, parameters: pa))
-    }
-
     /// Sends a raw frame (`libcec_transmit`). An initiator of 15 is replaced by our own address.
     public func transmit(_ frame: CECFrame) throws(CECDriverError) {
         let h = try handle(for: "transmit")
@@ -134,12 +126,11 @@ extension LibCEC {
     /// Our primary logical address (valid while connected).
     public var logicalAddress: LogicalAddress { ownAddress }
 
+    /// What libcec returns for an audio key: its cached Report Audio Status byte (0 can be "volume 0" but also a
+    /// failure without an AVR). Not an event: the audio system's own reports arrive as `.audioStatus` frames.
     private func audio(_ result: Int32, _ function: String) throws(CECDriverError) -> AudioStatus {
-        // libcec returns the Report Audio Status byte; 0 can be "volume 0" but also a failure without an AVR.
         guard (0...0xFF).contains(result) else { throw .libcec(function: function, detail: "returned \(result)") }
-        let status = AudioStatus(cecByte: UInt8(result))
-        sink.yield(.audioStatus(status))
-        return status
+        return AudioStatus(cecByte: UInt8(result))
     }
 
     static func cAddress(_ address: LogicalAddress) -> cec_logical_address {

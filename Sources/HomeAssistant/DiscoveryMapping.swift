@@ -33,8 +33,10 @@ public enum DiscoveryMapping {
     }
 
     /// The groups of `inventory`, in the order of their configs: the bridge, the CEC devices, then the Z-Wave nodes
-    /// (once the network's home id is known). A group's configs depend on the group alone (and the bridge's
-    /// identity): one that did not change need not be mapped again.
+    /// (once the network's home id is known) whose devices' kinds are all known (``pendingNodes(of:)``: a guess
+    /// published and corrected moments later would show Home Assistant entities the node does not have). A
+    /// group's configs depend on the group alone (and the bridge's identity): one that did not change need not be
+    /// mapped again.
     public static func groups(of inventory: BridgeInventory) -> [Group] {
         var groups = [Group(key: .bridge, devices: [], home: nil)]
         var nodes: [Int: [BridgeInventory.Device]] = [:]
@@ -46,11 +48,21 @@ public enum DiscoveryMapping {
             }
         }
         if let home = inventory.networks[.zwave] {
-            for (node, devices) in nodes.sorted(by: { $0.key < $1.key }) {
+            let pending = pendingNodes(of: inventory)
+            for (node, devices) in nodes.sorted(by: { $0.key < $1.key }) where !pending.contains(node) {
                 groups.append(Group(key: .zwave(node: node), devices: devices, home: home))
             }
         }
         return groups
+    }
+
+    /// The Z-Wave nodes with a device whose kind is still a guess (neither interviewed nor in the network cache).
+    public static func pendingNodes(of inventory: BridgeInventory) -> Set<Int> {
+        var pending: Set<Int> = []
+        for device in inventory.devices where !device.descriptor.kindKnown {
+            if case .zwave(let node, _) = device.descriptor.source { pending.insert(node) }
+        }
+        return pending
     }
 
     /// The configs of one group.

@@ -79,7 +79,7 @@ public actor HomeAssistantDiscovery: BridgeFrontEnd {
         guard message.retained, !message.payload.isEmpty, let namespace = namespace(of: message.topic),
             !current.contains(message.topic.hashValue)
         else { return }
-        if isComplete(namespace) {
+        if mayClear(message.topic, in: namespace) {
             await clearLeftover(message.topic)
         } else {
             leftovers.insert(message.topic)
@@ -200,7 +200,7 @@ public actor HomeAssistantDiscovery: BridgeFrontEnd {
 
     /// Clears the leftovers of every namespace whose devices are all known, in topic order.
     func clearLeftovers() async {
-        let gone = leftovers.filter { isComplete(namespace(of: $0)) && !current.contains($0.hashValue) }
+        let gone = leftovers.filter { mayClear($0, in: namespace(of: $0)) && !current.contains($0.hashValue) }
         leftovers.subtract(gone)
         for topic in gone.sorted() { await clearLeftover(topic) }
     }
@@ -219,6 +219,17 @@ public actor HomeAssistantDiscovery: BridgeFrontEnd {
         case .zwave?: return inventory.complete.contains(.zwave)
         case nil: return false
         }
+    }
+
+    /// Whether a leftover config may be cleared: its namespace is complete, and a Z-Wave node's kinds are known
+    /// (a node not interviewed yet keeps the configs of its last known kinds).
+    func mayClear(_ topic: String, in namespace: Namespace?) -> Bool {
+        guard isComplete(namespace) else { return false }
+        guard namespace == .zwave, let inventory, let zwaveNode else { return true }
+        let object = topic.split(separator: "/").dropLast().last ?? ""
+        guard object.hasPrefix(zwaveNode + "_") else { return true }
+        let node = Int(object.dropFirst(zwaveNode.count + 1).prefix { $0.isNumber })
+        return node.map { !DiscoveryMapping.pendingNodes(of: inventory).contains($0) } ?? true
     }
 
     enum Namespace { case bridge, zwave }

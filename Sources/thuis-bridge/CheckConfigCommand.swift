@@ -76,13 +76,18 @@ struct CheckConfigCommand: AsyncParsableCommand {
         let identity = BridgeIdentity(name: configuration.bridge.name, prefix: configuration.bridge.prefix)
         var lines = [
             "HOME ASSISTANT DISCOVERY  on, retained under \"\(section.prefix)/\" (Z-Wave entities once the stick "
-                + "reports its home id; the bridge itself: a connectivity binary_sensor)",
+                + "reports its home id and a node's interview or the network cache its kinds; the bridge itself: a "
+                + "connectivity binary_sensor)",
             "DEVICE  ENTITIES",
         ]
         for device in Composition.devices(configuration) {
+            // A Z-Wave kind is a guess until the node's interview (or the network cache): shown as the guess,
+            // marked as assumed; the bridge publishes no config for it until the kind is known.
+            let shown = DeviceDescriptor(
+                address: device.address, kind: device.kind, source: device.source, metered: device.metered,
+                inputs: device.inputs, configured: device.configured)
             let inventory = BridgeInventory(
-                identity: identity, devices: [BridgeInventory.Device(descriptor: device)],
-                networks: [.zwave: "home"])
+                identity: identity, devices: [BridgeInventory.Device(descriptor: shown)], networks: [.zwave: "home"])
             let configs = DiscoveryMapping.configs(for: inventory).filter { !$0.objectID.hasPrefix("thuis_bridge_") }
             let triggers = configs.filter { $0.component == "device_automation" }.count
             var entities = configs.filter { $0.component != "device_automation" }.map { config in
@@ -90,7 +95,8 @@ struct CheckConfigCommand: AsyncParsableCommand {
                 return "\(config.component) (\(name.lowercased()))"
             }
             if triggers > 0 { entities.append("\(triggers) device triggers") }
-            lines.append("\(device.address)  \(entities.joined(separator: ", "))")
+            let assumed = device.kindKnown ? "" : "  (assumed \(device.kind.rawValue): the interview tells)"
+            lines.append("\(device.address)  \(entities.joined(separator: ", "))\(assumed)")
         }
         return lines.joined(separator: "\n")
     }

@@ -38,6 +38,14 @@ struct CECDriverHarness {
             directory: directory, link: link, emulator: emulator, driver: driver, recorder: EventRecorder())
     }
 
+    /// The bridge's CEC backend on this driver, not running (the recorder keeps the driver's events): for the
+    /// product's own command paths.
+    func backend() -> CECBackend {
+        var logger = Logger(label: "cec-test-backend")
+        logger.logLevel = .warning
+        return CECBackend(driver: driver, devices: [], rxEvents: false, logger: logger)
+    }
+
     /// Runs `body` while a child task records the driver's events; closes everything afterwards.
     func run(_ body: () async throws -> Void) async throws {
         try await withThrowingTaskGroup(of: Void.self) { group in

@@ -1,8 +1,9 @@
 import BridgeCore
-import CECDriver
 import CECEmulator
 import Foundation
 import Testing
+
+@testable import CECDriver
 
 extension CECDriverTests {
     /// libcec picks vendor handlers from the TV's vendor id (Philips PH, Samsung AN, LG SL); cec-client was
@@ -22,7 +23,7 @@ extension CECDriverTests {
             try await h.driver.powerOn(.tv)
             #expect(h.emulator.state.tvPoweredOn)
             #expect(try await h.driver.powerStatus(.tv) == .on)
-            try await h.driver.setInput(PhysicalAddress(rawValue: 0x2000))
+            try await h.backend().switchInput(to: PhysicalAddress(rawValue: 0x2000))
             #expect(h.emulator.state.tvInput == 0x2000)
         }
     }

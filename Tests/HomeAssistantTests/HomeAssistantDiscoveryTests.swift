@@ -54,6 +54,28 @@ import Testing
         #expect(await mqtt.retained[tvConfig] != nil)
     }
 
+    /// A Z-Wave device whose kind devices.toml only lets the bridge assume (a dimmer) gets no config until the
+    /// hardware tells its kind: then the configs of what it is (a switch) are the first and only ones. A config an
+    /// earlier run left for that node stays while its kind is unknown, even once the network is queried.
+    @Test func aNodeGetsItsConfigsOnlyOnceItsKindIsKnown() async {
+        let mqtt = FakeMQTTPort()
+        let discovery = discovery(mqtt)
+        let assumed = DeviceDescriptor(
+            address: light.address, kind: .dimmer, source: light.source, metered: true, kindKnown: false)
+        let earlier = "homeassistant/switch/thuis_zwave_c0ffee01/thuis_zwave_c0ffee01_2_switch/config"
+        await discovery.inventoryChanged(inventory([assumed, tv]))
+        await discovery.receive(InboundMessage(topic: earlier, payload: Array("{}".utf8), retained: true))
+        #expect(await mqtt.published.allSatisfy { !$0.topic.contains("thuis_zwave_c0ffee01") })
+        #expect(await mqtt.retained[tvConfig] != nil)
+
+        let identified = DeviceDescriptor(
+            address: light.address, kind: .binarySwitch, source: light.source, metered: false)
+        await discovery.inventoryChanged(inventory([identified, tv]))
+        let node = await mqtt.published.filter { $0.topic.contains("thuis_zwave_c0ffee01") }
+        #expect(node.map(\.topic) == [earlier], "\(node.map(\.topic))")
+        #expect(node.allSatisfy { !$0.payload.isEmpty })
+    }
+
     /// Configs an earlier run published (they come back retained) and this run does not produce are cleared,
     /// but only once the namespace is known in full: a Z-Wave node is not cleared before the network is
     /// queried (it may still be reported).

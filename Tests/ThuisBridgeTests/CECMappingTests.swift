@@ -96,6 +96,11 @@ import Testing
             try await house.send("/volume/set", "30")
             try await house.waitFor("/volume", "30", from: mark, timeout: .seconds(30))
             #expect(house.emulator.state.volume == 30)
+            // Each step published is the level the audio system reported after it: climbing, never an older
+            // (cached) level published again.
+            let steps = await house.watcher.received[mark...].filter { $0.topic == house.topic("/volume") }
+                .compactMap { Int($0.text) }
+            #expect(steps == Array(21...30), "\(steps)")
 
             mark = await house.mark
             try await house.send("/volume/set", "up")

@@ -28,6 +28,25 @@ import Testing
         }
     }
 
+    /// The Home Assistant table marks each Z-Wave device's kind as assumed (the interview tells what a node is);
+    /// a CEC device's kind comes from devices.toml and is not marked.
+    @Test func zwaveKindsAreMarkedAssumedInTheHomeAssistantTable() async throws {
+        let result = try await checkConfig([Self.repository.appendingPathComponent("devices.toml").path])
+        #expect(result.status == 0, "\(result.standardError)")
+        let lines = result.standardOutput.split(separator: "\n").map(String.init)
+        guard let header = lines.firstIndex(of: "DEVICE  ENTITIES") else {
+            Issue.record("no Home Assistant table in \(result.standardOutput)")
+            return
+        }
+        let table = lines[(header + 1)...].prefix { !$0.isEmpty }
+        let light = table.first { $0.hasPrefix("bedroom/light  ") }
+        #expect(light?.hasSuffix("(assumed dimmer: the interview tells)") == true, "\(table)")
+        let socket = table.first { $0.hasPrefix("living/ambilight  ") }
+        #expect(socket?.hasSuffix("(assumed socket: the interview tells)") == true, "\(table)")
+        let tv = table.first { $0.hasPrefix("living/tv  ") }
+        #expect(tv != nil && tv?.contains("assumed") == false, "\(table)")
+    }
+
     /// `[web]`: check-config prints where the dashboard is served and how it is protected, never the token; a
     /// listen address beyond loopback without a token stops both check-config and run with exit 2 and the key path.
     @Test func theDashboardIsDescribedAndAnOpenPublicOneIsRefused() async throws {

@@ -38,6 +38,30 @@ import ZWaveEmulator
         #expect(include.outputText.contains("127.0.0.1:\(port)"), "\(include.outputText)")
     }
 
+    /// Every client command, with a broker and no bridge: it ends by its own deadlines (2.5 s for the broker,
+    /// 1.5 s for the bridge's retained state) with exit 1 and a message naming the bridge and the broker, as the
+    /// README's exit codes say. How long it took is printed; the bound only catches a hang.
+    @Test(arguments: [
+        ["devices"], ["include"], ["exclude"], ["heal"], ["heal", "2"], ["refresh", "2"], ["remove-failed", "2"],
+        ["config", "get", "2", "28"], ["config", "set", "2", "28", "1"],
+    ])
+    func everyClientCommandWithoutABridgeEndsWithExitOne(_ command: [String]) async throws {
+        let broker = try await MosquittoBroker.start()
+        let directory = try TemporaryDirectory(prefix: "thuis-client")
+        defer { directory.remove() }
+        let config = try directory.write(
+            "devices.toml", ConfigFixture(name: "nobody", mqtt: .local(port: broker.port)).text)
+        let started = ContinuousClock.now
+        let cli = try InclusionHouse.cli(command + ["--config", config], directory: directory)
+        defer { cli.kill() }
+        let exit = await cli.waitForExit(timeout: .seconds(60))
+        print("thuis-bridge \(command.joined(separator: " ")), no bridge: exit after \(ContinuousClock.now - started)")
+        await broker.stop()
+        #expect(exit == .exited(1), "\(cli.outputText)")
+        #expect(cli.outputText.contains("\"nobody\""), "\(cli.outputText)")
+        #expect(cli.outputText.contains("127.0.0.1:\(broker.port)"), "\(cli.outputText)")
+    }
+
     @Test func usageAndConfigurationErrorsExitTwo() async throws {
         let directory = try TemporaryDirectory(prefix: "thuis-client")
         defer { directory.remove() }

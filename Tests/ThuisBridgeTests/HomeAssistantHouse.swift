@@ -57,6 +57,10 @@ final class HomeAssistantHouse: Sendable {
         var bridge: ChildProcess
         var homeAssistant: ChildProcess?
         var client: HomeAssistantClient?
+        /// How many lines of `homeAssistant`'s output were checked for the MQTT integration's warnings and errors,
+        /// and those found in the output of a Home Assistant that stopped, not reported yet.
+        var checkedLines = 0
+        var unreported: [String] = []
     }
 
     static let bridgeName = "ha"
@@ -170,7 +174,10 @@ final class HomeAssistantHouse: Sendable {
         let hass = try ChildProcess(
             executable: HomeAssistantInstall.hass,
             arguments: ["-c", homeAssistantDirectory, "--skip-pip", "--log-no-color"])
-        processes.withLock { $0.homeAssistant = hass }
+        processes.withLock {
+            $0.homeAssistant = hass
+            $0.checkedLines = 0
+        }
         try await MQTTTestClient.poll(timeout: .seconds(120), "Home Assistant's birth message") {
             if !hass.isRunning { return true }
             return await watcher.received.dropFirst(mark).contains {
@@ -196,9 +203,37 @@ final class HomeAssistantHouse: Sendable {
         if let hass, await hass.stop(timeout: .seconds(30)) != .exited(0) {
             print("hass did not stop cleanly (\(String(describing: hass.terminated)))")
         }
+        let problems = mqttLogProblems()
         processes.withLock {
+            $0.unreported += problems
             $0.client = nil
             $0.homeAssistant = nil
+        }
+    }
+
+    /// Whether a line of Home Assistant's log is a warning or error of its MQTT integration (deprecated discovery
+    /// keys included: `cv.deprecated` logs them on the MQTT platform's logger), e.g.
+    /// `2025-04-30 10:00:00.000 WARNING (MainThread) [homeassistant.components.mqtt.light.schema_basic] ...`.
+    static func isMQTTProblem(_ line: String) -> Bool {
+        guard line.contains(" WARNING ") || line.contains(" ERROR ") || line.contains(" CRITICAL ") else {
+            return false
+        }
+        return line.contains("[homeassistant.components.mqtt")
+            || (line.contains("[homeassistant.helpers.config_validation]") && line.lowercased().contains("mqtt"))
+    }
+
+    /// The MQTT integration's warnings and errors Home Assistant logged since the last call (those of a Home
+    /// Assistant that stopped meanwhile first).
+    func mqttLogProblems() -> [String] {
+        processes.withLock { processes in
+            var problems = processes.unreported
+            processes.unreported = []
+            if let hass = processes.homeAssistant {
+                let lines = hass.output
+                problems += lines.dropFirst(processes.checkedLines).map(\.text).filter(Self.isMQTTProblem)
+                processes.checkedLines = lines.count
+            }
+            return problems
         }
     }
 
@@ -267,6 +302,10 @@ final class HomeAssistantHouse: Sendable {
         } catch {
             house.printDiagnostics()
             throw error
+        }
+        // Home Assistant took the discovery without a complaint (the first test also answers for its start).
+        for problem in house.mqttLogProblems() {
+            Issue.record("Home Assistant's MQTT integration logged: \(problem)")
         }
     }
 }

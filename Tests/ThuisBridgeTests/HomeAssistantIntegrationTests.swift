@@ -115,7 +115,8 @@ struct HomeAssistantIntegrationTests {
             sent = try await house.dimmerCommands { try await homeAssistant.call("light", "turn_off", light) }
             #expect(sent.published == ["off"], "Home Assistant published \(sent.published)")
             #expect(sent.levels == [0], "Switch Multilevel Sets for turn_off: \(sent.levels)")
-            try await homeAssistant.waitForState(light, "off")
+            let off = try await homeAssistant.waitForState(light, "off")
+            #expect(off.attributes["brightness"]?.number == nil, "\(off)")
 
             // No brightness: `on`, and the bridge brings back the dimmer's last level.
             sent = try await house.dimmerCommands { try await homeAssistant.call("light", "turn_on", light) }
@@ -351,7 +352,9 @@ struct HomeAssistantIntegrationTests {
             let light = try #require(ids[Expected.dimmerLight])
             let level = Int(house.stick.level(node: 2) ?? 0)
             let state = try await homeAssistant.waitForState(light, level > 0 ? "on" : "off")
-            if level > 0 { #expect(state.attributes["brightness"]?.number == (Double(level) * 255 / 99).rounded()) }
+            // On: the level scaled to 0-255; off (level 0): no brightness at all.
+            let brightness = state.attributes["brightness"]?.number
+            #expect(brightness == (level > 0 ? (Double(level) * 255 / 99).rounded() : nil), "\(state)")
             let tvPower = try #require(ids[Expected.tvDevice + "_power"])
             try await homeAssistant.waitForState(tvPower, house.cec.state.tvPoweredOn ? "on" : "off")
             let socket = try #require(ids[Expected.zwave("3_4_switch")])

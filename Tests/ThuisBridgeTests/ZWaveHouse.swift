@@ -46,7 +46,8 @@ final class ZWaveHouse: Sendable {
 
     init(
         name: String, radioLatency: Duration = ZWaveStickEmulator.defaultRadioLatency,
-        network: NetworkDescription = ZWaveHouse.network, zwave mapped: ConfigFixture.ZWave = ZWaveHouse.zwave
+        network: NetworkDescription = ZWaveHouse.network, zwave mapped: ConfigFixture.ZWave = ZWaveHouse.zwave,
+        watching filters: [String] = ["Thuis/#"]
     ) async throws {
         bridgeName = name
         broker = try await MosquittoBroker.start()
@@ -59,7 +60,7 @@ final class ZWaveHouse: Sendable {
         config = try directory.write(
             "devices.toml", ConfigFixture(name: name, mqtt: .local(port: broker.port), zwave: zwave).text)
         watcher = try await MQTTTestClient.connect(port: broker.port)
-        try await watcher.subscribe("Thuis/#")
+        for filter in filters { try await watcher.subscribe(filter) }
         bridgeBox = Box(try Self.startBridge(config: config, directory: directory))
     }
 
@@ -114,9 +115,10 @@ final class ZWaveHouse: Sendable {
     static func with(
         name: String, radioLatency: Duration = ZWaveStickEmulator.defaultRadioLatency,
         network: NetworkDescription = ZWaveHouse.network, zwave: ConfigFixture.ZWave = ZWaveHouse.zwave,
-        _ body: (ZWaveHouse) async throws -> Void
+        watching filters: [String] = ["Thuis/#"], _ body: (ZWaveHouse) async throws -> Void
     ) async throws {
-        let house = try await ZWaveHouse(name: name, radioLatency: radioLatency, network: network, zwave: zwave)
+        let house = try await ZWaveHouse(
+            name: name, radioLatency: radioLatency, network: network, zwave: zwave, watching: filters)
         do {
             try await body(house)
         } catch {

@@ -104,13 +104,13 @@ struct StatePublisher: Sendable {
             publishAvailability(descriptor, into: &out)
             publishInventory(into: &out)
         case .identified(let source, let kind, let metered):
-            guard let device = registry.device(for: source), device.kind != kind || device.metered != metered else {
-                return
-            }
+            guard let device = registry.device(for: source),
+                device.kind != kind || device.metered != metered || !device.kindKnown
+            else { return }
             registry.add(
                 DeviceDescriptor(
                     address: device.address, kind: kind, source: device.source, metered: metered,
-                    inputs: device.inputs, configured: device.configured))
+                    inputs: device.inputs, configured: device.configured, kindKnown: true))
             publishInventory(into: &out)
         case .details(let source, let fields):
             details[source] = fields

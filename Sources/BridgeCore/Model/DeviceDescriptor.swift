@@ -9,10 +9,13 @@ public struct DeviceDescriptor: Sendable, Hashable {
     public let inputs: [String: String]
     /// Whether the device is in devices.toml (false: an `unassigned/node<N>` device).
     public let configured: Bool
+    /// Whether `kind` and `metered` are what the hardware reported (false: a first guess from devices.toml that
+    /// the node's interview, or the network cache, may correct).
+    public let kindKnown: Bool
 
     public init(
         address: DeviceAddress, kind: DeviceKind, source: DeviceSource, metered: Bool = false,
-        inputs: [String: String] = [:], configured: Bool = true
+        inputs: [String: String] = [:], configured: Bool = true, kindKnown: Bool = true
     ) {
         self.address = address
         self.kind = kind
@@ -20,5 +23,6 @@ public struct DeviceDescriptor: Sendable, Hashable {
         self.metered = metered
         self.inputs = inputs
         self.configured = configured
+        self.kindKnown = kindKnown
     }
 }

@@ -198,6 +198,11 @@ extension ZWaveStickEmulator {
     /// How many data frames the host has sent since creation.
     public var hostFrameCount: Int { queue.sync { hostFrameTotal } }
 
+    /// For each of the stick's ACK timeouts that expired so far, in order: how many data frames it had transmitted
+    /// to the host (first transmissions and resends) once the timeout was dealt with. A timeout whose frame was
+    /// ACKed resends nothing, so the count stays what it was.
+    public var expiredAckTimeouts: [Int] { queue.sync { expiredAckTimeoutsLog } }
+
     /// The host frames received so far (the most recent 10 000 or more).
     public var receivedHostFrames: [HostFrameEvent] { queue.sync { hostFrames } }
 

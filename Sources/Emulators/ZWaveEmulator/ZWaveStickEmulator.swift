@@ -44,6 +44,9 @@ public final class ZWaveStickEmulator: @unchecked Sendable {
     var pendingOut: [SerialFrame] = []
     var awaitingAck: Outgoing?
     var transmissions = 0
+    /// For each ACK timeout that expired, in order: how many transmissions there had been once it was dealt with
+    /// (a timeout that resends counts one more).
+    var expiredAckTimeoutsLog: [Int] = []
     /// Bumped on every plug/unplug; scheduled transaction steps of an older link are dropped.
     var linkEpoch = 0
     static let ackTimeout = 1.6
@@ -284,7 +287,9 @@ public final class ZWaveStickEmulator: @unchecked Sendable {
                 direction: .toHost, frame: out.frame, text: out.attempts > 1 ? "(attempt \(out.attempts))" : ""))
         writeRaw(out.frame.encoded)
         queue.asyncAfter(deadline: .now() + Self.ackTimeout) { [weak self] in
-            guard let self, let current = self.awaitingAck, current.transmission == transmission else { return }
+            guard let self else { return }
+            defer { self.expiredAckTimeoutsLog.append(self.transmissions) }
+            guard let current = self.awaitingAck, current.transmission == transmission else { return }
             self.retransmit(current, after: 0, reason: "no ACK")
         }
     }
