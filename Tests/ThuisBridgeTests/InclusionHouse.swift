@@ -40,6 +40,8 @@ final class InclusionHouse: Sendable {
         var zwaveLogLevel: OpenZWaveLogLevel?
         /// `[zwave] openzwave_patches`.
         var openZWavePatches: Bool?
+        /// `[zwave] ping_silent_after` (seconds).
+        var pingSilentAfter: Int?
     }
 
     init(name: String, joinAfter: Double?, joinsAs: NodeKind = .binarySwitch, options: Options = Options())
@@ -56,6 +58,7 @@ final class InclusionHouse: Sendable {
                 port: directory.file("zwave"), stateDirectory: directory.file("state"),
                 logLevel: options.zwaveLogLevel, devices: [.init(node: 2, room: "bedroom", name: "light")]))
         fixture.zwave?.openZWavePatches = options.openZWavePatches
+        fixture.zwave?.pingSilentAfter = options.pingSilentAfter
         if let key = options.networkKey {
             let file = try directory.write("zwave.key", key)
             try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: file)

@@ -35,6 +35,8 @@ public enum BridgeEvent: Sendable, Equatable, CustomStringConvertible {
     /// `messages_dropped`: MQTT messages the bridge's connection dropped (a queue was full), with how many and on
     /// which topics.
     case messagesDropped(DroppedMessages)
+    /// `health_check_<step>`: progress and results of a `health_check` request.
+    case healthCheck(HealthCheckStep)
 
     /// A controller operation, spelled as its events' prefix.
     public enum ControllerOperation: String, Sendable, Hashable {
@@ -101,6 +103,7 @@ public enum BridgeEvent: Sendable, Equatable, CustomStringConvertible {
         case .configurationApplied: "configuration_applied"
         case .cecReceived: "cec_rx"
         case .messagesDropped: "messages_dropped"
+        case .healthCheck(let step): "health_check_\(step.name)"
         }
     }
 
@@ -173,6 +176,8 @@ public enum BridgeEvent: Sendable, Equatable, CustomStringConvertible {
                 ("topics", .object(dropped.topics.map { ($0.topic, .int($0.count)) })),
                 ("other_topics", .int(dropped.otherTopics)), ("reason", .string(dropped.reason)),
             ]
+        case .healthCheck(let step):
+            return step.fields
         }
     }
 

@@ -46,6 +46,12 @@ extension BridgeRequest {
             return .configList(node: try arguments.node())
         case .network:
             return .network
+        case .networkStats:
+            return .networkStats
+        case .healthCheck:
+            return .healthCheck(
+                node: arguments.has("node") ? try arguments.node() : nil,
+                frames: try arguments.integer("frames", default: defaultHealthFrames, in: healthFrames))
         }
     }
 

@@ -28,6 +28,10 @@ public enum BridgeRequest: Sendable, Hashable {
     case configList(node: Int)
     /// The Z-Wave network: home id, controller, the OpenZWave version and which of the bridge's patches are active.
     case network
+    /// Every node's statistics, the driver's counters and how many nodes are alive, dead and asleep.
+    case networkStats
+    /// Pings `node` (or every node in turn) with `frames` NoOperation frames and rates each link.
+    case healthCheck(node: Int?, frames: Int)
 
     /// The request's verb, the last level of its topic.
     public enum Verb: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
@@ -44,6 +48,8 @@ public enum BridgeRequest: Sendable, Hashable {
         case nodeStatistics = "node_stats"
         case configList = "config_list"
         case network
+        case networkStats = "network_stats"
+        case healthCheck = "health_check"
 
         public var description: String { rawValue }
 
@@ -51,7 +57,7 @@ public enum BridgeRequest: Sendable, Hashable {
         /// it needs a JSON object, never an empty payload).
         public var changesNetwork: Bool {
             switch self {
-            case .devices, .getConfig, .nodeStatistics, .configList, .network: false
+            case .devices, .getConfig, .nodeStatistics, .configList, .network, .networkStats: false
             default: true
             }
         }
@@ -59,7 +65,7 @@ public enum BridgeRequest: Sendable, Hashable {
         /// The argument keys the verb takes, besides `transaction`.
         public var argumentKeys: [String] {
             switch self {
-            case .devices, .cancel, .network: []
+            case .devices, .cancel, .network, .networkStats: []
             case .include: ["timeout_s", "secure", "interview_timeout_s"]
             case .exclude: ["timeout_s"]
             case .refresh: ["node", "interview_timeout_s"]
@@ -67,6 +73,7 @@ public enum BridgeRequest: Sendable, Hashable {
             case .getConfig: ["node", "parameter"]
             case .setConfig: ["node", "parameter", "value", "size"]
             case .cecTransmit: ["frame"]
+            case .healthCheck: ["node", "frames"]
             }
         }
     }
@@ -87,6 +94,8 @@ public enum BridgeRequest: Sendable, Hashable {
         case .nodeStatistics: .nodeStatistics
         case .configList: .configList
         case .network: .network
+        case .networkStats: .networkStats
+        case .healthCheck: .healthCheck
         }
     }
 
@@ -94,6 +103,9 @@ public enum BridgeRequest: Sendable, Hashable {
     public static let maximumTimeout = 600
     /// The default inclusion/exclusion/interview window, in seconds.
     public static let defaultTimeout = 60
+    /// How many NoOperation frames `health_check` sends each node, by default and at most.
+    public static let defaultHealthFrames = 10
+    public static let healthFrames = 1...100
 }
 
 /// A request that failed, with the reason sent in the response's `error`.
