@@ -30,10 +30,11 @@ extension BridgeRequestTests {
         #expect(HealthRating.rating(sent: 10, failed: 0, meanRTT: 300) == 8)
         #expect(HealthRating.rating(sent: 10, failed: 0, meanRTT: 600) == 7)
         #expect(HealthRating.rating(sent: 10, failed: 0, meanRTT: 5_000) == 6)
-        // One lost frame costs more than the slowest round trip.
-        let lostOne = try #require(HealthRating.rating(sent: 10, failed: 1, meanRTT: 20))
-        let slowest = try #require(HealthRating.rating(sent: 10, failed: 0, meanRTT: 999))
-        #expect(lostOne < slowest)
+        // Failed frames weigh most: losing half the frames rates 0, the slowest round trip alone costs 4 points.
+        let halfLost = try #require(HealthRating.rating(sent: 10, failed: 5, meanRTT: 20))
+        let slowest = try #require(HealthRating.rating(sent: 10, failed: 0, meanRTT: 60_000))
+        #expect(halfLost < slowest)
+        #expect(slowest == 6)
         #expect(HealthRating.rating(sent: 10, failed: 1, meanRTT: 5_000) == 4)
     }
 }
