@@ -142,11 +142,12 @@ struct DashboardBrowserTests {
         let counts = try await browser.text("wait_text", [("selector", "#network-counts"), ("contains", "alive")])
         #expect(counts.contains("0 dead"), "\(counts)")
         let hops = try await browser.text(
-            "wait_text", [("selector", "#network-stats tr[data-node=\"2\"] [data-stat=\"hops\"]"), ("contains", "")])
+            "wait_text",
+            [("selector", "#network-stats tr[data-stats-node=\"2\"] [data-column=\"hops\"]"), ("contains", "")])
         #expect(hops == "not reported", "hops of node 2: \(hops)")
         try await browser.run("click", [("selector", "#health-check")])
         let rating = try await browser.text(
-            "wait_text", [("selector", "#health-results tr[data-node=\"2\"] .rating"), ("contains", "/10")],
+            "wait_text", [("selector", "#health-results tr[data-health-node=\"2\"] .rating"), ("contains", "/10")],
             timeout: 120)
         #expect(rating == "10/10", "node 2's rating: \(rating)")
         let progress = try await browser.text("wait_text", [("selector", "#health-progress"), ("contains", "frame")])

@@ -41,8 +41,8 @@ export function networkStats(store) {
       const order = typeof x === "number" && typeof y === "number" ? x - y : String(x).localeCompare(String(y));
       return sort.ascending ? order : -order;
     });
-    body.replaceChildren(...sorted.map((entry) => h("tr", { dataset: { node: String(entry.node) } },
-      COLUMNS.map(([key]) => h("td", { dataset: { stat: key } }, cell(entry[key]))))));
+    body.replaceChildren(...sorted.map((entry) => h("tr", { dataset: { statsNode: String(entry.node) } },
+      COLUMNS.map(([key]) => h("td", { dataset: { column: key } }, cell(entry[key]))))));
   }
 
   async function load() {
@@ -90,7 +90,7 @@ export function healthCheck(store, node) {
 
   function row(result) {
     const rtt = [result.rtt_min_ms, result.rtt_mean_ms, result.rtt_max_ms].map((v) => v ?? "—").join(" / ");
-    return h("tr", { dataset: { node: String(result.node), rating: String(result.rating ?? "") } },
+    return h("tr", { dataset: { healthNode: String(result.node), rating: String(result.rating ?? "") } },
       h("td", {}, String(result.node)), h("td", {}, result.status),
       h("td", {}, `${result.acknowledged}/${result.sent}`), h("td", {}, rtt),
       h("td", { class: "rating" }, result.rating === null ? "—" : `${result.rating}/10`));
