@@ -52,7 +52,9 @@ public struct Composition {
                 openZWaveLogLevel: ZWaveLogLevel(rawValue: zwave.logLevel.openZWaveValue), networkKey: networkKey)
             driverConfiguration.libraryPatches = zwave.openZWavePatches
             let driver = OpenZWave(configuration: driverConfiguration, logger: logger)
-            let backend = ZWaveBackend(driver: driver, devices: zwave.devices, logger: logger)
+            let backend = ZWaveBackend(
+                driver: driver, devices: zwave.devices, logger: logger,
+                pingSilentAfter: zwave.pingSilentAfter > 0 ? .seconds(zwave.pingSilentAfter) : nil)
             backends.append(backend)
             requestHandlers.append(backend)
             hardware.append(backend.events)

@@ -4,6 +4,8 @@
 
 #include "Node.h"
 
+#include <cstring>
+
 using OpenZWave::Manager;
 using namespace zwshim;
 
@@ -69,6 +71,13 @@ zw_status zw_node_get_statistics(zw_manager *m, uint32_t home, uint8_t node, zw_
         out->quality = data.m_quality;
         copyText(data.m_sentTS, out->sent_at, sizeof out->sent_at);
         copyText(data.m_receivedTS, out->received_at, sizeof out->received_at);
+        out->route_reported = data.m_txStatusReportSupported;
+        out->hops = data.m_hops;
+        char const *rssi[5] = {data.m_rssi_1, data.m_rssi_2, data.m_rssi_3, data.m_rssi_4, data.m_rssi_5};
+        for (int i = 0; i < 5; ++i) copyText(std::string(rssi[i], strnlen(rssi[i], 8)), out->rssi[i], 8);
+        for (int i = 0; i < 4; ++i) out->route_used[i] = static_cast<uint8_t>(data.m_routeUsed[i]);
+        out->last_failed_link_from = data.m_lastFailedLinkFrom;
+        out->last_failed_link_to = data.m_lastFailedLinkTo;
         return ZW_OK;
     });
 }

@@ -15,6 +15,8 @@ public final class DashboardMetrics: Sendable {
     private let inventory = Mutex<BridgeInventory?>(nil)
     /// The device and node gauges set at the last scrape, by name and labels, to remove those no longer there.
     private let scraped = Mutex<[String: Gauge]>([:])
+    /// The library's counters at the last scrape, by series, so the Prometheus counters grow by the difference.
+    let counted = Mutex<[String: Int]>([:])
 
     private let clients: Gauge
     private let dropped: Counter
@@ -45,18 +47,6 @@ public final class DashboardMetrics: Sendable {
     static var level: MetricNameDescriptor { name("device_level", "", "A dimmer's level, 0-99.") }
     static var on: MetricNameDescriptor {
         name("device_on", "", "1 when the device is on (a switch, socket, dimmer above 0, TV).")
-    }
-    static var nodeSent: MetricNameDescriptor {
-        name("zwave_node_sent_frames", "", "Frames the controller sent to the node (OpenZWave).")
-    }
-    static var nodeReceived: MetricNameDescriptor {
-        name("zwave_node_received_frames", "", "Frames received from the node (OpenZWave).")
-    }
-    static var nodeFailed: MetricNameDescriptor {
-        name("zwave_node_failed_frames", "", "Frames to the node that failed (OpenZWave).")
-    }
-    static var nodeRetries: MetricNameDescriptor {
-        name("zwave_node_retries", "", "Retries of frames to the node (OpenZWave).")
     }
     static var commandDuration: MetricNameDescriptor {
         name(
@@ -120,16 +110,16 @@ public final class DashboardMetrics: Sendable {
         public var adapters: [Adapter: Bool]
         /// The retained device topics (topic → payload).
         public var retained: [String: String]
-        /// `node_stats` entries (`{"node": 2, "sent": ...}`).
-        public var nodeStatistics: [JSONValue]
+        /// The `network_stats` answer (`{"alive", "nodes": [{"node": 2, "sent": ...}], "driver": {...}}`), if any.
+        public var networkStatistics: JSONValue?
 
         public init(
-            mqttConnected: Bool, adapters: [Adapter: Bool], retained: [String: String], nodeStatistics: [JSONValue]
+            mqttConnected: Bool, adapters: [Adapter: Bool], retained: [String: String], networkStatistics: JSONValue?
         ) {
             self.mqttConnected = mqttConnected
             self.adapters = adapters
             self.retained = retained
-            self.nodeStatistics = nodeStatistics
+            self.networkStatistics = networkStatistics
         }
     }
 
@@ -179,15 +169,8 @@ public final class DashboardMetrics: Sendable {
                 }
             }
         }
-        for entry in scrape.nodeStatistics {
-            guard case .int(let node)? = entry["node"] else { continue }
-            let labels = [("node", String(node))]
-            for (descriptor, key) in [
-                (Self.nodeSent, "sent"), (Self.nodeReceived, "received"), (Self.nodeFailed, "sent_failed"),
-                (Self.nodeRetries, "retries"),
-            ] {
-                if case .int(let value)? = entry[key] { gauge(descriptor, labels, Double(value)) }
-            }
+        if let statistics = scrape.networkStatistics {
+            refreshZWave(statistics, inventory: inventory, gauge: gauge)
         }
         let gone = scraped.withLock { previous in
             defer { previous = current }

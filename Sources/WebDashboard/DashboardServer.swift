@@ -146,17 +146,15 @@ public struct DashboardServer: Sendable {
     }
 
     func metrics() async -> Response {
-        var statistics: [JSONValue] = []
+        var statistics: JSONValue?
         let adapters = await bridge.adapters
-        if adapters[.zwave] == true, case .success(let data) = await bridge.request(.nodeStatistics(node: nil)),
-            case .array(let nodes)? = data["nodes"]
-        {
-            statistics = nodes
+        if adapters[.zwave] == true, case .success(let data) = await bridge.request(.networkStats) {
+            statistics = data
         }
         hub.metrics.refresh(
             .init(
                 mqttConnected: await mqttConnected(), adapters: adapters, retained: hub.retained.topics,
-                nodeStatistics: statistics))
+                networkStatistics: statistics))
         var headers = HTTPFields()
         headers[.contentType] = "text/plain; version=0.0.4; charset=utf-8"
         return Response(

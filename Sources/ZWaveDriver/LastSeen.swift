@@ -18,6 +18,9 @@ struct LastSeen {
         return true
     }
 
+    /// When `node` last reported, nil if it never did.
+    func lastReport(_ node: NodeID) -> Date? { seen[node] }
+
     /// When `node` last reported, as the inventory entry being published now shows it.
     mutating func publishing(_ node: NodeID) -> Date? {
         published[node] = seen[node]

@@ -100,19 +100,4 @@ extension OpenZWave {
             isAwake: flags.is_awake, isFrequentListening: flags.is_frequent_listening,
             isZWavePlus: flags.is_zwave_plus, infoReceived: flags.info_received)
     }
-
-    /// OpenZWave's counters for `node` (`zw_node_get_statistics`).
-    public func nodeStatistics(_ node: NodeID) throws(ZWaveError) -> ZWaveNodeStatistics {
-        let (manager, home) = try requireReady("zw_node_get_statistics", node: node)
-        var stats = zw_node_statistics()
-        try ZWaveError.check(
-            zw_node_get_statistics(manager, home.rawValue, node.rawValue, &stats), call: "zw_node_get_statistics",
-            node: node)
-        return ZWaveNodeStatistics(
-            node: node, sent: Int(stats.sent), sentFailed: Int(stats.sent_failed), retries: Int(stats.retries),
-            received: Int(stats.received), receivedDuplicates: Int(stats.received_duplicates),
-            receivedUnsolicited: Int(stats.received_unsolicited), averageRequestRTT: Int(stats.average_request_rtt_ms),
-            averageResponseRTT: Int(stats.average_response_rtt_ms), quality: Int(stats.quality),
-            sentAt: String(cTuple: stats.sent_at), receivedAt: String(cTuple: stats.received_at))
-    }
 }

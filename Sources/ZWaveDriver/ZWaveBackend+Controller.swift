@@ -16,6 +16,9 @@ extension ZWaveBackend {
         if let running = session {
             throw RequestFailure("busy: \(running.kind.rawValue) is running; send cancel first")
         }
+        if healthCheckRunning {
+            throw RequestFailure("busy: a health check is running; try again when it completed")
+        }
         sessionCounter += 1
         let id = sessionCounter
         session = ControllerSession(kind: kind, id: id)

@@ -39,6 +39,8 @@ extension ZWaveBackend {
         case .nodeDead(let node):
             continuation.yield(.availability(.zwave(node: Int(node.rawValue), instance: nil), online: false))
             reports.wakeWaiters(of: node)
+        case .noOperationCompleted(let node):
+            reports.reportArrived(Self.noOperationKey(node))
         case .nodeAlive(let node):
             continuation.yield(.availability(.zwave(node: Int(node.rawValue), instance: nil), online: true))
         case .nodeAdded(let node):

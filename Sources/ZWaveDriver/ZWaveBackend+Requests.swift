@@ -8,7 +8,7 @@ extension ZWaveBackend: BridgeRequestHandler {
     public nonisolated var verbs: Set<BridgeRequest.Verb> {
         [
             .include, .exclude, .cancel, .refresh, .heal, .removeFailed, .getConfig, .setConfig, .nodeStatistics,
-            .configList, .network, .associations, .associate, .dissociate, .neighbors,
+            .configList, .network, .associations, .associate, .dissociate, .neighbors, .networkStats, .healthCheck,
         ]
     }
 
@@ -79,6 +79,10 @@ extension ZWaveBackend: BridgeRequestHandler {
             return try await dissociate(try await knownNode(number), group: group, target: target)
         case .neighbors(let node, let refresh):
             return try await neighbors(node: node, refresh: refresh)
+        case .networkStats:
+            return try await networkStatistics()
+        case .healthCheck(let node, let frames):
+            return try await healthCheck(node: node, frames: frames)
         case .devices, .cecTransmit:
             throw RequestFailure("\(request.verb) is not a Z-Wave request")
         }
@@ -317,7 +321,7 @@ extension ZWaveBackend: BridgeRequestHandler {
 
     /// A node's statistics as the `node_stats` response shows them.
     static func json(_ stats: ZWaveNodeStatistics) -> JSONValue {
-        .object([
+        let fields: [(String, JSONValue)] = [
             ("node", .int(Int(stats.node.rawValue))), ("sent", .int(stats.sent)),
             ("sent_failed", .int(stats.sentFailed)),
             ("retries", .int(stats.retries)), ("received", .int(stats.received)),
@@ -326,7 +330,8 @@ extension ZWaveBackend: BridgeRequestHandler {
             ("average_request_rtt_ms", .int(stats.averageRequestRTT)),
             ("average_response_rtt_ms", .int(stats.averageResponseRTT)), ("quality", .int(stats.quality)),
             ("last_sent", .string(stats.sentAt)), ("last_received", .string(stats.receivedAt)),
-        ])
+        ]
+        return .object(fields + routeJSON(stats.route))
     }
 
     func configValue(_ node: NodeID, parameter: UInt8) async throws(RequestFailure) -> JSONValue {

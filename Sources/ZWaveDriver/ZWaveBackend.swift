@@ -52,6 +52,14 @@ public final class ZWaveBackend: DeviceBackend {
     var basicOnly: Set<NodeID> = []
     var lastSeen = LastSeen()
     var mesh = MeshState()
+    /// Whether a `health_check` runs (one at a time; inclusion and exclusion wait for its end).
+    var healthCheckRunning = false
+    /// `ping_silent_after`: how long a mains-powered node may stay silent before it gets a NoOperation frame (nil: off),
+    /// and since when the bridge listens (the silence of a node that never reported counts from there).
+    let pingSilentAfter: Duration?
+    let listeningSince = Date()
+    /// When each node last got a silence ping, so a silent (or dead) node gets one per `ping_silent_after`.
+    var pingedAt: [NodeID: Date] = [:]
     let work: AsyncStream<Work>
     let workContinuation: AsyncStream<Work>.Continuation
 
@@ -66,8 +74,10 @@ public final class ZWaveBackend: DeviceBackend {
     ///   - sweepDebounce: how long a PowerNode's unsolicited report waits for the re-read of its sockets.
     public nonisolated init(
         driver: OpenZWave, devices: [ZWaveDeviceConfig], logger: Logger,
-        confirmationTimeout: Duration = .seconds(3), sweepDebounce: Duration = .milliseconds(300)
+        confirmationTimeout: Duration = .seconds(3), sweepDebounce: Duration = .milliseconds(300),
+        pingSilentAfter: Duration? = nil
     ) {
+        self.pingSilentAfter = pingSilentAfter
         self.driver = driver
         self.configured = devices
         self.logger = logger
@@ -94,6 +104,7 @@ public final class ZWaveBackend: DeviceBackend {
                 }
             }
             group.addTask { await self.quirk.run() }
+            if let silence = pingSilentAfter { group.addTask { await self.pingSilentNodes(after: silence) } }
             for await event in driver.events { await handle(event) }
             group.cancelAll()  // the events ended: pending work and the quirk's pending sweeps are moot
         }

@@ -86,6 +86,7 @@ extension ZWaveEvent {
             case ZW_CODE_TIMEOUT: self = .nodeTimeout(node)
             case ZW_CODE_AWAKE: self = .nodeAwake(node)
             case ZW_CODE_SLEEP: self = .nodeAsleep(node)
+            case ZW_CODE_NO_OPERATION: self = .noOperationCompleted(node)
             default: return nil
             }
         default: return nil

@@ -38,6 +38,8 @@ public enum ZWaveEvent: Sendable, Hashable {
     case nodeTimeout(NodeID)
     case nodeAwake(NodeID)
     case nodeAsleep(NodeID)
+    /// A NoOperation frame to the node ended (acknowledged or not: its statistics tell).
+    case noOperationCompleted(NodeID)
     /// The node's association group changed.
     case group(NodeID, index: UInt8)
     case awakeNodesQueried

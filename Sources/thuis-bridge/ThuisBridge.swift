@@ -15,6 +15,7 @@ struct ThuisBridge: AsyncParsableCommand {
             DevicesCommand.self,
             RefreshCommand.self,
             HealCommand.self,
+            HealthCommand.self,
             RemoveFailedCommand.self,
             ConfigCommand.self,
             AssociationsCommand.self,

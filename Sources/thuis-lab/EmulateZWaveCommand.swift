@@ -20,7 +20,8 @@ struct EmulateZWaveCommand: AsyncParsableCommand {
         commandName: "zwave", abstract: "An emulated Z-Wave Serial API stick.",
         discussion: """
             Control lines (write to <link>.ctl): press <node> s1|s2 single|double|triple|hold|release, \
-            load <node> <endpoint> <watts>, toggle <node> [endpoint], dead <node> on|off, join <node>, \
+            load <node> <endpoint> <watts>, toggle <node> [endpoint], dead <node> on|off, \
+            loss <node> <percent> [seed], join <node>, \
             nak, can, unplug, replug, latency <ms>, raw <hex…>, report <node> <hex…>, state <node> [endpoint], \
             move <node> <neighbour…> (what it hears on the radio; 1 = the stick).
             """)

@@ -125,6 +125,8 @@ public struct ConfigFixture: Sendable {
         public var openZWavePatches: Bool?
         /// `network_key_file`.
         public var networkKeyFile: String?
+        /// `ping_silent_after` (seconds).
+        public var pingSilentAfter: Int?
         public var devices: [ZWaveDevice]
         public var scenes: [ZWaveScene]
 
@@ -256,6 +258,7 @@ public struct ConfigFixture: Sendable {
             lines.add("refresh_after_set", zwave.refreshAfterSet.map(String.init))
             lines.add("openzwave_patches", zwave.openZWavePatches.map(String.init))
             lines.add("network_key_file", string: zwave.networkKeyFile)
+            lines.add("ping_silent_after", zwave.pingSilentAfter.map(String.init))
             for device in zwave.devices {
                 lines.table("[[zwave.device]]")
                 lines.add("node", String(device.node))

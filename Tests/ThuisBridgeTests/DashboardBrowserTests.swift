@@ -30,6 +30,7 @@ struct DashboardBrowserTests {
             try await theSliderReachesTheDimmer(house, browser)
             try await theToggleReachesTheSocket(house, browser)
             try await inclusionFromTheNetworkPage(house, browser)
+            try await theNetworkPageShowsStatisticsAndChecksHealth(house, browser)
             try await theNodePageReadsOpenZWave(house, browser)
             try await theTabletSeesTheTilesAndNoNetwork(house, browser)
         }
@@ -123,6 +124,24 @@ struct DashboardBrowserTests {
         let progress = try await browser.text(
             "wait_text", [("selector", "#controller-progress"), ("contains", "Node added")])
         #expect(progress.contains("Inclusion waiting"), "\(progress)")
+    }
+
+    /// The network page's statistics table (network_stats: counts on top, route fields the emulated stick does not
+    /// report shown as such) and its health check of every node, with the results.
+    func theNetworkPageShowsStatisticsAndChecksHealth(_ house: BrowserHouse, _ browser: DashboardBrowser) async throws {
+        let counts = try await browser.text("wait_text", [("selector", "#network-counts"), ("contains", "alive")])
+        #expect(counts.contains("0 dead"), "\(counts)")
+        let hops = try await browser.text(
+            "wait_text",
+            [("selector", "#network-stats tr[data-stats-node=\"2\"] [data-column=\"hops\"]"), ("contains", "")])
+        #expect(hops == "not reported", "hops of node 2: \(hops)")
+        try await browser.run("click", [("selector", "#health-check")])
+        let rating = try await browser.text(
+            "wait_text", [("selector", "#health-results tr[data-health-node=\"2\"] .rating"), ("contains", "/10")],
+            timeout: 120)
+        #expect(rating == "10/10", "node 2's rating: \(rating)")
+        let progress = try await browser.text("wait_text", [("selector", "#health-progress"), ("contains", "frame")])
+        #expect(progress.contains("acknowledged"), "\(progress)")
     }
 
     /// The node page reads OpenZWave's statistics (node_stats) and the FGD212's parameters (config_list), 28 first.

@@ -47,6 +47,8 @@ final class InclusionHouse: Sendable {
         var extraNodes: [NodeDescription] = []
         /// `associations` of node 2's `[[zwave.device]]`, as written in devices.toml.
         var associations: String?
+        /// `[zwave] ping_silent_after` (seconds).
+        var pingSilentAfter: Int?
     }
 
     init(name: String, joinAfter: Double?, joinsAs: NodeKind = .binarySwitch, options: Options = Options())
@@ -65,6 +67,7 @@ final class InclusionHouse: Sendable {
                 logLevel: options.zwaveLogLevel,
                 devices: [.init(node: 2, room: "bedroom", name: "light", associations: options.associations)]))
         fixture.zwave?.openZWavePatches = options.openZWavePatches
+        fixture.zwave?.pingSilentAfter = options.pingSilentAfter
         if let key = options.networkKey {
             let file = try directory.write("zwave.key", key)
             try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: file)

@@ -46,7 +46,7 @@ import WebDashboard
     ) async throws {
         let mqtt = FakeMQTTPort()
         let zwave = FakeDeviceBackend(adapter: .zwave)
-        let requests = FakeRequestHandler(verbs: [.include, .cancel, .nodeStatistics])
+        let requests = FakeRequestHandler(verbs: [.include, .cancel, .nodeStatistics, .networkStats])
         let hub = DashboardHub(
             identity: BridgeIdentity(name: "living"),
             scenes: [ZWaveSceneConfig(node: 2, scene: 26, topic: "Thuis/scene/movie", payload: "on")],
@@ -157,8 +157,8 @@ import WebDashboard
             ] {
                 #expect(metrics.contains(line), "no \(line) in:\n\(metrics)")
             }
-            // Node statistics come from the Z-Wave handler's `node_stats` (here the fake's answer has no nodes).
-            #expect(await fixture.requests.handled.contains(.nodeStatistics(node: nil)))
+            // Node statistics come from the Z-Wave handler's `network_stats` (here the fake's answer has no nodes).
+            #expect(await fixture.requests.handled.contains(.networkStats))
         }
     }
 

@@ -17,7 +17,7 @@ extension ConfigurationLoader {
         guard root.contains("zwave") else { return nil }
         let known = [
             "port", "config_path", "state_dir", "log_level", "refresh_after_set", "openzwave_patches",
-            "network_key_file",
+            "network_key_file", "ping_silent_after",
             "device", "scene",
         ]
         guard let table = root.table("zwave", known: known) else {
@@ -37,6 +37,9 @@ extension ConfigurationLoader {
         let refreshAfterSet = optional(table.bool("refresh_after_set"), "refresh_after_set") ?? false
         let openZWavePatches = optional(table.bool("openzwave_patches"), "openzwave_patches") ?? true
         let networkKeyFile = optional(table.nonEmptyString("network_key_file"), "network_key_file")
+        let pingSilentAfter =
+            optional(table.int("ping_silent_after", in: ZWaveSection.pingSilentAfterRange), "ping_silent_after")
+            ?? ZWaveSection.defaultPingSilentAfter
 
         let deviceKeys = ["node", "instance", "room", "name", "config", "associations"]
         let deviceTables = table.arrayOfTables("device", known: deviceKeys)
@@ -51,12 +54,13 @@ extension ConfigurationLoader {
         guard valid, let port, devices.count == deviceTables.count, scenes.count == sceneTables.count else {
             return ZWaveResult(section: nil, addresses: addresses)
         }
-        let section = ZWaveSection(
+        var section = ZWaveSection(
             port: port, configPath: configPath, stateDirectory: stateDirectory,
             logLevel: logLevel, refreshAfterSet: refreshAfterSet, openZWavePatches: openZWavePatches,
             networkKeyFile: networkKeyFile,
             devices: devices.map(\.value),
             scenes: scenes.map(\.value))
+        section.pingSilentAfter = pingSilentAfter
         return ZWaveResult(section: section, addresses: addresses)
     }
 

@@ -20,6 +20,9 @@ public struct ZWaveSection: Sendable, Equatable {
     /// without it `secure` inclusion is refused. The file is checked by `ConfigurationLoader.load` and read by
     /// the daemon (`ZWaveNetworkKey(contentsOfFile:)`); the key itself is never part of the configuration.
     public var networkKeyFile: String?
+    /// `ping_silent_after`: seconds after which a silent mains-powered node gets one NoOperation frame; no ACK marks
+    /// it dead. Default 600; 0 turns it off.
+    public var pingSilentAfter: Int = ZWaveSection.defaultPingSilentAfter
     /// `[[zwave.device]]`, in file order.
     public var devices: [ZWaveDeviceConfig]
     /// `[[zwave.scene]]`, in file order.
@@ -27,6 +30,9 @@ public struct ZWaveSection: Sendable, Equatable {
 
     public static let defaultConfigPath = "/etc/openzwave"
     public static let defaultStateDirectory = "/var/lib/thuis-bridge"
+    public static let defaultPingSilentAfter = 600
+    /// The longest `ping_silent_after`: a day.
+    public static let pingSilentAfterRange = 0...86_400
 
     public init(
         port: String, configPath: String = ZWaveSection.defaultConfigPath,

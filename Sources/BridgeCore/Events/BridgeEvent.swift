@@ -37,6 +37,8 @@ public enum BridgeEvent: Sendable, Equatable, CustomStringConvertible {
     /// `messages_dropped`: MQTT messages the bridge's connection dropped (a queue was full), with how many and on
     /// which topics.
     case messagesDropped(DroppedMessages)
+    /// `health_check_<step>`: progress and results of a `health_check` request.
+    case healthCheck(HealthCheckStep)
 
     /// A controller operation, spelled as its events' prefix.
     public enum ControllerOperation: String, Sendable, Hashable {
@@ -104,6 +106,7 @@ public enum BridgeEvent: Sendable, Equatable, CustomStringConvertible {
         case .associations(let outcome): outcome.failed.isEmpty ? "associations_applied" : "associations_failed"
         case .cecReceived: "cec_rx"
         case .messagesDropped: "messages_dropped"
+        case .healthCheck(let step): "health_check_\(step.name)"
         }
     }
 
@@ -178,6 +181,8 @@ public enum BridgeEvent: Sendable, Equatable, CustomStringConvertible {
                 ("topics", .object(dropped.topics.map { ($0.topic, .int($0.count)) })),
                 ("other_topics", .int(dropped.otherTopics)), ("reason", .string(dropped.reason)),
             ]
+        case .healthCheck(let step):
+            return step.fields
         }
     }
 

@@ -58,6 +58,12 @@ extension BridgeRequest {
             return .neighbors(
                 node: arguments.has("node") ? try arguments.node() : nil,
                 refresh: try arguments.bool("refresh", default: false))
+        case .networkStats:
+            return .networkStats
+        case .healthCheck:
+            return .healthCheck(
+                node: arguments.has("node") ? try arguments.node() : nil,
+                frames: try arguments.integer("frames", default: defaultHealthFrames, in: healthFrames))
         }
     }
 

@@ -37,6 +37,10 @@ public enum BridgeRequest: Sendable, Hashable {
     /// Each node's neighbours in the controller's routing table and its hops from the controller, for `node` or
     /// every node; `refresh` asks the node(s) for a neighbour update first.
     case neighbors(node: Int?, refresh: Bool)
+    /// Every node's statistics, the driver's counters and how many nodes are alive, dead and asleep.
+    case networkStats
+    /// Pings `node` (or every node in turn) with `frames` NoOperation frames and rates each link.
+    case healthCheck(node: Int?, frames: Int)
 
     /// The request's verb, the last level of its topic.
     public enum Verb: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
@@ -57,6 +61,8 @@ public enum BridgeRequest: Sendable, Hashable {
         case associate
         case dissociate
         case neighbors
+        case networkStats = "network_stats"
+        case healthCheck = "health_check"
 
         public var description: String { rawValue }
 
@@ -64,7 +70,9 @@ public enum BridgeRequest: Sendable, Hashable {
         /// it needs a JSON object, never an empty payload).
         public var changesNetwork: Bool {
             switch self {
-            case .devices, .getConfig, .nodeStatistics, .configList, .network, .associations, .neighbors: false
+            case .devices, .getConfig, .nodeStatistics, .configList, .network, .associations, .neighbors,
+                .networkStats:
+                false
             default: true
             }
         }
@@ -72,7 +80,7 @@ public enum BridgeRequest: Sendable, Hashable {
         /// The argument keys the verb takes, besides `transaction`.
         public var argumentKeys: [String] {
             switch self {
-            case .devices, .cancel, .network: []
+            case .devices, .cancel, .network, .networkStats: []
             case .include: ["timeout_s", "secure", "interview_timeout_s"]
             case .exclude: ["timeout_s"]
             case .refresh: ["node", "interview_timeout_s"]
@@ -82,6 +90,7 @@ public enum BridgeRequest: Sendable, Hashable {
             case .cecTransmit: ["frame"]
             case .associate, .dissociate: ["node", "group", "target"]
             case .neighbors: ["node", "refresh"]
+            case .healthCheck: ["node", "frames"]
             }
         }
     }
@@ -106,6 +115,8 @@ public enum BridgeRequest: Sendable, Hashable {
         case .associate: .associate
         case .dissociate: .dissociate
         case .neighbors: .neighbors
+        case .networkStats: .networkStats
+        case .healthCheck: .healthCheck
         }
     }
 
@@ -113,6 +124,9 @@ public enum BridgeRequest: Sendable, Hashable {
     public static let maximumTimeout = 600
     /// The default inclusion/exclusion/interview window, in seconds.
     public static let defaultTimeout = 60
+    /// How many NoOperation frames `health_check` sends each node, by default and at most.
+    public static let defaultHealthFrames = 10
+    public static let healthFrames = 1...100
 }
 
 /// A request that failed, with the reason sent in the response's `error`.

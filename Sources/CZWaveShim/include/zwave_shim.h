@@ -337,9 +337,46 @@ typedef struct zw_node_statistics {
     uint8_t quality;                /**< m_quality */
     char sent_at[32];               /**< m_sentTS, e.g. "2026-11-25 17:41:02:123" (empty: never); truncated */
     char received_at[32];           /**< m_receivedTS; truncated */
+    bool route_reported;            /**< m_txStatusReportSupported: the stick reports the fields below */
+    uint8_t hops;                   /**< m_hops: repeaters of the last transmission */
+    char rssi[5][8];                /**< m_rssi_1..5 as OpenZWave writes them (dBm, or a word for a special value) */
+    uint8_t route_used[4];          /**< m_routeUsed: the repeaters' node ids (0: none) */
+    uint8_t last_failed_link_from;  /**< m_lastFailedLinkFrom (0: none) */
+    uint8_t last_failed_link_to;    /**< m_lastFailedLinkTo */
 } zw_node_statistics;
 
 zw_status zw_node_get_statistics(zw_manager *manager, uint32_t home_id, uint8_t node_id, zw_node_statistics *out);
+
+/** The driver's counters (Manager::GetDriverStatistics, Driver::DriverData) since the library started. */
+typedef struct zw_driver_statistics {
+    uint32_t sof;              /**< m_SOFCnt: frames started */
+    uint32_t ack_waiting;      /**< m_ACKWaiting: unsolicited frames while waiting for an ACK */
+    uint32_t read_aborts;      /**< m_readAborts: reads aborted by a timeout */
+    uint32_t bad_checksum;     /**< m_badChecksum */
+    uint32_t read;             /**< m_readCnt: frames read */
+    uint32_t written;          /**< m_writeCnt: frames written */
+    uint32_t can;              /**< m_CANCnt */
+    uint32_t nak;              /**< m_NAKCnt */
+    uint32_t ack;              /**< m_ACKCnt */
+    uint32_t out_of_frame;     /**< m_OOFCnt */
+    uint32_t dropped;          /**< m_dropped: messages given up */
+    uint32_t retries;          /**< m_retries */
+    uint32_t unexpected_callbacks; /**< m_callbacks */
+    uint32_t bad_routes;       /**< m_badroutes */
+    uint32_t no_ack;           /**< m_noack: transmissions the node did not acknowledge */
+    uint32_t network_busy;     /**< m_netbusy */
+    uint32_t not_idle;         /**< m_notidle */
+    uint32_t non_delivery;     /**< m_nondelivery */
+    uint32_t routed_busy;      /**< m_routedbusy */
+    uint32_t broadcast_read;   /**< m_broadcastReadCnt */
+    uint32_t broadcast_written; /**< m_broadcastWriteCnt */
+} zw_driver_statistics;
+
+zw_status zw_driver_get_statistics(zw_manager *manager, uint32_t home_id, zw_driver_statistics *out);
+
+/** Manager::TestNetworkNode: queues `count` NoOperation frames to the node. Each one's end (acknowledged or not)
+ *  arrives as a ZW_NOTE_NOTIFICATION with ZW_CODE_NO_OPERATION, after the node's statistics counted it. */
+zw_status zw_test_network_node(zw_manager *manager, uint32_t home_id, uint8_t node_id, uint32_t count);
 
 /* ---- Controller commands (results arrive as ZW_NOTE_CONTROLLER_COMMAND) ---- */
 zw_status zw_add_node(zw_manager *manager, uint32_t home_id, bool secure);   /**< Manager::AddNode */

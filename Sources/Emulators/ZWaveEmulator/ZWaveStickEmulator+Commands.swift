@@ -1,7 +1,7 @@
 extension ZWaveStickEmulator {
     /// Executes one control line (the CLI's control channel) and returns a one-line result:
     /// `press <node> s1|s2 single|double|triple|hold|release`, `load <node> <endpoint> <watts>`,
-    /// `toggle <node> [endpoint]`, `dead <node> on|off`, `join <node>` (network button),
+    /// `toggle <node> [endpoint]`, `dead <node> on|off`, `loss <node> <percent> [seed]`, `join <node>` (network button),
     /// `nak`, `can`, `unplug`, `replug`, `latency <ms>`, `raw <hex bytes>`, `report <node> <hex bytes>`,
     /// `state <node> [endpoint]`, `move <node> <neighbour>...` (what the node hears on the radio from now on).
     public func execute(_ line: String) -> String {
@@ -33,6 +33,12 @@ extension ZWaveStickEmulator {
                 return "error: dead <node> on|off"
             }
             setDead(node: n, args[1] == "on")
+            return "ok"
+        case "loss":
+            guard let n = node(0), args.count >= 2, let percent = Int(args[1]), (0...100).contains(percent),
+                args.count < 3 || UInt64(args[2]) != nil
+            else { return "error: loss <node> <percent 0-100> [seed]" }
+            setLoss(node: n, percent: percent, seed: args.count >= 3 ? UInt64(args[2]) : nil)
             return "ok"
         case "join", "leave":
             guard let n = node(0) else { return "error: \(verb) <node>" }

@@ -108,7 +108,7 @@ extension ZWaveStickEmulator {
 
         let reachable = nodes[id].map { $0.included && !$0.dead } ?? false
         let latency = latencySeconds
-        guard reachable || id == 0xFF else {
+        guard (reachable && !dropsFrame(to: id)) || id == 0xFF else {
             // NO_ACK after the routing attempts.
             afterRadio(latency + 0.15) { [weak self] in
                 guard let self, callback != 0 else { return }

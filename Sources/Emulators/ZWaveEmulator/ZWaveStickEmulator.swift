@@ -2,6 +2,7 @@ import Dispatch
 import FoundationEssentials
 internal import Glibc
 public import SerialPTY
+internal import SystemSupport
 
 /// An emulated Z-Wave Serial API stick (a Gen5-like static controller, node 1) on a pseudo-terminal, with
 /// emulated slave nodes behind it. Speaks the Serial API as libopenzwave 1.6 expects it: ACKs every good
@@ -70,6 +71,9 @@ public final class ZWaveStickEmulator: @unchecked Sendable {
     /// (from the description, then from each node's neighbour update). GET_ROUTING_INFO answers the latter.
     var radioNeighbors: [UInt8: Set<UInt8>] = [:]
     var routingTable: [UInt8: Set<UInt8>] = [:]
+    /// Lossy links (`setLoss`): per node, the percentage of frames to it that get no ACK, drawn from `lossDraws`.
+    var loss: [UInt8: Int] = [:]
+    var lossDraws = SeededRandom(seed: 1)
 
     // Observation.
     var hostFrames: [HostFrameEvent] = []

@@ -1,6 +1,7 @@
 // Network: every Z-Wave node (rows carry data-node="<id>") and CEC device; inclusion and exclusion with a countdown
 // and the live progress events, then the devices.toml stanza the bridge wrote; heal; refresh a node.
 import { h, label, ago } from "./ui.js";
+import { networkStats, healthCheck } from "./stats.js";
 
 const PROGRESS = /^(inclusion_|exclusion_|node_added|node_removed|interview_)/;
 
@@ -19,14 +20,17 @@ export function networkPage(store) {
   const healButton = h("button", { type: "button", onclick: () => run("heal", {}, healButton) }, "Heal network");
   let timer = null;
   let running = null;
+  const stats = networkStats(store);
+  const health = healthCheck(store);
 
   const library = h("p", { class: "library", id: "openzwave-library" });
   const element = h("section", { class: "network-page" },
     h("section", { class: "panel controller" },
       h("h2", {}, "Add or remove a device"),
       h("div", { class: "row" }, includeButton, excludeButton, cancelButton, h("label", {}, "for ", timeout, " s"),
-        countdown, h("span", { class: "spacer" }), healButton),
-      progress, outcome),
+        countdown, h("span", { class: "spacer" }), healButton, health.button),
+      progress, outcome, health.element),
+    stats.element,
     h("section", { class: "panel" },
       h("h2", {}, "Z-Wave nodes"),
       library,
@@ -89,8 +93,9 @@ export function networkPage(store) {
   // Asked once the page is connected (draw runs on every change of the store), again after a failed try.
   let libraryAsked = false;
   function askLibrary() {
-    if (libraryAsked) return;
+    if (libraryAsked || !store.connected) return;
     libraryAsked = true;
+    stats.load();
     store.request("network", {}).then((response) => {
       const data = (response && response.data) || {};
       if (!data.openzwave) return;
@@ -168,6 +173,7 @@ export function networkPage(store) {
   return {
     element,
     update(change) {
+      if (change.kind === "event") health.show(change.event);
       if (change.kind === "event" && running && PROGRESS.test(change.event.type)) {
         const { type, ...fields } = change.event;
         const detail = Object.entries(fields).map(([key, value]) => `${key} ${value}`).join(", ");

@@ -3,9 +3,11 @@
 // comes first. Its associations: associations.js.
 import { h, label, ago } from "./ui.js";
 import { associationsPanel } from "./associations.js";
+import { healthCheck } from "./stats.js";
 
 export function nodePage(store, node) {
   const facts = h("dl", { class: "facts" });
+  const health = healthCheck(store, node);
   const stats = h("dl", { class: "facts stats", id: "node-stats" });
   const parameters = h("tbody");
   const status = h("p", { class: "status" });
@@ -20,6 +22,7 @@ export function nodePage(store, node) {
       h("section", { class: "panel" },
         h("h3", {}, "Statistics ", h("button", { type: "button", class: "small", onclick: loadStats }, "refresh")),
         stats)),
+    h("section", { class: "panel" }, h("h3", {}, "Health ", health.button), health.element),
     h("section", { class: "panel" },
       h("h3", {}, "Configuration parameters"),
       h("div", { class: "row" }, freeParameter,
@@ -148,6 +151,7 @@ export function nodePage(store, node) {
   return {
     element,
     update(change) {
+      if (change.kind === "event") health.show(change.event);
       if (change.kind === "connection" && !change.connected) loaded = false;
       if (["snapshot", "devices", "state", "bridge", "connection"].includes(change.kind)) load();
     },

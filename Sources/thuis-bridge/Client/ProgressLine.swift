@@ -13,7 +13,7 @@ final class ProgressLine: Sendable {
 
     init(terminal: Bool = isatty(1) == 1) { self.terminal = terminal }
 
-    /// Shows `event` if it is inclusion, exclusion or interview progress.
+    /// Shows `event` if it is inclusion, exclusion, interview or health check progress.
     func show(_ event: JSONValue) {
         guard let text = Self.describe(event) else { return }
         showing.withLock { showing in
@@ -61,7 +61,7 @@ final class ProgressLine: Sendable {
         case "exclusion_removing": return "removing node \(node)"
         case "exclusion_protocol_done": return "node \(node) left the network"
         case "node_removed": return "node \(node) removed from the bridge"
-        default: return nil
+        default: return describeHealthCheck(type, event, node: node)
         }
     }
 }

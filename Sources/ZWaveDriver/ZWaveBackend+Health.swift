@@ -1,0 +1,148 @@
+internal import BridgeCore
+internal import FoundationEssentials
+
+/// `health_check`: NoOperation frames to one node or each node in turn (`Manager::TestNetworkNode`, one frame at a
+/// time so each frame's end and round trip are known), progress as `health_check_*` events, and per node the
+/// frames sent, acknowledged and failed, the round trips and a ``HealthRating``.
+extension ZWaveBackend {
+    /// How long one NoOperation frame may take before it counts as failed (the library reports its end, acknowledged
+    /// or not, long before that unless the stick stopped answering).
+    static let noOperationTimeout: Duration = .seconds(10)
+
+    /// The counter the `noOperationCompleted` events of `node` advance (command class 0x00 is NoOperation).
+    nonisolated static func noOperationKey(_ node: NodeID) -> ZWaveValueKey {
+        ZWaveValueKey(node: node, commandClass: 0x00, instance: 0, index: 0)
+    }
+
+    func healthCheck(node number: Int?, frames: Int) async throws(RequestFailure) -> JSONValue {
+        if let running = session {
+            throw RequestFailure("busy: \(running.kind.rawValue) is running; a health check waits for its end")
+        }
+        if healthCheckRunning { throw RequestFailure("busy: another health check is running") }
+        let nodes: [NodeID]
+        if let number {
+            if let controller = await driver.controllerNode, Int(controller.rawValue) == number {
+                throw RequestFailure("node \(number) is the controller itself; a health check tests the other nodes")
+            }
+            let node = try await knownNode(number)
+            nodes = [node]
+        } else {
+            let controller = await driver.controllerNode
+            nodes = knownNodes.filter { $0 != controller }.sorted { $0.rawValue < $1.rawValue }
+        }
+        healthCheckRunning = true
+        defer { healthCheckRunning = false }
+        emit(
+            .healthCheck(
+                HealthCheckStep(
+                    "started", [("nodes", .array(nodes.map { .int(Int($0.rawValue)) })), ("frames", .int(frames))])))
+        var results: [JSONValue] = []
+        for node in nodes {
+            if Task.isCancelled { break }
+            let result = await test(node, frames: frames)
+            emit(.healthCheck(HealthCheckStep("node", result.fields)))
+            results.append(.object(result.fields))
+        }
+        emit(.healthCheck(HealthCheckStep("completed", [("nodes", .int(results.count))])))
+        return .object([("frames", .int(frames)), ("nodes", .array(results))])
+    }
+
+    /// One node's health: asleep (nothing sent), or `frames` NoOperation frames one after the other.
+    func test(_ node: NodeID, frames: Int) async -> HealthResult {
+        let number = Int(node.rawValue)
+        if Self.status(try? await driver.nodeInfo(node)) == "asleep" {
+            return HealthResult(node: number, status: "asleep")
+        }
+        var result = HealthResult(node: number, status: "tested")
+        for frame in 1...frames {
+            if Task.isCancelled { break }
+            var rtt: Int?
+            switch await ping(node) {
+            case .unsent(let reason):
+                result.status = "unreachable"
+                result.reason = reason
+            case .acknowledged(let milliseconds):
+                rtt = milliseconds
+                result.roundTrips.append(milliseconds)
+            case .failed:
+                break
+            }
+            if result.status == "unreachable" { break }
+            result.sent += 1
+            emit(
+                .healthCheck(
+                    HealthCheckStep(
+                        "frame",
+                        [
+                            ("node", .int(number)), ("frame", .int(frame)), ("of", .int(frames)),
+                            ("acknowledged", .bool(rtt != nil)), ("rtt_ms", rtt.map { .int($0) } ?? .null),
+                        ])))
+        }
+        return result
+    }
+
+    /// How one NoOperation frame ended.
+    enum PingOutcome {
+        /// The node acknowledged it after `rtt` milliseconds (OpenZWave's measure, sent to acknowledged).
+        case acknowledged(rtt: Int)
+        /// Not acknowledged (the stick reported a transmit failure), or no end within `noOperationTimeout`.
+        case failed
+        /// The library did not send it.
+        case unsent(String)
+    }
+
+    /// Sends one NoOperation frame to `node` and waits for its end; the node's statistics tell whether it was
+    /// acknowledged.
+    func ping(_ node: NodeID) async -> PingOutcome {
+        let key = Self.noOperationKey(node)
+        let generation = reports.generation(of: key)
+        let before: ZWaveNodeStatistics
+        do {
+            before = try await driver.nodeStatistics(node)
+            try await driver.testNode(node, count: 1)
+        } catch {
+            return .unsent("\(error)")
+        }
+        let ended = await reports.wait(for: key, after: generation, timeout: Self.noOperationTimeout)
+        guard ended, let after = try? await driver.nodeStatistics(node), after.sentFailed == before.sentFailed else {
+            return .failed
+        }
+        return .acknowledged(rtt: after.lastRequestRTT)
+    }
+
+    /// What `health_check` reports for one node.
+    struct HealthResult {
+        let node: Int
+        /// `tested`, `asleep` (a sleeping battery node: nothing sent, not a failure) or `unreachable` (the library
+        /// refused to send).
+        var status: String
+        var reason: String?
+        var sent = 0
+        /// Round trips (ms) of the acknowledged frames.
+        var roundTrips: [Int] = []
+
+        init(node: Int, status: String) {
+            self.node = node
+            self.status = status
+        }
+
+        var fields: [(String, JSONValue)] {
+            let acknowledged = roundTrips.count
+            let mean = roundTrips.isEmpty ? nil : Double(roundTrips.reduce(0, +)) / Double(acknowledged)
+            var out: [(String, JSONValue)] = [
+                ("node", .int(node)), ("status", .string(status)), ("sent", .int(sent)),
+                ("acknowledged", .int(acknowledged)), ("failed", .int(sent - acknowledged)),
+                ("rtt_min_ms", roundTrips.min().map { .int($0) } ?? .null),
+                ("rtt_mean_ms", mean.map { .double(($0 * 10).rounded() / 10) } ?? .null),
+                ("rtt_max_ms", roundTrips.max().map { .int($0) } ?? .null),
+                (
+                    "rating",
+                    HealthRating.rating(sent: sent, failed: sent - acknowledged, meanRTT: mean).map { .int($0) }
+                        ?? .null
+                ),
+            ]
+            if let reason { out.append(("reason", .string(reason))) }
+            return out
+        }
+    }
+}

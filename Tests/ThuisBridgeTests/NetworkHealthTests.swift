@@ -1,0 +1,178 @@
+import BridgeCore
+import Foundation
+import IntegrationSupport
+import MQTTDriver
+import TestSupport
+import Testing
+import ZWaveEmulator
+
+/// `network_stats` and `health_check` end to end: the real bridge, real libopenzwave on the emulated stick, real
+/// mosquitto. Health checks ping with NoOperation frames, which the emulator acknowledges or (a lossy link)
+/// reports as not acknowledged.
+@Suite(.endToEnd) struct NetworkHealthTests {
+    /// Sends `request/<verb>` with `payload` and returns the response's text.
+    static func request(_ house: InclusionHouse, _ verb: String, _ payload: String) async throws -> String {
+        let base = "Thuis/bridge/\(house.bridgeName)"
+        let mark = await house.mark
+        try await house.watcher.publish(topic: "\(base)/request/\(verb)", text: payload)
+        return try await house.watcher.waitForMessage(
+            topic: "\(base)/response/\(verb)", from: mark, timeout: .seconds(120)
+        )
+        .text
+    }
+
+    /// The NoOperation frames (SEND_DATA with command `00 00`) the stick received so far.
+    static func noOperations(_ stick: ZWaveStickEmulator) -> Int {
+        stick.receivedHostFrames.filter { $0.command == [0x00, 0x00] }.count
+    }
+
+    static func object(_ text: String) throws -> JSONValue {
+        try JSONValue.parse(Array(text.utf8))
+    }
+
+    /// The first entry of a response's `data.nodes`.
+    static func firstNode(_ response: JSONValue) -> JSONValue? {
+        guard case .array(let nodes)? = response["data"]?["nodes"] else { return nil }
+        return nodes.first
+    }
+
+    @Test func networkStatsAnswersEveryNodeWithItsFieldsAndTheDriversCounters() async throws {
+        try await InclusionHouse.with(name: "netstats", joinAfter: nil) { house in
+            let text = try await Self.request(house, "network_stats", #"{"transaction":"s1"}"#)
+            let response = try Self.object(text)
+            #expect(response["status"] == .string("ok"), "\(text)")
+            let data = try #require(response["data"])
+            #expect(data["alive"] == .int(1), "\(text)")
+            #expect(data["dead"] == .int(0))
+            #expect(data["asleep"] == .int(0))
+            guard case .array(let nodes)? = data["nodes"] else {
+                Issue.record("no nodes in \(text)")
+                return
+            }
+            #expect(nodes.count == 1, "the controller is not listed: \(text)")
+            let node = try #require(nodes.first)
+            #expect(node["node"] == .int(2))
+            #expect(node["status"] == .string("alive"))
+            guard case .int(let sent)? = node["sent"] else {
+                Issue.record("no sent count: \(text)")
+                return
+            }
+            #expect(sent > 0, "the interview sent frames to node 2")
+            for key in [
+                "sent_failed", "retries", "received", "received_duplicates", "received_unsolicited",
+                "average_request_rtt_ms", "average_response_rtt_ms", "quality",
+            ] {
+                guard case .int? = node[key] else {
+                    Issue.record("\(key) is not a number in \(text)")
+                    continue
+                }
+            }
+            // The emulated stick sends no transmit status report: the route fields are not reported, never 0.
+            for key in ["hops", "rssi", "route", "last_failed_link"] {
+                #expect(node[key] == .null, "\(key) in \(text)")
+            }
+            let driver = try #require(data["driver"])
+            for key in ["nak", "can", "no_ack", "bad_checksum", "read_aborts", "dropped", "retries"] {
+                guard case .int? = driver[key] else {
+                    Issue.record("driver counter \(key) missing in \(text)")
+                    continue
+                }
+            }
+            guard case .int(let read)? = driver["read"] else {
+                Issue.record("no read count in \(text)")
+                return
+            }
+            #expect(read > 0)
+        }
+    }
+
+    @Test func healthCheckRatesAHealthyLinkTenAndALossyOneLower() async throws {
+        try await InclusionHouse.with(name: "health", joinAfter: nil) { house in
+            let stick = house.stick
+            let mark = await house.mark
+            let probes = Self.noOperations(stick)  // the interview's own NoOperation probe
+            let healthy = try Self.object(
+                try await Self.request(house, "health_check", #"{"transaction":"h1","node":2}"#))
+            #expect(healthy["status"] == .string("ok"), "\(healthy.serialized)")
+            let result = try #require(Self.firstNode(healthy))
+            #expect(result["node"] == .int(2))
+            #expect(result["status"] == .string("tested"))
+            #expect(result["sent"] == .int(10), "\(result.serialized)")
+            #expect(result["acknowledged"] == .int(10), "\(result.serialized)")
+            #expect(result["failed"] == .int(0))
+            #expect(result["rating"] == .int(10), "\(result.serialized)")
+            #expect(result["rtt_min_ms"] != .null && result["rtt_max_ms"] != .null && result["rtt_mean_ms"] != .null)
+            #expect(Self.noOperations(stick) - probes == 10, "ten NoOperation frames went to the stick")
+            // Progress: a started event, one per frame, the node's result and the end.
+            try await house.waitForEvent(#""type":"health_check_started""#, from: mark)
+            try await house.waitForEvent(#""type":"health_check_frame","node":2,"frame":10"#, from: mark)
+            try await house.waitForEvent(#""type":"health_check_node","node":2"#, from: mark)
+            try await house.waitForEvent(#""type":"health_check_completed""#, from: mark)
+
+            #expect(stick.execute("loss 2 50 7") == "ok")
+            let lossy = try Self.object(
+                try await Self.request(house, "health_check", #"{"transaction":"h2","node":2,"frames":20}"#))
+            #expect(lossy["status"] == .string("ok"), "\(lossy.serialized)")
+            let bad = try #require(Self.firstNode(lossy))
+            #expect(bad["sent"] == .int(20), "\(bad.serialized)")
+            guard case .int(let failed)? = bad["failed"], case .int(let rating)? = bad["rating"] else {
+                Issue.record("no failed count or rating: \(bad.serialized)")
+                return
+            }
+            #expect(failed > 0, "\(bad.serialized)")
+            #expect(rating < 10, "\(bad.serialized)")
+        }
+    }
+
+    @Test func aSilentMainsNodeThatStopsAnsweringIsMarkedDead() async throws {
+        var options = InclusionHouse.Options()
+        options.pingSilentAfter = 2
+        try await InclusionHouse.with(name: "silent", joinAfter: nil, options: options) { house in
+            // While node 2 answers, its silence pings are acknowledged and it stays online.
+            let probes = Self.noOperations(house.stick)
+            try await MQTTTestClient.poll(timeout: .seconds(60), "a silence ping to node 2") {
+                Self.noOperations(house.stick) > probes
+            }
+            #expect(!(await house.watcher.received(on: house.eventTopic)).contains { $0.text.contains("node_dead") })
+            let mark = await house.mark
+            let pings = Self.noOperations(house.stick)
+            house.stick.setDead(node: 2, true)
+            let event = try await house.waitForEvent(#""type":"node_dead""#, from: mark, timeout: .seconds(60))
+            #expect(event.contains(#""node":2"#), "\(event)")
+            try await house.watcher.waitForMessage(
+                topic: "Thuis/device/bedroom/light/availability", text: "offline", from: mark)
+            #expect(Self.noOperations(house.stick) > pings, "the dead node was found by a NoOperation frame")
+        }
+    }
+
+    @Test func badHealthCheckRequestsGetSpecificErrorsAndSendNothing() async throws {
+        try await InclusionHouse.with(name: "healthbad", joinAfter: nil) { house in
+            let cases: [(payload: String, error: String)] = [
+                (#"{"node":77}"#, "node 77 is not in the Z-Wave network"),
+                (#"{"node":1}"#, "is the controller"),
+                (#"{"node":2,"frames":0}"#, #"argument \"frames\" must be within 1...100, not 0"#),
+                (#"{"node":2,"frames":101}"#, #"argument \"frames\" must be within 1...100, not 101"#),
+                (#"{"node":2,"frames":"many"}"#, #"argument \"frames\" must be an integer"#),
+                (#"{"node":2,"frames":2.5}"#, #"argument \"frames\" must be an integer"#),
+                (#"{"node":2,"speed":1}"#, #"unknown argument \"speed\""#),
+                ("not json", "malformed JSON"),
+                ("", "needs a JSON object"),
+            ]
+            let probes = Self.noOperations(house.stick)
+            for item in cases {
+                let text = try await Self.request(house, "health_check", item.payload)
+                #expect(text.contains(#""status":"error""#), "\(item.payload): \(text)")
+                #expect(text.contains(item.error), "\(item.payload): \(text)")
+            }
+            // During inclusion: refused with the reason.
+            let base = "Thuis/bridge/\(house.bridgeName)"
+            let mark = await house.mark
+            try await house.watcher.publish(topic: "\(base)/request/include", text: #"{"timeout_s":30}"#)
+            try await house.waitForEvent(#""type":"inclusion_waiting""#, from: mark)
+            let busy = try await Self.request(house, "health_check", #"{"node":2}"#)
+            #expect(busy.contains(#""status":"error""#) && busy.contains("busy: inclusion is running"), "\(busy)")
+            _ = try await Self.request(house, "cancel", "{}")
+            #expect(Self.noOperations(house.stick) == probes, "a refused health check sent NoOperation frames")
+        }
+    }
+}
