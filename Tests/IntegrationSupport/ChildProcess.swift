@@ -46,7 +46,8 @@ public final class ChildProcess: @unchecked Sendable {  // `pid` is set once in 
 
     /// A pthread mutex, not `Synchronization.Mutex`: the two readers, the reaper and the test contend for it, and a
     /// contended `Mutex` waits in the kernel (a priority-inheriting futex), where ThreadSanitizer does not see the
-    /// hand-over, so it reported the readers' updates of `state` as data races (DocC Development, "Sanitizers").
+    /// hand-over, so it reported the readers' updates of `state` as data races (DocC Development, "Sanitizers and
+    /// fuzzers").
     private let state = ConditionMutex(State())
     private static let recordLimit = 50_000
 
