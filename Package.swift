@@ -168,7 +168,7 @@ let package = Package(
             name: "TestSupport", dependencies: ["BridgeCore", .product(name: "Logging", package: "swift-log")],
             path: "Tests/TestSupport", swiftSettings: strict),
         .target(
-            name: "IntegrationSupport", dependencies: ["TestSupport", "MQTTDriver", "SerialPTY"],
+            name: "IntegrationSupport", dependencies: ["TestSupport", "MQTTDriver", "SerialPTY", "SystemSupport"],
             path: "Tests/IntegrationSupport",
             swiftSettings: strict),
         .testTarget(name: "SystemSupportTests", dependencies: ["SystemSupport", "TestSupport"], swiftSettings: strict),
