@@ -31,6 +31,8 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
+        // HomeKit: Curve25519, ChaChaPoly, HKDF and SHA-512.
+        .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
     ],
     targets: [
         // MARK: C leaf targets: module maps and the shims, nothing else.
@@ -42,6 +44,9 @@ let package = Package(
             name: "COpenZWave", pkgConfig: "libopenzwave",
             providers: [.apt(["libopenzwave1.6-dev"])]),
         .target(name: "CZWaveShim", dependencies: ["COpenZWave"]),
+        // OpenSSL's libcrypto for big-number arithmetic (HomeKit's SRP-6a).
+        .systemLibrary(
+            name: "COpenSSL", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
 
         // MARK: System primitives the daemon's modules share (locks, threads, paths, standard streams): the
         // daemon links FoundationEssentials only, not Foundation (see README, Performance: Memory).
@@ -84,6 +89,12 @@ let package = Package(
         .target(
             name: "HomeAssistant",
             dependencies: ["BridgeCore", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: strict),
+
+        // HomeKit Accessory Protocol: TLV8, the setup code and payload, SRP-6a.
+        .target(
+            name: "HomeKit",
+            dependencies: ["COpenSSL", .product(name: "Crypto", package: "swift-crypto")],
             swiftSettings: strict),
 
         // The dashboard: Hummingbird routes, the WebSocket, /metrics, and the pages from Assets/, embedded into the
@@ -189,6 +200,7 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict),
+        .testTarget(name: "HomeKitTests", dependencies: ["HomeKit"], swiftSettings: strict),
         .testTarget(
             name: "HomeAssistantTests", dependencies: ["HomeAssistant", "BridgeCore", "TestSupport"],
             exclude: ["Golden"], swiftSettings: strict),

@@ -1,0 +1,158 @@
+import Testing
+
+@testable import HomeKit
+
+/// SRP-6a against RFC 5054's appendix B (1024-bit group, SHA-1) and the HAP specification's test vectors
+/// (3072-bit group, SHA-512): the same I, P, s, a and b in both.
+@Suite struct SRPTests {
+    static let salt = SRPPrimes.bytes("BEB25379 D1A8581E B5A72767 3A2441EE")
+    static let a = SRPPrimes.bytes("60975527 035CF2AD 1989806F 0407210B C81EDC04 E2762A56 AFD529DD DA2D4393")
+    static let b = SRPPrimes.bytes("E487CB59 D31AC550 471E81F0 0F6928E0 1DDA08E9 74A004F4 9E61F5D1 05284D20")
+
+    @Test func rfc5054AppendixB() throws {
+        let group = SRPGroup.rfc5054Test
+        #expect(
+            try SRPServer.multiplier(group).bytes == SRPPrimes.bytes("7556AA04 5AEF2CDD 07ABAF0F 665C3E81 8913186F"))
+        let verifier = try SRPServer.verifier(group: group, username: "alice", password: "password123", salt: Self.salt)
+        #expect(
+            verifier
+                == SRPPrimes.bytes(
+                    """
+                    7E273DE8 696FFC4F 4E337D05 B4B375BE B0DDE156 9E8FA00A 9886D812 9BADA1F1 822223CA 1A605B53 0E379BA4
+                    729FDC59 F105B478 7E5186F5 C671085A 1447B52A 48CF1970 B4FB6F84 00BBF4CE BFBB1681 52E08AB5 EA53D15C
+                    1AFF87B2 B9DA6E04 E058AD51 CC72BFC9 033B564E 26480D78 E955A5E2 9E7AB245 DB2BE315 E2099AFB
+                    """))
+        let server = try SRPServer(
+            group: group, username: "alice", salt: Self.salt, verifier: verifier, secret: Self.b)
+        #expect(
+            server.publicKey
+                == SRPPrimes.bytes(
+                    """
+                    BD0C6151 2C692C0C B6D041FA 01BB152D 4916A1E7 7AF46AE1 05393011 BAF38964 DC46A067 0DD125B9 5A981652
+                    236F99D9 B681CBF8 7837EC99 6C6DA044 53728610 D0C6DDB5 8B318885 D7D82C7F 8DEB75CE 7BD4FBAA 37089E6F
+                    9C6059F3 88838E7A 00030B33 1EB76840 910440B1 B27AAEAE EB4012B7 D7665238 A8E3FB00 4B117B58
+                    """))
+        let clientKey = SRPPrimes.bytes(
+            """
+            61D5E490 F6F1B795 47B0704C 436F523D D0E560F0 C64115BB 72557EC4 4352E890 3211C046 92272D8B 2D1A5358
+            A2CF1B6E 0BFCF99F 921530EC 8E393561 79EAE45E 42BA92AE ACED8251 71E1E8B9 AF6D9C03 E1327F44 BE087EF0
+            6530E69F 66615261 EEF54073 CA11CF58 58F0EDFD FE15EFEA B349EF5D 76988A36 72FAC47B 0769447B
+            """)
+        #expect(try clientPublicKey(group, Self.a) == clientKey)
+        #expect(
+            server.scrambler(clientKey: clientKey) == SRPPrimes.bytes("CE38B959 3487DA98 554ED47D 70A7AE5F 462EF019"))
+        #expect(
+            try server.premasterSecret(clientKey: clientKey)
+                == SRPPrimes.bytes(
+                    """
+                    B0DC82BA BCF30674 AE450C02 87745E79 90A3381F 63B387AA F271A10D 233861E3 59B48220 F7C4693C 9AE12B0A
+                    6F67809F 0876E2D0 13800D6C 41BB59B6 D5979B5C 00A172B4 A2A5903A 0BDCAF8A 709585EB 2AFAFA8F 3499B200
+                    210DCC1F 10EB3394 3CD67FC8 8A2F39A4 BE5BEC4E C0A3212D C346D7E4 74B29EDE 8A469FFE CA686E5A
+                    """))
+    }
+
+    @Test func homeKitVectors() throws {
+        let group = SRPGroup.homeKit
+        let verifier = try SRPServer.verifier(group: group, username: "alice", password: "password123", salt: Self.salt)
+        #expect(verifier == SRPPrimes.bytes(HAPVectors.v))
+        let server = try SRPServer(group: group, username: "alice", salt: Self.salt, verifier: verifier, secret: Self.b)
+        #expect(server.publicKey == SRPPrimes.bytes(HAPVectors.B))
+        let clientKey = SRPPrimes.bytes(HAPVectors.A)
+        #expect(try clientPublicKey(group, Self.a) == clientKey)
+        #expect(server.scrambler(clientKey: clientKey) == SRPPrimes.bytes(HAPVectors.u))
+        let secret = try server.premasterSecret(clientKey: clientKey)
+        #expect(secret == SRPPrimes.bytes(HAPVectors.S))
+        #expect(group.digest(secret) == SRPPrimes.bytes(HAPVectors.K))
+    }
+
+    /// k of HomeKit's group, as controllers (aiohomekit among them) hard-code it.
+    @Test func homeKitMultiplier() throws {
+        #expect(
+            try SRPServer.multiplier(.homeKit).bytes
+                == SRPPrimes.bytes(
+                    "a9c2e2559bf0ebb53f0cbbf62282906bede7f2182f00678211fbd5bde5b285033a4993503b87397f9be5ec02080fedbc0835587ad039060879b8621e8c3659e0"
+                        .uppercased()))
+    }
+
+    /// A whole exchange with a controller computed here (the client side of RFC 5054): the right code is
+    /// accepted with a matching M2 and K on both sides, a wrong code refused, A = 0 and A = N refused.
+    @Test func exchange() throws {
+        let salt = (0..<16).map { UInt8($0 * 7) }
+        let server = try SRPServer(username: "Pair-Setup", password: "031-45-154", salt: salt)
+        #expect(server.publicKey.count == 384 && server.publicKey.first != 0)
+        let client = try TestClient(server: server, password: "031-45-154")
+        #expect(client.publicKey.count == 384)
+        let (m2, key) = try server.verify(clientKey: client.publicKey, clientProof: client.proof)
+        #expect(key == client.sessionKey)
+        #expect(m2 == client.expectedServerProof)
+
+        let wrong = try TestClient(server: server, password: "031-45-155")
+        #expect(throws: SRPError.proofMismatch) {
+            try server.verify(clientKey: wrong.publicKey, clientProof: wrong.proof)
+        }
+        #expect(throws: SRPError.invalidClientKey) { try server.verify(clientKey: [0], clientProof: client.proof) }
+        #expect(throws: SRPError.invalidClientKey) {
+            try server.verify(clientKey: SRPGroup.homeKit.prime, clientProof: client.proof)
+        }
+    }
+}
+
+/// A = g^a mod N.
+func clientPublicKey(_ group: SRPGroup, _ a: [UInt8]) throws -> [UInt8] {
+    try BigNumber(bytes: group.generator).power(BigNumber(bytes: a), modulo: BigNumber(bytes: group.prime)).bytes
+}
+
+/// The controller's side, S = (B - k·g^x)^(a + u·x), written from RFC 5054 for the test only.
+struct TestClient {
+    let publicKey: [UInt8]
+    let proof: [UInt8]
+    let sessionKey: [UInt8]
+    let expectedServerProof: [UInt8]
+
+    init(server: SRPServer, password: String) throws {
+        try self.init(
+            group: server.group, username: server.username, salt: server.salt, serverKey: server.publicKey,
+            password: password)
+    }
+
+    init(group: SRPGroup, username: String, salt: [UInt8], serverKey: [UInt8], password: String) throws {
+        let prime = try BigNumber(bytes: group.prime)
+        let g = try BigNumber(bytes: group.generator)
+        let a = try BigNumber(bytes: (0..<32).map { UInt8(($0 * 31 + 11) % 256) })
+        publicKey = try g.power(a, modulo: prime).bytes
+        let u = try BigNumber(bytes: group.digest(SRPServer.pad(publicKey, to: group.prime.count), serverKey))
+        let x = try BigNumber(bytes: group.digest(salt, group.digest(Array("\(username):\(password)".utf8))))
+        let kgx = try SRPServer.multiplier(group).times(g.power(x, modulo: prime), modulo: prime)
+        let base = try subtract(serverKey, kgx.padded(to: group.prime.count), modulo: group.prime)
+        // a + u·x, without reduction: compute as (a + u·x) over the integers through a large modulus.
+        let big = try BigNumber(bytes: [1] + [UInt8](repeating: 0, count: 200))
+        let exponent = try a.plus(u.times(x, modulo: big), modulo: big)
+        let secret = try BigNumber(bytes: base).power(exponent, modulo: prime).bytes
+        sessionKey = SRPServer.minimal(group.digest(secret))
+        let hashNG = zip(group.digest(group.prime), group.digest(group.generator)).map { $0 ^ $1 }
+        proof = group.digest(
+            hashNG, group.digest(Array(username.utf8)), salt, publicKey, serverKey, sessionKey)
+        expectedServerProof = group.digest(publicKey, SRPServer.minimal(proof), sessionKey)
+    }
+}
+
+/// (lhs - rhs) mod m on big-endian byte strings of equal length, schoolbook.
+func subtract(_ lhs: [UInt8], _ rhs: [UInt8], modulo m: [UInt8]) throws -> [UInt8] {
+    var result = [UInt8](repeating: 0, count: lhs.count)
+    var borrow = 0
+    for index in stride(from: lhs.count - 1, through: 0, by: -1) {
+        var value = Int(lhs[index]) - Int(rhs[index]) - borrow
+        borrow = value < 0 ? 1 : 0
+        if value < 0 { value += 256 }
+        result[index] = UInt8(value)
+    }
+    if borrow == 1 {  // negative: add m
+        var carry = 0
+        for index in stride(from: result.count - 1, through: 0, by: -1) {
+            let value = Int(result[index]) + Int(m[index]) + carry
+            result[index] = UInt8(value & 0xFF)
+            carry = value >> 8
+        }
+    }
+    return result
+}
