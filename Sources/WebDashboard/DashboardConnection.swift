@@ -2,6 +2,7 @@ import BridgeCore
 import HummingbirdWebSocket
 import Logging
 internal import NIOWebSocket
+internal import ServiceLifecycle
 
 /// One dashboard's WebSocket: the snapshot first, then everything the bridge publishes (``DashboardHub``), while its
 /// messages go to the bridge the way MQTT messages do: a device command through `Bridge.receive` in arrival order, a
@@ -22,22 +23,26 @@ struct DashboardConnection: Sendable {
         defer { hub.disconnect(client.id) }
         logger.debug("dashboard connected", metadata: ["client": "\(client.id)", "role": "\(role)"])
         try await outbound.write(.text(client.snapshot))
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask {
-                for await text in client.messages { try await outbound.write(.text(text)) }
-                // The queue ended: the hub dropped this dashboard (too slow), or the socket is closing.
-                if !Task.isCancelled {
-                    logger.warning("dashboard too slow: disconnected", metadata: ["client": "\(client.id)"])
-                    try await outbound.close(Self.tooSlow, reason: "too slow: reconnect for the current state")
+        // On SIGTERM the connection ends at once, whether or not the page reads or closes: the server's stop waits
+        // for every connection (and the Z-Wave cache write waits for the server's stop).
+        try await cancelWhenGracefulShutdown {
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                group.addTask {
+                    for await text in client.messages { try await outbound.write(.text(text)) }
+                    // The queue ended: the hub dropped this dashboard (too slow), or the socket is closing.
+                    if !Task.isCancelled {
+                        logger.warning("dashboard too slow: disconnected", metadata: ["client": "\(client.id)"])
+                        try await outbound.close(Self.tooSlow, reason: "too slow: reconnect for the current state")
+                    }
                 }
-            }
-            group.addTask {
-                for try await message in inbound.messages(maxSize: DashboardServer.maximumFrameSize) {
-                    await handle(message, from: client.id, role: role)
+                group.addTask {
+                    for try await message in inbound.messages(maxSize: DashboardServer.maximumFrameSize) {
+                        await handle(message, from: client.id, role: role)
+                    }
                 }
+                try await group.next()
+                group.cancelAll()
             }
-            try await group.next()
-            group.cancelAll()
         }
         logger.debug("dashboard disconnected", metadata: ["client": "\(client.id)"])
     }

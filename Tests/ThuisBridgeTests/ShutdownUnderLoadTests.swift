@@ -100,25 +100,18 @@ import ZWaveEmulator
             let took = ContinuousClock.now - signalled
             print("SIGTERM under load (50 nodes, 20 dashboards, inclusion) → exit: \(took)")
             if termination != .exited(0) { print("bridge output:\n\(bridge.outputText.suffix(20_000))") }
-            // Known to fail: the bridge under this load does not end within twice the unit's limit (measured here:
-            // no exit after 30 s, no network cache written). Recorded as a known issue until the stop is fixed.
-            withKnownIssue("SIGTERM under load: the stop hangs", isIntermittent: true) {
-                #expect(termination == .exited(0), "\(String(describing: termination))")
-                #expect(took <= .seconds(limit), "the stop took \(took), the unit allows \(limit) s")
-            }
+            #expect(termination == .exited(0), "\(String(describing: termination))")
+            #expect(took <= .seconds(limit), "the stop took \(took), the unit allows \(limit) s")
 
             let cache = try FileManager.default.contentsOfDirectory(atPath: state).filter {
                 $0.hasPrefix("ozwcache_")
             }
             let text = try cache.first.map { try String(contentsOfFile: state + "/" + $0, encoding: .utf8) } ?? ""
-            withKnownIssue("SIGTERM under load: the stop hangs", isIntermittent: true) {
-                #expect(cache.count == 1, "state dir: \(cache)")
-                #expect(
-                    text.trimmingCharacters(in: .whitespacesAndNewlines).hasSuffix("</Driver>"), "\(text.suffix(200))")
-                let missing = Self.nodes.filter { !text.contains("<Node id=\"\($0)\"") }
-                #expect(missing.isEmpty, "nodes missing from the cache: \(missing)")
-                #expect(!stick.isInclusionActive, "the stick was left in inclusion")
-            }
+            #expect(cache.count == 1, "state dir: \(cache)")
+            #expect(text.trimmingCharacters(in: .whitespacesAndNewlines).hasSuffix("</Driver>"), "\(text.suffix(200))")
+            let missing = Self.nodes.filter { !text.contains("<Node id=\"\($0)\"") }
+            #expect(missing.isEmpty, "nodes missing from the cache: \(missing)")
+            #expect(!stick.isInclusionActive, "the stick was left in inclusion")
         } catch {
             print("bridge output:\n\(bridge.outputText.suffix(20_000))")
             _ = await bridge.stop(timeout: .seconds(15))
