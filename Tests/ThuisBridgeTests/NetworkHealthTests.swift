@@ -175,4 +175,45 @@ import ZWaveEmulator
             #expect(Self.noOperations(house.stick) == probes, "a refused health check sent NoOperation frames")
         }
     }
+
+    /// `thuis-bridge health 2 --frames 3`: the live progress of each frame, then the table with the node's rating.
+    @Test func theCommandLineShowsTheCheckLiveAndItsResult() async throws {
+        try await InclusionHouse.with(name: "healthcli", joinAfter: nil) { house in
+            let probes = Self.noOperations(house.stick)
+            let cli = try house.cli(["health", "2", "--frames", "3"])
+            #expect(await cli.waitForExit(timeout: .seconds(60)) == .exited(0), "\(cli.outputText)")
+            let output = cli.outputText
+            for frame in 1...3 {
+                #expect(output.contains("node 2: frame \(frame)/3 acknowledged"), "\(output)")
+            }
+            // node, status, sent, acknowledged, failed, round trips, rating
+            let row = output.split(separator: "\n").first { $0.hasPrefix("2 ") }?.split(separator: " ").map(String.init)
+            let fields = try #require(row, "no line for node 2: \(output)")
+            try #require(fields.count == 7, "\(output)")
+            #expect(
+                [fields[1], fields[2], fields[3], fields[4], fields[6]] == ["tested", "3", "3", "0", "10/10"],
+                "\(output)")
+            #expect(Self.noOperations(house.stick) - probes == 3, "three NoOperation frames went to the stick")
+        }
+    }
+
+    /// A second health check while one runs is refused with the reason, and sends nothing of its own.
+    @Test func aSecondHealthCheckWhileOneRunsIsRefused() async throws {
+        try await InclusionHouse.with(name: "healthtwice", joinAfter: nil) { house in
+            let base = "Thuis/bridge/\(house.bridgeName)"
+            house.stick.setRadioLatency(.milliseconds(50))  // 100 frames: the first check runs for seconds
+            let mark = await house.mark
+            try await house.watcher.publish(
+                topic: "\(base)/request/health_check", text: #"{"transaction":"first","node":2,"frames":100}"#)
+            try await house.waitForEvent(#""type":"health_check_frame","node":2,"frame":1,"#, from: mark)
+            let second = try await Self.request(house, "health_check", #"{"transaction":"second","node":2}"#)
+            #expect(second.contains(#""status":"error""#), "\(second)")
+            #expect(second.contains("busy: another health check is running"), "\(second)")
+            let first = try await house.watcher.waitForMessage(
+                topic: "\(base)/response/health_check", from: mark, timeout: .seconds(120)
+            ) { $0.text.contains(#""transaction":"first""#) }
+            let result = try #require(Self.firstNode(try Self.object(first.text)))
+            #expect(result["sent"] == .int(100), "the first check ran all its frames: \(first.text)")
+        }
+    }
 }

@@ -23,6 +23,7 @@ export function nodePage(store, node) {
         h("h3", {}, "Statistics ", h("button", { type: "button", class: "small", onclick: loadStats }, "refresh")),
         stats)),
     h("section", { class: "panel" }, h("h3", {}, "Health ", health.button), health.element),
+    associations.element,
     h("section", { class: "panel" },
       h("h3", {}, "Configuration parameters"),
       h("div", { class: "row" }, freeParameter,
@@ -33,8 +34,7 @@ export function nodePage(store, node) {
       status,
       h("div", { class: "scroll" }, h("table", { class: "parameters" },
         h("thead", {}, h("tr", {}, ["#", "Parameter", "Value", ""].map((title) => h("th", {}, title)))),
-        parameters))),
-    associations.element);
+        parameters))));
 
   const rows = new Map();
 

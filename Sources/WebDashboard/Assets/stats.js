@@ -80,7 +80,10 @@ export function healthCheck(store, node) {
     try {
       const response = await store.request("health_check", node === undefined ? {} : { node });
       if (response.status !== "ok") output.append(h("li", { class: "failed" }, response.error));
-      else results.replaceChildren(...response.data.nodes.map(row));
+      else {
+        results.replaceChildren(...response.data.nodes.map(row));
+        table.hidden = false;
+      }
     } catch (error) {
       output.append(h("li", { class: "failed" }, error.message));
     } finally {
@@ -108,10 +111,11 @@ export function healthCheck(store, node) {
     }
   }
 
-  const element = h("div", { class: "health" }, output,
-    h("table", { class: "health" },
-      h("thead", {}, h("tr", {}, ["Node", "Status", "Acknowledged", "RTT min / mean / max ms", "Rating"].map(
-        (title) => h("th", {}, title)))),
-      results));
+  const table = h("table", { class: "health" },
+    h("thead", {}, h("tr", {}, ["Node", "Status", "Acknowledged", "RTT min / mean / max ms", "Rating"].map(
+      (title) => h("th", {}, title)))),
+    results);
+  table.hidden = true;  // until a check has results
+  const element = h("div", { class: "health" }, output, table);
   return { button, element, show };
 }
