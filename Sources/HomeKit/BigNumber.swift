@@ -16,23 +16,6 @@ final class BigNumber: @unchecked Sendable {
         self.init(owning: pointer)
     }
 
-    /// A number from its hexadecimal digits (whitespace is skipped).
-    convenience init(hex: String) throws(SRPError) {
-        var digits = hex.filter { !$0.isWhitespace }
-        if digits.count % 2 == 1 { digits = "0" + digits }
-        var bytes: [UInt8] = []
-        var index = digits.startIndex
-        while index < digits.endIndex {
-            let next = digits.index(index, offsetBy: 2)
-            guard let byte = UInt8(digits[index..<next], radix: 16) else {
-                throw .arithmetic("not hexadecimal: \(digits[index..<next])")
-            }
-            bytes.append(byte)
-            index = next
-        }
-        try self.init(bytes: bytes)
-    }
-
     /// The big-endian bytes without leading zeros (zero is no bytes).
     var bytes: [UInt8] {
         let count = (Int(BN_num_bits(pointer)) + 7) / 8

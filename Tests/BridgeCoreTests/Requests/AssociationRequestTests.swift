@@ -3,20 +3,7 @@ import Testing
 
 /// `associations`, `associate` and `dissociate` are parsed and validated in the core: a malformed target or a
 /// node associated with itself never reaches the Z-Wave backend.
-@Suite struct AssociationRequestTests {
-    func parse(_ verb: BridgeRequest.Verb, _ json: String) throws -> BridgeRequest {
-        try BridgeRequest.parse(verb: verb, arguments: try JSONValue.parse(Array(json.utf8)))
-    }
-
-    func failure(_ verb: BridgeRequest.Verb, _ json: String) throws -> String? {
-        do {
-            _ = try parse(verb, json)
-            return nil
-        } catch let error as RequestFailure {
-            return error.reason
-        }
-    }
-
+@Suite struct AssociationRequestTests: RequestParsing {
     @Test func targetsAreNodesOrNodeEndpoints() throws {
         #expect(try parse(.associations, #"{"node":2}"#) == .associations(node: 2))
         #expect(

@@ -5,20 +5,7 @@ import Testing
 
 /// Bridge requests are parsed and validated in the core: a handler sees only well-formed requests, and every
 /// request gets exactly one response.
-@Suite struct BridgeRequestTests {
-    func parse(_ verb: BridgeRequest.Verb, _ json: String) throws -> BridgeRequest {
-        try BridgeRequest.parse(verb: verb, arguments: try JSONValue.parse(Array(json.utf8)))
-    }
-
-    func failure(_ verb: BridgeRequest.Verb, _ json: String) throws -> String? {
-        do {
-            _ = try parse(verb, json)
-            return nil
-        } catch let error as RequestFailure {
-            return error.reason
-        }
-    }
-
+@Suite struct BridgeRequestTests: RequestParsing {
     @Test func argumentsBecomeTypedRequestsWithTheirDefaults() throws {
         #expect(
             try parse(.include, #"{"transaction":"1"}"#)
