@@ -94,7 +94,10 @@ let package = Package(
         // HomeKit Accessory Protocol: TLV8, the setup code and payload, SRP-6a.
         .target(
             name: "HomeKit",
-            dependencies: ["COpenSSL", .product(name: "Crypto", package: "swift-crypto")],
+            dependencies: [
+                "COpenSSL", "BridgeCore", .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
             swiftSettings: strict),
 
         // The dashboard: Hummingbird routes, the WebSocket, /metrics, and the pages from Assets/, embedded into the
