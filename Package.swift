@@ -100,6 +100,13 @@ let package = Package(
             ],
             swiftSettings: strict),
 
+        // The bridge's devices as HomeKit accessories (the model the HAP server serves), fed by the bridge's
+        // publications; writes go through the bridge's command path.
+        .target(
+            name: "HomeKitBridge",
+            dependencies: ["HomeKit", "BridgeCore", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: strict),
+
         // The dashboard: Hummingbird routes, the WebSocket, /metrics, and the pages from Assets/, embedded into the
         // binary by the EmbedAssets plugin (one file installs; SwiftPM resources would be a bundle beside it).
         .target(
@@ -204,6 +211,9 @@ let package = Package(
             ],
             swiftSettings: strict),
         .testTarget(name: "HomeKitTests", dependencies: ["HomeKit"], swiftSettings: strict),
+        .testTarget(
+            name: "HomeKitBridgeTests", dependencies: ["HomeKitBridge", "HomeKit", "BridgeCore", "TestSupport"],
+            swiftSettings: strict),
         .testTarget(
             name: "HomeAssistantTests", dependencies: ["HomeAssistant", "BridgeCore", "TestSupport"],
             exclude: ["Golden"], swiftSettings: strict),

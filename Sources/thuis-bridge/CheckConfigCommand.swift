@@ -34,6 +34,21 @@ struct CheckConfigCommand: AsyncParsableCommand {
         print(Self.homeAssistant(configuration))
         print("")
         print(Self.dashboard(configuration))
+        print("")
+        print(Self.homeKit(configuration))
+    }
+
+    /// The HomeKit bridge's name, port and files, or that it is off; never the setup code itself.
+    static func homeKit(_ configuration: BridgeConfiguration) -> String {
+        guard let homeKit = configuration.homeKit else { return "HOMEKIT  off (no [homekit] section)" }
+        guard homeKit.enabled else { return "HOMEKIT  off ([homekit] enabled = false)" }
+        let code =
+            switch homeKit.setupCode {
+            case .file(let path)?: "setup code from \(path)"
+            case .inline?: "setup code in [homekit] setup_code"
+            case nil: "no setup code"
+            }
+        return "HOMEKIT  \"\(homeKit.name)\" on port \(homeKit.port), \(code), pairings in \(homeKit.pairingFile)"
     }
 
     /// Where the dashboard is served and how it is protected, or that it is off.

@@ -302,4 +302,28 @@ extension CheckConfigCommandTests {
         #expect(run.standardError.contains(": \(keyPath): "), "\(run.standardError.prefix(600))")
         #expect(!FileManager.default.fileExists(atPath: directory.file("state")), "run created its state directory")
     }
+
+    /// `[homekit]`: check-config describes the section without the setup code; a code HomeKit forbids stops
+    /// check-config with exit 2 and the key path.
+    @Test func theHomeKitSectionIsShownWithoutItsCodeAndAForbiddenCodeIsRefused() async throws {
+        let directory = try TemporaryDirectory(prefix: "check-config-homekit")
+        defer { directory.remove() }
+        let base = ConfigFixture(name: "living").text + "\n[homekit]\nenabled = true\n"
+        let valid = try directory.write("valid.toml", base + "setup_code = \"031-45-154\"\n")
+        var result = try await checkConfig([valid])
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(
+            result.standardOutput.contains(
+                "HOMEKIT  \"Thuis living\" on port 51827, setup code in [homekit] setup_code, pairings in "),
+            "\(result.standardOutput)")
+        #expect(!result.standardOutput.contains("031-45-154"), "check-config printed the setup code")
+
+        let forbidden = try directory.write("forbidden.toml", base + "setup_code = \"123-45-678\"\n")
+        result = try await checkConfig([forbidden])
+        #expect(result.status == 2)
+        #expect(
+            result.standardError.contains(
+                "homekit.setup_code: 123-45-678 is one of the setup codes the HomeKit specification forbids"),
+            "\(result.standardError)")
+    }
 }

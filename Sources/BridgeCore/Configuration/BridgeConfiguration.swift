@@ -15,10 +15,13 @@ public struct BridgeConfiguration: Sendable, Equatable {
     public var homeAssistant: HomeAssistantSection
     /// `[web]`, or `nil` when the daemon serves no dashboard.
     public var web: WebSection?
+    /// `[homekit]`, or `nil` when the section is absent (no HomeKit bridge).
+    public var homeKit: HomeKitSection?
 
     public init(
         bridge: BridgeSection, mqtt: MQTTSection = MQTTSection(), zwave: ZWaveSection? = nil,
-        cec: CECSection? = nil, homeAssistant: HomeAssistantSection = HomeAssistantSection(), web: WebSection? = nil
+        cec: CECSection? = nil, homeAssistant: HomeAssistantSection = HomeAssistantSection(), web: WebSection? = nil,
+        homeKit: HomeKitSection? = nil
     ) {
         self.bridge = bridge
         self.mqtt = mqtt
@@ -26,6 +29,7 @@ public struct BridgeConfiguration: Sendable, Equatable {
         self.cec = cec
         self.homeAssistant = homeAssistant
         self.web = web
+        self.homeKit = homeKit
     }
 
     /// The topic names of this bridge instance.

@@ -11,7 +11,8 @@ public enum ConfigurationLoader {
     /// ones from the working directory) the way the daemon uses them when it starts, so that `check-config` and
     /// `run` refuse the same files: the MQTT credential and certificate files are readable (the password file as
     /// UTF-8 text), the Z-Wave network key file and the dashboard's token file hold a key or token that only their
-    /// owner may read (``ZWaveNetworkKey/init(contentsOfFile:)``, ``DashboardToken/init(contentsOfFile:)``),
+    /// owner may read (``ZWaveNetworkKey/init(contentsOfFile:)``, ``DashboardToken/init(contentsOfFile:)``), so
+    /// does the HomeKit setup code file (``HomeKitSetupCodeSetting/read()``),
     /// OpenZWave's device database is a readable directory, and the state directory is a directory or can be
     /// created (no file in its place or its path).
     /// - Throws: ``ConfigurationError`` listing every problem, or naming the file when it cannot be read.
@@ -24,6 +25,7 @@ public enum ConfigurationLoader {
             + networkKeyProblems(in: configuration.zwave, lines: lines)
             + tokenFileProblems(in: configuration.web, lines: lines)
             + directoryProblems(in: configuration.zwave, lines: lines)
+            + setupCodeFileProblems(in: configuration.homeKit, lines: lines)
         guard problems.isEmpty else { throw ConfigurationError(source: path, problems: problems) }
         return configuration
     }
@@ -59,7 +61,7 @@ public enum ConfigurationLoader {
         }
 
         let root = TableReader(
-            document, path: "", known: ["bridge", "mqtt", "zwave", "cec", "homeassistant", "web"],
+            document, path: "", known: ["bridge", "mqtt", "zwave", "cec", "homeassistant", "web", "homekit"],
             diagnostics: diagnostics)
         let bridge = readBridge(root)
         let mqtt = readMQTT(root)
@@ -67,6 +69,9 @@ public enum ConfigurationLoader {
         let cec = readCEC(root)
         let homeAssistant = readHomeAssistant(root)
         let web = readWeb(root)
+        let homeKit = readHomeKit(
+            root, bridgeName: bridge?.name,
+            stateDirectory: zwave?.section?.stateDirectory ?? ZWaveSection.defaultStateDirectory)
         checkDuplicateAddresses((zwave?.addresses ?? []) + (cec?.addresses ?? []), diagnostics: diagnostics)
 
         guard diagnostics.problems.isEmpty, let bridge, let mqtt, let homeAssistant else {
@@ -77,7 +82,7 @@ public enum ConfigurationLoader {
         }
         return BridgeConfiguration(
             bridge: bridge, mqtt: mqtt, zwave: zwave?.section, cec: cec?.section, homeAssistant: homeAssistant,
-            web: web)
+            web: web, homeKit: homeKit)
     }
 
     // MARK: Across sections

@@ -1,0 +1,229 @@
+import BridgeCore
+
+/// What a characteristic shows of its device: a fixed value, or one derived from the device's mirrored state.
+enum Binding: Sendable {
+    case fixed(JSONValue)
+    case identify
+    /// Lightbulb and Outlet On.
+    case on
+    case brightness
+    case outletInUse
+    /// Television Active.
+    case active
+    case activeIdentifier
+    case mute
+    case volume
+    case volumeSelector
+    /// A button's ProgrammableSwitchEvent (`button`: 1 for S1, 2 for S2).
+    case switchEvent(button: Int)
+}
+
+struct LayoutCharacteristic: Sendable {
+    let iid: Int
+    let type: CharacteristicType
+    let binding: Binding
+}
+
+struct LayoutService: Sendable {
+    let iid: Int
+    let type: String
+    var primary = false
+    var linked: [Int] = []
+    let characteristics: [LayoutCharacteristic]
+}
+
+/// One accessory: the bridge itself (`device` nil, aid 1) or one device.
+struct LayoutAccessory: Sendable {
+    let aid: Int
+    let device: DeviceDescriptor?
+    let services: [LayoutService]
+}
+
+/// The accessories for an inventory. Instance ids are fixed per service type, so they survive a restart and a
+/// rename (the aid comes from the allocator, keyed by the hardware address):
+///
+/// - 1: Accessory Information (2 Identify, 3 Manufacturer, 4 Model, 5 Name, 6 SerialNumber, 7 FirmwareRevision);
+///   the bridge's aid 1 adds 8: HAP Protocol Information (9 Version).
+/// - 10: the device's service: Lightbulb (11 On, 12 Brightness), Outlet (11 On, 12 OutletInUse) or Television
+///   (11 Active, 12 ActiveIdentifier, 13 ConfiguredName, 14 SleepDiscoveryMode).
+/// - 20: Television Speaker (21 Mute, 22 Volume, 23 VolumeControlType, 24 VolumeSelector).
+/// - 30 + 10 × button: a Stateless Programmable Switch for button S1 (40) or S2 (50), with +1
+///   ProgrammableSwitchEvent; with both buttons, +2 ServiceLabelIndex and 30: Service Label (31
+///   ServiceLabelNamespace).
+/// - 100 + 10 × k: Input Source number k (1-based, inputs sorted by name), with +1 ConfiguredName,
+///   +2 InputSourceType, +3 IsConfigured, +4 CurrentVisibilityState, +5 Identifier.
+struct AccessoryLayout: Sendable {
+    /// The bridge's own accessory id.
+    static let bridgeAID = 1
+    static let informationIID = 1
+    static let primaryIID = 10
+    static let speakerIID = 20
+    static let serviceLabelIID = 30
+
+    /// The FGD212's scene ids (parameter 28 = 1): tens digit the button (1: S1, 2: S2), units digit the press;
+    /// the presses HomeKit knows, as ProgrammableSwitchEvent values (single 0, double 1, long 2).
+    static let pressEvents: [Int: Int] = [6: 0, 4: 1, 2: 2]
+    static let buttons = 1...2
+
+    let accessories: [LayoutAccessory]
+
+    /// The key of a device for the aid allocator: its hardware address (`zwave:2`, `zwave:3:1`, `cec:0`), which a
+    /// rename in devices.toml keeps.
+    static func allocationKey(_ source: DeviceSource) -> String {
+        switch source {
+        case .zwave(let node, nil): "zwave:\(node)"
+        case .zwave(let node, let instance?): "zwave:\(node):\(instance)"
+        case .cec(let address): "cec:\(address)"
+        }
+    }
+
+    /// The buttons of `device` that a `[[zwave.scene]]` names (the device the bridge publishes the node's `/scene`
+    /// on: the endpoint itself, else the node's first device).
+    static func buttons(
+        of device: DeviceDescriptor, scenes: [ZWaveSceneConfig], devices: [DeviceDescriptor]
+    ) -> [Int] {
+        guard case .zwave(let node, let instance) = device.source else { return [] }
+        let first = devices.first { if case .zwave(node, _) = $0.source { true } else { false } }
+        let pressed = scenes.filter { scene in
+            guard scene.node == node, buttons.contains(scene.scene / 10), pressEvents[scene.scene % 10] != nil
+            else { return false }
+            let target =
+                devices.first { $0.source == .zwave(node: node, instance: scene.instance) } ?? first
+            return target?.source == .zwave(node: node, instance: instance)
+        }
+        return Set(pressed.map { $0.scene / 10 }).sorted()
+    }
+
+    init(
+        bridgeName: String, bridgeSerial: String, inventory: [BridgeInventory.Device], scenes: [ZWaveSceneConfig],
+        withAudio: Set<DeviceAddress>, allocate: (String) -> Int
+    ) {
+        var accessories = [
+            LayoutAccessory(
+                aid: Self.bridgeAID, device: nil,
+                services: [
+                    Self.information(
+                        name: bridgeName, manufacturer: "thuis-bridge", model: "thuis-bridge", serial: bridgeSerial),
+                    LayoutService(
+                        iid: 8, type: ServiceType.protocolInformation,
+                        characteristics: [LayoutCharacteristic(iid: 9, type: .version, binding: .fixed("1.1.0"))]),
+                ])
+        ]
+        let devices = inventory.map(\.descriptor)
+        for entry in inventory {
+            let device = entry.descriptor
+            let key = Self.allocationKey(device.source)
+            let information = Self.information(
+                name: "\(device.address.room) \(device.address.name)",
+                manufacturer: entry.facts["manufacturer"].flatMap { $0.isEmpty ? nil : $0 }
+                    ?? (device.source.adapter == .zwave ? "Z-Wave" : "HDMI-CEC"),
+                model: entry.facts["product"].flatMap { $0.isEmpty ? nil : $0 } ?? device.kind.rawValue, serial: key)
+            var services = [information]
+            switch device.kind {
+            case .dimmer:
+                services.append(Self.service(.lightbulb, [(.on, .on), (.brightness, .brightness)]))
+            case .binarySwitch, .socket:
+                services.append(Self.service(.outlet, [(.on, .on), (.outletInUse, .outletInUse)]))
+            case .tv:
+                services += Self.television(device, audio: withAudio.contains(device.address))
+            }
+            services += Self.switches(Self.buttons(of: device, scenes: scenes, devices: devices))
+            let aid = allocate(key)
+            // The allocator never hands out the bridge's aid; a broken one cannot make two accessories share one.
+            guard aid != Self.bridgeAID, !accessories.contains(where: { $0.aid == aid }) else { continue }
+            accessories.append(LayoutAccessory(aid: aid, device: device, services: services))
+        }
+        self.accessories = accessories.sorted { $0.aid < $1.aid }
+    }
+
+    // MARK: Services
+
+    private static func information(name: String, manufacturer: String, model: String, serial: String)
+        -> LayoutService
+    {
+        LayoutService(
+            iid: informationIID, type: ServiceType.accessoryInformation,
+            characteristics: [
+                LayoutCharacteristic(iid: 2, type: .identify, binding: .identify),
+                LayoutCharacteristic(iid: 3, type: .manufacturer, binding: .fixed(.string(manufacturer))),
+                LayoutCharacteristic(iid: 4, type: .model, binding: .fixed(.string(model))),
+                LayoutCharacteristic(iid: 5, type: .name, binding: .fixed(.string(name))),
+                LayoutCharacteristic(iid: 6, type: .serialNumber, binding: .fixed(.string(serial))),
+                LayoutCharacteristic(
+                    iid: 7, type: .firmwareRevision, binding: .fixed(.string(BuildInfo.version))),
+            ])
+    }
+
+    private enum Primary {
+        case lightbulb, outlet
+        var type: String { self == .lightbulb ? ServiceType.lightbulb : ServiceType.outlet }
+    }
+
+    private static func service(_ primary: Primary, _ characteristics: [(CharacteristicType, Binding)])
+        -> LayoutService
+    {
+        LayoutService(
+            iid: primaryIID, type: primary.type, primary: true,
+            characteristics: characteristics.enumerated().map { index, item in
+                LayoutCharacteristic(iid: primaryIID + 1 + index, type: item.0, binding: item.1)
+            })
+    }
+
+    private static func television(_ device: DeviceDescriptor, audio: Bool) -> [LayoutService] {
+        let inputs = device.inputs.keys.sorted()
+        let inputServices = inputs.enumerated().map { index, name in
+            let iid = 100 + 10 * (index + 1)
+            return LayoutService(
+                iid: iid, type: ServiceType.inputSource,
+                characteristics: [
+                    LayoutCharacteristic(iid: iid + 1, type: .configuredName, binding: .fixed(.string(name))),
+                    LayoutCharacteristic(iid: iid + 2, type: .inputSourceType, binding: .fixed(.int(3))),
+                    LayoutCharacteristic(iid: iid + 3, type: .isConfigured, binding: .fixed(.int(1))),
+                    LayoutCharacteristic(iid: iid + 4, type: .currentVisibilityState, binding: .fixed(.int(0))),
+                    LayoutCharacteristic(iid: iid + 5, type: .identifier, binding: .fixed(.int(index + 1))),
+                ])
+        }
+        let name = "\(device.address.room) \(device.address.name)"
+        var television = LayoutService(
+            iid: primaryIID, type: ServiceType.television, primary: true,
+            characteristics: [
+                LayoutCharacteristic(iid: 11, type: .active, binding: .active),
+                LayoutCharacteristic(iid: 12, type: .activeIdentifier, binding: .activeIdentifier),
+                LayoutCharacteristic(iid: 13, type: .configuredName, binding: .fixed(.string(name))),
+                LayoutCharacteristic(iid: 14, type: .sleepDiscoveryMode, binding: .fixed(.int(1))),
+            ])
+        television.linked = inputServices.map(\.iid) + (audio ? [speakerIID] : [])
+        guard audio else { return [television] + inputServices }
+        let speaker = LayoutService(
+            iid: speakerIID, type: ServiceType.televisionSpeaker,
+            characteristics: [
+                LayoutCharacteristic(iid: 21, type: .mute, binding: .mute),
+                LayoutCharacteristic(iid: 22, type: .volume, binding: .volume),
+                LayoutCharacteristic(iid: 23, type: .volumeControlType, binding: .fixed(.int(3))),
+                LayoutCharacteristic(iid: 24, type: .volumeSelector, binding: .volumeSelector),
+            ])
+        return [television, speaker] + inputServices
+    }
+
+    /// One Stateless Programmable Switch per button; with several, a Service Label and each one's index.
+    private static func switches(_ buttons: [Int]) -> [LayoutService] {
+        let labelled = buttons.count > 1
+        let label = LayoutService(
+            iid: serviceLabelIID, type: ServiceType.serviceLabel,
+            characteristics: [
+                LayoutCharacteristic(iid: serviceLabelIID + 1, type: .serviceLabelNamespace, binding: .fixed(.int(1)))
+            ])
+        return (labelled ? [label] : [])
+            + buttons.map { button in
+                let iid = serviceLabelIID + 10 * button
+                let index = LayoutCharacteristic(
+                    iid: iid + 2, type: .serviceLabelIndex, binding: .fixed(.int(button)))
+                return LayoutService(
+                    iid: iid, type: ServiceType.statelessProgrammableSwitch,
+                    characteristics: [
+                        LayoutCharacteristic(
+                            iid: iid + 1, type: .programmableSwitchEvent, binding: .switchEvent(button: button))
+                    ] + (labelled ? [index] : []))
+            }
+    }
+}

@@ -1,0 +1,93 @@
+import BridgeCore
+
+/// What the bridge last published for one device (its MQTT contract topics), and the characteristic values that
+/// follow from it.
+struct DeviceMirror: Sendable, Equatable {
+    /// The state topic: `on`/`off`, `0`..`99`, `on`/`standby`/`unknown`.
+    var state: String?
+    var power: Double?
+    /// `availability`: offline until the bridge publishes `online` (it does once the device's adapter is up).
+    var online = false
+    var volume: Int?
+    var muted: Bool?
+    var input: String?
+    /// The last non-zero dimmer level: the brightness HomeKit shows while the light is off.
+    var lastOnLevel: Int?
+
+    /// One publication on a device topic, `nil` payloads for a cleared retained topic.
+    enum Publication: Sendable, Equatable {
+        case state(String?)
+        case power(Double?)
+        case availability(online: Bool)
+        case scene(Int)
+        case volume(Int?)
+        case mute(Bool?)
+        case input(String?)
+    }
+
+    /// The device and publication of `topic`, nil for a topic that is not a device topic the model follows
+    /// (`/energy`, another bridge's topics, the bridge's own).
+    static func parse(topic: String, payload: [UInt8], prefix: String) -> (DeviceAddress, Publication)? {
+        let head = prefix + "/device/"
+        guard topic.hasPrefix(head) else { return nil }
+        let levels = topic.dropFirst(head.count).split(separator: "/", omittingEmptySubsequences: false)
+        guard levels.count == 2 || levels.count == 3 else { return nil }
+        let address = DeviceAddress(room: String(levels[0]), name: String(levels[1]))
+        let text = String(decoding: payload, as: UTF8.self)
+        let value: String? = text.isEmpty ? nil : text
+        let publication: Publication
+        switch levels.count == 2 ? "" : levels[2] {
+        case "": publication = .state(value)
+        case "power": publication = .power(value.flatMap { Double($0) })
+        case "availability": publication = .availability(online: value == "online")
+        case "scene":
+            guard let scene = value.flatMap({ Int($0) }) else { return nil }
+            publication = .scene(scene)
+        case "volume": publication = .volume(value.flatMap { Int($0) })
+        case "mute": publication = .mute(value.map { $0 == "on" })
+        case "input": publication = .input(value)
+        default: return nil
+        }
+        return (address, publication)
+    }
+
+    /// Takes in a publication (a scene is no state: nothing changes).
+    mutating func apply(_ publication: Publication) {
+        switch publication {
+        case .state(let value):
+            state = value
+            if let level = value.flatMap({ Int($0) }), level > 0 { lastOnLevel = level }
+        case .power(let value): power = value
+        case .availability(let online): self.online = online
+        case .scene: break
+        case .volume(let value): volume = value
+        case .mute(let value): muted = value
+        case .input(let value): input = value
+        }
+    }
+
+    /// Whether the TV's audio system has reported (its volume or mute): the TV then gets a speaker.
+    var hasAudio: Bool { volume != nil || muted != nil }
+
+    /// The dimmer level, `0`..`99`.
+    var level: Int { state.flatMap { Int($0) } ?? 0 }
+
+    /// The value `binding` shows for `device`; `.null` for write-only characteristics and switch events.
+    func value(_ binding: Binding, device: DeviceDescriptor) -> JSONValue {
+        switch binding {
+        case .fixed(let value): value
+        case .identify, .volumeSelector, .switchEvent: .null
+        case .on: .bool(device.kind == .dimmer ? level > 0 : state == "on")
+        case .brightness: .int(Self.brightness(level: level > 0 ? level : lastOnLevel ?? 0))
+        case .outletInUse: .bool(device.metered ? (power ?? 0) > 0 : state == "on")
+        case .active: .int(state == "on" ? 1 : 0)
+        case .activeIdentifier:
+            .int(input.flatMap { device.inputs.keys.sorted().firstIndex(of: $0) }.map { $0 + 1 } ?? 0)
+        case .mute: .bool(muted ?? false)
+        case .volume: .int(volume ?? 0)
+        }
+    }
+
+    /// A dimmer level as HomeKit's Brightness: the dimmer's top level, 99, is 100 %.
+    static func brightness(level: Int) -> Int { level >= 99 ? 100 : level }
+}

@@ -1,0 +1,113 @@
+import BridgeCore
+
+/// A HAP characteristic type: its UUID (Apple's short form), value format, permissions and metadata, as the
+/// attribute database lists them (HAP specification, chapter 9).
+struct CharacteristicType: Sendable {
+    /// The short UUID, `25` for On.
+    let type: String
+    let format: String
+    let perms: [String]
+    let metadata: [(String, JSONValue)]
+
+    var readable: Bool { perms.contains("pr") }
+    var writable: Bool { perms.contains("pw") }
+    var notifies: Bool { perms.contains("ev") }
+
+    /// The accepted integer range, for the integer formats.
+    var range: ClosedRange<Int>? {
+        guard format != "bool", format != "string" else { return nil }
+        let minimum = metadata.first { $0.0 == "minValue" }.flatMap { Self.int($0.1) } ?? 0
+        let maximum = metadata.first { $0.0 == "maxValue" }.flatMap { Self.int($0.1) } ?? Int(UInt32.max)
+        return minimum...maximum
+    }
+
+    private static func int(_ value: JSONValue) -> Int? {
+        if case .int(let number) = value { return number }
+        return nil
+    }
+
+    private static let readOnly = ["pr"]
+    private static let readNotify = ["pr", "ev"]
+    private static let readWriteNotify = ["pr", "pw", "ev"]
+
+    private static let percentage: [(String, JSONValue)] = [
+        ("minValue", .int(0)), ("maxValue", .int(100)), ("minStep", .int(1)), ("unit", "percentage"),
+    ]
+
+    private static func choices(_ values: [Int]) -> [(String, JSONValue)] {
+        [
+            ("minValue", .int(values.min() ?? 0)), ("maxValue", .int(values.max() ?? 0)),
+            ("valid-values", .array(values.map { .int($0) })),
+        ]
+    }
+
+    // MARK: Accessory Information, HAP Protocol Information
+
+    static let identify = CharacteristicType(type: "14", format: "bool", perms: ["pw"], metadata: [])
+    static let manufacturer = CharacteristicType(type: "20", format: "string", perms: readOnly, metadata: [])
+    static let model = CharacteristicType(type: "21", format: "string", perms: readOnly, metadata: [])
+    static let name = CharacteristicType(type: "23", format: "string", perms: readOnly, metadata: [])
+    static let serialNumber = CharacteristicType(type: "30", format: "string", perms: readOnly, metadata: [])
+    static let firmwareRevision = CharacteristicType(type: "52", format: "string", perms: readOnly, metadata: [])
+    static let version = CharacteristicType(type: "37", format: "string", perms: readOnly, metadata: [])
+
+    // MARK: Lightbulb, Outlet
+
+    static let on = CharacteristicType(type: "25", format: "bool", perms: readWriteNotify, metadata: [])
+    static let brightness = CharacteristicType(
+        type: "8", format: "int", perms: readWriteNotify, metadata: percentage)
+    static let outletInUse = CharacteristicType(type: "26", format: "bool", perms: readNotify, metadata: [])
+
+    // MARK: Television, Input Source, Television Speaker
+
+    static let active = CharacteristicType(
+        type: "B0", format: "uint8", perms: readWriteNotify, metadata: choices([0, 1]))
+    static let activeIdentifier = CharacteristicType(
+        type: "E7", format: "uint32", perms: readWriteNotify, metadata: [("minValue", .int(0))])
+    static let configuredName = CharacteristicType(type: "E3", format: "string", perms: readNotify, metadata: [])
+    /// 1: always discoverable (the bridge can always switch the TV on).
+    static let sleepDiscoveryMode = CharacteristicType(
+        type: "E8", format: "uint8", perms: readNotify, metadata: choices([0, 1]))
+    /// 3: HDMI.
+    static let inputSourceType = CharacteristicType(
+        type: "DB", format: "uint8", perms: readNotify, metadata: [("minValue", .int(0)), ("maxValue", .int(10))])
+    static let isConfigured = CharacteristicType(
+        type: "D6", format: "uint8", perms: readNotify, metadata: choices([0, 1]))
+    static let currentVisibilityState = CharacteristicType(
+        type: "135", format: "uint8", perms: readNotify, metadata: choices([0, 1]))
+    static let identifier = CharacteristicType(
+        type: "E6", format: "uint32", perms: readOnly, metadata: [("minValue", .int(0))])
+    static let mute = CharacteristicType(type: "11A", format: "bool", perms: readWriteNotify, metadata: [])
+    static let volume = CharacteristicType(
+        type: "119", format: "uint8", perms: readWriteNotify, metadata: percentage)
+    /// 3: absolute (the bridge sets a volume `0`..`100`).
+    static let volumeControlType = CharacteristicType(
+        type: "E9", format: "uint8", perms: readNotify, metadata: [("minValue", .int(0)), ("maxValue", .int(3))])
+    /// 0: increment, 1: decrement.
+    static let volumeSelector = CharacteristicType(
+        type: "EA", format: "uint8", perms: ["pw"], metadata: choices([0, 1]))
+
+    // MARK: Stateless Programmable Switch, Service Label
+
+    /// 0: single press, 1: double press, 2: long press. Read as null (an event, not a state).
+    static let programmableSwitchEvent = CharacteristicType(
+        type: "73", format: "uint8", perms: readNotify, metadata: choices([0, 1, 2]))
+    static let serviceLabelIndex = CharacteristicType(
+        type: "CB", format: "uint8", perms: readOnly, metadata: [("minValue", .int(1))])
+    /// 1: arabic numerals (the buttons are S1 and S2).
+    static let serviceLabelNamespace = CharacteristicType(
+        type: "CD", format: "uint8", perms: readOnly, metadata: choices([0, 1]))
+}
+
+/// The HAP service types the bridge uses (Apple's short UUIDs).
+enum ServiceType {
+    static let accessoryInformation = "3E"
+    static let protocolInformation = "A2"
+    static let lightbulb = "43"
+    static let outlet = "47"
+    static let television = "D8"
+    static let inputSource = "D9"
+    static let televisionSpeaker = "113"
+    static let statelessProgrammableSwitch = "89"
+    static let serviceLabel = "CC"
+}
