@@ -37,8 +37,19 @@ public actor AvahiDaemon {
     /// The daemon's output (only of one the tests started).
     public var output: String { daemon?.outputText ?? "" }
 
+    /// The start under way: tests that call `start()` meanwhile wait for it instead of starting a second daemon.
+    private var starting: Task<Void, any Error>?
+
     /// Makes sure avahi-daemon (and the D-Bus system bus) run; starts them when not.
     public func start() async throws {
+        if let starting { return try await starting.value }
+        let task = Task { try await launch() }
+        starting = task
+        defer { starting = nil }
+        try await task.value
+    }
+
+    private func launch() async throws {
         if !checkedExternal {
             checkedExternal = true
             isExternal = await Self.daemonRuns()
@@ -108,13 +119,35 @@ public actor AvahiDaemon {
             let fields = line.split(separator: ";", maxSplits: 9, omittingEmptySubsequences: false).map(String.init)
             guard fields.count == 10, fields[0] == "=", let port = Int(fields[8]) else { return nil }
             interface = fields[1]
-            name = fields[3]
+            name = Self.unescaped(fields[3])
             type = fields[4]
             address = fields[7]
             self.port = port
             txt = fields[9].split(separator: "\" \"").map {
                 $0.trimmingCharacters(in: CharacterSet(charactersIn: "\""))
             }
+        }
+
+        /// A DNS label as avahi-browse prints it, with `\DDD` (decimal) and `\c` escapes, e.g. `Thuis\032\0352`.
+        static func unescaped(_ label: String) -> String {
+            var bytes: [UInt8] = []
+            var rest = Array(label.utf8)[...]
+            while let byte = rest.popFirst() {
+                guard byte == UInt8(ascii: "\\"), !rest.isEmpty else {
+                    bytes.append(byte)
+                    continue
+                }
+                let digits = rest.prefix(3)
+                if digits.count == 3, digits.allSatisfy({ (48...57).contains($0) }),
+                    let value = UInt8(String(decoding: digits, as: UTF8.self))
+                {
+                    bytes.append(value)
+                    rest = rest.dropFirst(3)
+                } else if let escaped = rest.popFirst() {
+                    bytes.append(escaped)
+                }
+            }
+            return String(decoding: bytes, as: UTF8.self)
         }
 
         /// The TXT record `key`'s value.
