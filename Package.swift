@@ -47,6 +47,13 @@ let package = Package(
         // OpenSSL's libcrypto for big-number arithmetic (HomeKit's SRP-6a).
         .systemLibrary(
             name: "COpenSSL", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
+        // avahi's client library: publishing the HomeKit service through the machine's avahi-daemon (D-Bus). No
+        // pkgConfig: its only flag, -D_REENTRANT, is one SwiftPM refuses with a warning; the headers are in
+        // /usr/include and the module map links the libraries.
+        .systemLibrary(name: "CAvahi", providers: [.apt(["libavahi-client-dev"])]),
+        // libqrencode: the QR code of the HomeKit setup payload.
+        .systemLibrary(
+            name: "CQREncode", pkgConfig: "libqrencode", providers: [.apt(["libqrencode-dev"])]),
 
         // MARK: System primitives the daemon's modules share (locks, threads, paths, standard streams): the
         // daemon links FoundationEssentials only, not Foundation (see README, Performance: Memory).
@@ -107,6 +114,14 @@ let package = Package(
             dependencies: ["HomeKit", "BridgeCore", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strict),
 
+        // DNS-SD advertising (`_hap._tcp`) through avahi-daemon.
+        .target(
+            name: "ServiceAdvertising",
+            dependencies: ["CAvahi", "SystemSupport", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: strict),
+        // A QR code drawn with half-block characters, for the terminal (the HomeKit setup payload).
+        .target(name: "TerminalQR", dependencies: ["CQREncode"], swiftSettings: strict),
+
         // The dashboard: Hummingbird routes, the WebSocket, /metrics, and the pages from Assets/, embedded into the
         // binary by the EmbedAssets plugin (one file installs; SwiftPM resources would be a bundle beside it).
         .target(
@@ -159,8 +174,9 @@ let package = Package(
             name: "thuis-bridge",
             dependencies: [
                 "BridgeCore", "BridgeDaemon", "MQTTDriver", "CECDriver", "ZWaveDriver", "HomeAssistant",
-                "SystemSupport",
+                "SystemSupport", "HomeKit", "TerminalQR",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "TOMLKit", package: "TOMLKit"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
@@ -215,6 +231,11 @@ let package = Package(
             name: "HomeKitBridgeTests", dependencies: ["HomeKitBridge", "HomeKit", "BridgeCore", "TestSupport"],
             swiftSettings: strict),
         .testTarget(
+            name: "ServiceAdvertisingTests",
+            dependencies: ["ServiceAdvertising", "TestSupport", "IntegrationSupport"], swiftSettings: strict),
+        .testTarget(
+            name: "TerminalQRTests", dependencies: ["TerminalQR", "IntegrationSupport"], swiftSettings: strict),
+        .testTarget(
             name: "HomeAssistantTests", dependencies: ["HomeAssistant", "BridgeCore", "TestSupport"],
             exclude: ["Golden"], swiftSettings: strict),
         .testTarget(
@@ -247,7 +268,7 @@ let package = Package(
             name: "ThuisBridgeTests",
             dependencies: [
                 "thuis-bridge", "BridgeDaemon", "BridgeCore", "WebDashboard", "TestSupport", "IntegrationSupport",
-                "ZWaveEmulator", "CECEmulator", "SystemSupport",
+                "ZWaveEmulator", "CECEmulator", "SystemSupport", "HomeKit", "TerminalQR",
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
             ],

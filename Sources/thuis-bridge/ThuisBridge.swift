@@ -19,6 +19,7 @@ struct ThuisBridge: AsyncParsableCommand {
             RemoveFailedCommand.self,
             ConfigCommand.self,
             AssociationsCommand.self,
+            HomeKitCommand.self,
             AssociateCommand.self,
             DissociateCommand.self,
         ]
