@@ -104,6 +104,8 @@ let package = Package(
             dependencies: [
                 "COpenSSL", "BridgeCore", .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
             ],
             swiftSettings: strict),
 
@@ -226,7 +228,16 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict),
-        .testTarget(name: "HomeKitTests", dependencies: ["HomeKit"], swiftSettings: strict),
+        .testTarget(
+            name: "HomeKitTests",
+            dependencies: [
+                "HomeKit", "BridgeCore", "TestSupport",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            exclude: ["Python"], swiftSettings: strict),
         .testTarget(
             name: "HomeKitBridgeTests", dependencies: ["HomeKitBridge", "HomeKit", "BridgeCore", "TestSupport"],
             swiftSettings: strict),
