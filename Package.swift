@@ -154,7 +154,7 @@ let package = Package(
             dependencies: [
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 "BridgeCore", "MQTTDriver", "CECDriver", "ZWaveDriver", "HomeAssistant", "WebDashboard",
-                "SystemSupport",
+                "HomeKit", "HomeKitBridge", "ServiceAdvertising", "SystemSupport",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],

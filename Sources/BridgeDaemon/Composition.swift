@@ -2,6 +2,8 @@ public import BridgeCore
 import CECDriver
 import FoundationEssentials
 import HomeAssistant
+import HomeKit
+import HomeKitBridge
 public import Logging
 public import MQTTDriver
 public import ServiceLifecycle
@@ -18,9 +20,11 @@ public struct Composition {
     ///   - announcement: which process runs the bridge, published retained on `<prefix>/bridge/<name>/info`
     ///     (``BridgeNameCheck/announcement(_:keepAlive:)``).
     ///   - onDashboardListening: called with the dashboard's URL once its port is bound (`[web]`).
+    ///   - onHomeKitListening: called with the HAP server's port once it is bound (`[homekit]`).
     public init(
         configuration: BridgeConfiguration, logger: Logger,
-        announcement: JSONValue? = nil, onDashboardListening: @escaping @Sendable (String) -> Void = { _ in }
+        announcement: JSONValue? = nil, onDashboardListening: @escaping @Sendable (String) -> Void = { _ in },
+        onHomeKitListening: @escaping @Sendable (Int) -> Void = { _ in }
     ) throws {
         let topics = configuration.topics
         let mqtt = try MQTTClient(options: Self.mqttOptions(configuration), logger: logger)
@@ -94,6 +98,8 @@ public struct Composition {
             frontEnds.append(hub)
             dashboard = (hub, web, access)
         }
+        let homeKit = try Self.homeKit(configuration, identity: identity, logger: logger)
+        if let homeKit { frontEnds.append(homeKit.accessories) }
         let bridge = Bridge(
             identity: identity, devices: Self.devices(configuration), scenes: configuration.zwave?.scenes ?? [],
             backends: backends, requestHandlers: requestHandlers, frontEnds: frontEnds, announcement: announcement,
@@ -103,6 +109,14 @@ public struct Composition {
                 listen: dashboard.web.listen, access: dashboard.access, hub: dashboard.hub, bridge: bridge,
                 mqttConnected: { await mqtt.isConnected }, logger: logger)
             services.append(server.application(onListening: onDashboardListening))
+        }
+        if let homeKit {
+            services.append(
+                HomeKitService(
+                    server: HAPServer(
+                        configuration: homeKit.configuration, store: homeKit.store, model: homeKit.accessories,
+                        logger: logger),
+                    name: homeKit.configuration.name, logger: logger, onListening: onHomeKitListening))
         }
         services.append(
             BridgeService(
@@ -118,6 +132,23 @@ public struct Composition {
         if let notice = web.deprecationNotice { logger.notice("\(notice)") }
         return DashboardAccess(
             admin: try web.adminToken?.read(), control: try web.controlToken?.read(), secureCookie: web.secureCookie)
+    }
+
+    /// HomeKit's pairing store (created on the first start), its accessories and the server's configuration, when
+    /// `[homekit]` is enabled. The setup code is read here (checked like `check-config` does) and never logged.
+    static func homeKit(_ configuration: BridgeConfiguration, identity: BridgeIdentity, logger: Logger) throws
+        -> (store: HomeKitStore, accessories: HomeKitAccessories, configuration: HAPServer.Configuration)?
+    {
+        guard let section = configuration.homeKit, section.enabled, let setting = section.setupCode else { return nil }
+        let setupCode = try SetupCode(try setting.read())
+        let store = try HomeKitStore(path: section.pairingFile)
+        let accessories = HomeKitAccessories(
+            name: section.name, identity: identity, scenes: configuration.zwave?.scenes ?? [],
+            allocate: { store.accessoryID(for: $0) }, logger: logger)
+        return (
+            store, accessories,
+            HAPServer.Configuration(name: section.name, port: section.port, setupCode: setupCode)
+        )
     }
 
     public static func mqttOptions(_ configuration: BridgeConfiguration) throws -> MQTTClientOptions {

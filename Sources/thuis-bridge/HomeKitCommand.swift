@@ -91,18 +91,27 @@ struct HomeKitShowCommand: AsyncParsableCommand {
 struct HomeKitResetCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "reset", abstract: "Remove every paired controller (pair the bridge again afterwards).",
-        discussion: "Restart the bridge afterwards: it then drops its sessions and advertises itself as unpaired.")
+        discussion:
+            "Stop the bridge first (sudo systemctl stop thuis-bridge): the running bridge keeps its pairings and "
+            + "writes them back. Started again, it advertises itself as unpaired.")
 
     @OptionGroup var options: HomeKitOptions
 
     func run() async throws {
         let (settings, loaded) = try options.load()
+        if isListeningLocally(port: settings.port) {
+            writeStandardError(
+                "The bridge is running (its HomeKit port \(settings.port) answers): stop it first "
+                    + "(sudo systemctl stop thuis-bridge), reset, then start it again. A running bridge keeps its "
+                    + "pairings and would write them back.\n")
+            throw ExitCode(1)
+        }
         guard let state = loaded, !state.pairings.isEmpty else {
             writeStandardOutput("No controller is paired: nothing to remove.\n")
             return
         }
         do {
-            try state.removingPairings().write(settings.pairingFile)
+            try state.removeAllPairings()
         } catch {
             writeStandardError("\(error.description)\n")
             throw ExitCode(error.exitCode)
@@ -110,8 +119,8 @@ struct HomeKitResetCommand: AsyncParsableCommand {
         var lines = ["Removed \(state.pairings.count) pairing\(state.pairings.count == 1 ? "" : "s"):"]
         lines += state.pairings.map { "  \($0.id)\($0.admin ? " (admin)" : "")" }
         lines.append(
-            "Restart the bridge (systemctl restart thuis-bridge) so it closes its sessions and advertises itself as "
-                + "unpaired; then pair it again with the setup code.")
+            "Start the bridge (sudo systemctl start thuis-bridge): it advertises itself as unpaired; pair it again "
+                + "with the setup code.")
         writeStandardOutput(lines.joined(separator: "\n") + "\n")
     }
 }

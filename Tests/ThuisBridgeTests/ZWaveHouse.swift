@@ -47,7 +47,7 @@ final class ZWaveHouse: Sendable {
     init(
         name: String, radioLatency: Duration = ZWaveStickEmulator.defaultRadioLatency,
         network: NetworkDescription = ZWaveHouse.network, zwave mapped: ConfigFixture.ZWave = ZWaveHouse.zwave,
-        watching filters: [String] = ["Thuis/#"]
+        watching filters: [String] = ["Thuis/#"], appending lines: [String] = []
     ) async throws {
         bridgeName = name
         broker = try await MosquittoBroker.start()
@@ -57,8 +57,9 @@ final class ZWaveHouse: Sendable {
         var zwave = mapped
         zwave.port = directory.file("zwave")
         zwave.stateDirectory = directory.file("state")
-        config = try directory.write(
-            "devices.toml", ConfigFixture(name: name, mqtt: .local(port: broker.port), zwave: zwave).text)
+        var fixture = ConfigFixture(name: name, mqtt: .local(port: broker.port), zwave: zwave)
+        fixture.appendedLines = lines
+        config = try directory.write("devices.toml", fixture.text)
         watcher = try await MQTTTestClient.connect(port: broker.port)
         for filter in filters { try await watcher.subscribe(filter) }
         bridgeBox = Box(try Self.startBridge(config: config, directory: directory))
@@ -115,10 +116,12 @@ final class ZWaveHouse: Sendable {
     static func with(
         name: String, radioLatency: Duration = ZWaveStickEmulator.defaultRadioLatency,
         network: NetworkDescription = ZWaveHouse.network, zwave: ConfigFixture.ZWave = ZWaveHouse.zwave,
-        watching filters: [String] = ["Thuis/#"], _ body: (ZWaveHouse) async throws -> Void
+        watching filters: [String] = ["Thuis/#"], appending lines: [String] = [],
+        _ body: (ZWaveHouse) async throws -> Void
     ) async throws {
         let house = try await ZWaveHouse(
-            name: name, radioLatency: radioLatency, network: network, zwave: zwave, watching: filters)
+            name: name, radioLatency: radioLatency, network: network, zwave: zwave, watching: filters,
+            appending: lines)
         do {
             try await body(house)
         } catch {
