@@ -73,4 +73,15 @@ zw_status zw_remove_association(zw_manager *m, uint32_t home, uint8_t node, uint
     });
 }
 
+zw_status zw_get_node_class_version(zw_manager *m, uint32_t home, uint8_t node, uint8_t command_class,
+                                    uint8_t *out_version) {
+    ZW_REQUIRE_MANAGER(m);
+    return guarded("Manager::GetNodeClassInformation", [&] {
+        ZW_REQUIRE(out_version != nullptr, "out pointer is NULL");
+        uint8_t version = 0;
+        *out_version = m->manager->GetNodeClassInformation(home, node, command_class, nullptr, &version) ? version : 0;
+        return ZW_OK;
+    });
+}
+
 }  // extern "C"

@@ -74,3 +74,23 @@ extension OpenZWave {
             call: call, node: node)
     }
 }
+
+extension OpenZWave {
+    /// The version of `commandClass` that `node` reported in its node information (`zw_get_node_class_version`),
+    /// or `nil` when it does not support the class or its node information has not arrived yet.
+    public func commandClassVersion(_ node: NodeID, _ commandClass: UInt8) throws(ZWaveError) -> UInt8? {
+        let (manager, home) = try requireReady("zw_get_node_class_version", node: node)
+        var version: UInt8 = 0
+        try ZWaveError.check(
+            zw_get_node_class_version(manager, home.rawValue, node.rawValue, commandClass, &version),
+            call: "zw_get_node_class_version", node: node)
+        return version == 0 ? nil : version
+    }
+
+    /// The highest instance among the values OpenZWave created for `node` (1 for a node without endpoints). OpenZWave
+    /// creates one instance per Multi Channel endpoint (plus one for the root unless the device's configuration maps
+    /// the root onto endpoint 1), so no endpoint of the node is numbered above it.
+    public func highestInstance(_ node: NodeID) -> UInt8 {
+        values.keys.lazy.filter { $0.node == node }.map(\.instance).max() ?? 1
+    }
+}

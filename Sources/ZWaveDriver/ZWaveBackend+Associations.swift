@@ -27,6 +27,7 @@ extension ZWaveBackend {
     {
         let (group, member) = try await checkedGroup(node, index, target: target)
         if !group.members.contains(member) {
+            try await checkEndpoint(of: member)
             guard group.members.count < group.maxMembers else {
                 throw RequestFailure(
                     "group \(index) (\(group.label)) of \(node) is full: it takes at most \(group.maxMembers) "
@@ -48,6 +49,7 @@ extension ZWaveBackend {
                     + "reporting its state to the bridge")
         }
         guard group.members.contains(member) else {
+            try await checkEndpoint(of: member)
             throw RequestFailure(
                 "\(target) is not a member of group \(index) (\(group.label)) of \(node); it holds "
                     + Self.list(group.members))
@@ -93,6 +95,35 @@ extension ZWaveBackend {
         }
         let member = ZWaveAssociationMember(node: targetNode, endpoint: target.endpoint.map { UInt8(clamping: $0) })
         return (try await group(node, index), member)
+    }
+
+    /// An endpoint target must name an endpoint the target node has: the node supports Multi Channel (version 2 or
+    /// later, the version with endpoints) and OpenZWave created an instance that high for it. A node answers an
+    /// association to an endpoint it lacks by sending its reports nowhere, so the request is refused instead.
+    func checkEndpoint(of member: ZWaveAssociationMember) async throws(RequestFailure) {
+        guard let endpoint = member.endpoint else { return }
+        let target = member.node
+        guard (try? await driver.nodeInfo(target))?.infoReceived == true else {
+            throw RequestFailure(
+                "target \(member): the node information of \(target) has not arrived yet, so its endpoints are not "
+                    + "known; try again after its interview")
+        }
+        let version: UInt8?
+        do {
+            version = try await driver.commandClassVersion(target, CommandClass.multiChannel)
+        } catch {
+            throw RequestFailure("target \(member): cannot read the command classes of \(target): \(error)")
+        }
+        guard let version, version >= 2 else {
+            throw RequestFailure(
+                "target \(member): \(target) is not a Multi Channel node (it has no endpoints); associate the node "
+                    + "itself (\(target.rawValue))")
+        }
+        let highest = await driver.highestInstance(target)
+        guard endpoint <= highest else {
+            throw RequestFailure(
+                "target \(member): \(target) has no endpoint \(endpoint); its endpoints are 1...\(highest) at most")
+        }
     }
 
     /// Sends the Set or Remove and waits (twice the confirmation timeout: the Set, then the library's Get) until

@@ -28,6 +28,12 @@ enum ScaleScenario {
         var restChecks: [ScenarioResult.Check] = []
         /// The `neighbors` request for every node, sent at rest after the cached start: request → response, s.
         var neighbors: Double?
+        /// The `network_stats` request (every node), sent likewise: request → response, s.
+        var networkStats: Double?
+        /// `/set` → SEND_DATA of one dimmer (ms) at rest after the cached start, and while every node reports its
+        /// power once a minute (meter load).
+        var setAtRest: [Double] = []
+        var setUnderMeterLoad: [Double] = []
     }
 
     /// When, after the bridge's start, its RSS counts as at rest.
@@ -98,7 +104,10 @@ enum ScaleScenario {
         outcome.cached = cached
         outcome.metersCached = metersCached
         _ = await fixture.waitForQuiet(.seconds(1), timeout: .seconds(60))
-        outcome.neighbors = await neighborsAnswer(second, watcher)
+        outcome.neighbors = await requestAnswer("neighbors", second, watcher)
+        outcome.networkStats = await requestAnswer("network_stats", second, watcher)
+        (outcome.setAtRest, outcome.setUnderMeterLoad) = await setsUnderMeterLoad(
+            fixture: fixture, watcher: watcher, log: log)
         await second.process.stop(timeout: .seconds(20))
 
         if withCEC {
@@ -164,25 +173,5 @@ enum ScaleScenario {
             try? await Task.sleep(for: .milliseconds(10))
         }
         return (last - since).milliseconds / 1000
-    }
-}
-
-extension ScaleScenario {
-    /// Times the `neighbors` request for every node (request published → response received), nil without an answer
-    /// within 30 s.
-    static func neighborsAnswer(_ bridge: BridgeRun, _ watcher: BenchClient) async -> Double? {
-        let mark = watcher.inbox.mark
-        let sent = ContinuousClock.now
-        do {
-            try await watcher.publish("Thuis/bridge/\(bridge.name)/request/neighbors", #"{"transaction":"bench"}"#)
-        } catch {
-            return nil
-        }
-        guard
-            let answer = await watcher.wait(
-                topic: "Thuis/bridge/\(bridge.name)/response/neighbors", from: mark, timeout: .seconds(30))
-        else { return nil }
-        let elapsed = sent.duration(to: answer.time)
-        return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
     }
 }

@@ -126,6 +126,7 @@ extension ThuisBench {
                 "\(o.nodes) nodes, `neighbors` for every node answered in "
                     + (o.neighbors.map { String(format: "%.0f ms", $0 * 1000) } ?? "no answer"))
             result.numbers["\(o.nodes)_neighbors_s"] = o.neighbors ?? -1
+            meterLoadRows(o, into: &result)
             result.numbers["\(o.nodes)_cold_meters_s"] = o.metersCold ?? -1
             result.numbers["\(o.nodes)_cached_meters_s"] = o.metersCached ?? -1
             for (what, first) in o.firstFrame.sorted(by: { $0.key < $1.key }) {

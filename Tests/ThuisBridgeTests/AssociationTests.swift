@@ -91,6 +91,9 @@ import ZWaveEmulator
     @Test func badRequestsAreRefusedAndNothingIsSent() async throws {
         try await InclusionHouse.with(name: "associations-bad", joinAfter: nil, options: Self.options) { house in
             try await Self.waitForTargets(house)
+            // The PowerNode's last socket is published: its endpoints are known.
+            _ = try await house.watcher.waitForMessage(
+                topic: "Thuis/device/unassigned/node3_6", timeout: .seconds(60))
             let since = house.stick.hostFrameCount
             let cases: [(verb: String, payload: String, reason: String)] = [
                 ("associations", #"{"node":77}"#, "node 77 is not in the Z-Wave network"),
@@ -103,6 +106,15 @@ import ZWaveEmulator
                 ("associate", #"{"node":2,"group":2,"target":77}"#, "target 77: node 77 is not in the Z-Wave network"),
                 ("associate", #"{"node":2,"group":1,"target":4}"#, "group 1 (Lifeline) of node 2 is full"),
                 ("associate", #"{"node":2,"group":2,"target":"4:x"}"#, "is not a node or node:endpoint"),
+                (
+                    "associate", #"{"node":2,"group":2,"target":"4:1"}"#,
+                    "target 4:1: node 4 is not a Multi Channel node (it has no endpoints)"
+                ),
+                ("associate", #"{"node":2,"group":2,"target":"3:9"}"#, "target 3:9: node 3 has no endpoint 9"),
+                (
+                    "dissociate", #"{"node":2,"group":2,"target":"4:2"}"#,
+                    "target 4:2: node 4 is not a Multi Channel node"
+                ),
                 ("associate", #"{"node":2,"group":2,"target":"#, "malformed JSON"),
                 ("dissociate", #"{"node":2,"group":1,"target":1}"#, "the Lifeline (group 1 → the controller"),
                 ("dissociate", #"{"node":2,"group":4,"target":4}"#, "4 is not a member of group 4"),
@@ -122,11 +134,11 @@ import ZWaveEmulator
         }
     }
 
-    /// devices.toml's associations are added after the interview and reported; a group the node does not have is
-    /// reported as failed with the reason, the others are still added.
+    /// devices.toml's associations are added after the interview and reported; a group the node does not have and an
+    /// endpoint of a node without endpoints are reported as failed with the reason, the others are still added.
     @Test func desiredAssociationsAreAppliedAfterTheInterview() async throws {
         var options = Self.options
-        options.associations = #"{ 2 = [4], 3 = ["3:1"], 9 = [4] }"#
+        options.associations = #"{ 2 = [4], 3 = ["3:1"], 4 = ["4:1"], 9 = [4] }"#
         try await InclusionHouse.with(name: "associations-toml", joinAfter: nil, options: options) { house in
             let event = try await house.waitForEvent("\"associations_failed\"", timeout: .seconds(60))
             let json = try JSONValue.parse(Array(event.utf8))
@@ -135,14 +147,16 @@ import ZWaveEmulator
                     == .array([
                         .object([("group", 2), ("target", "4")]), .object([("group", 3), ("target", "3:1")]),
                     ]), "\(event)")
-            guard case .array(let failed)? = json["failed"], let failure = failed.first, failed.count == 1,
-                case .string(let reason)? = failure["reason"]
+            guard case .array(let failed)? = json["failed"], failed.count == 2,
+                case .string(let endpoint)? = failed[0]["reason"], case .string(let group)? = failed[1]["reason"]
             else {
-                Issue.record("not one failure: \(event)")
+                Issue.record("not two failures: \(event)")
                 return
             }
-            #expect(failure["group"] == .int(9), "\(event)")
-            #expect(reason.contains("node 2 has no association group 9"), "\(event)")
+            #expect(failed.map { $0["group"] ?? .null } == [.int(4), .int(9)], "\(event)")
+            #expect(endpoint.contains("node 4 is not a Multi Channel node"), "\(event)")
+            #expect(group.contains("node 2 has no association group 9"), "\(event)")
+            #expect(house.stick.associations(node: 2, group: 4)?.endpoints == [])
             #expect(house.stick.associations(node: 2, group: 2)?.nodes == [4])
             #expect(house.stick.associations(node: 2, group: 3)?.endpoints == [[3, 1]])
             #expect(house.stick.associations(node: 2, group: 1)?.endpoints == [[1, 1]])

@@ -20,7 +20,8 @@ final class InclusionHouse: Sendable {
     /// Node 2 an FGD212 (parameter 28 off), node 10 a binary switch that joins (and leaves) `joinAfter`
     /// seconds after inclusion (exclusion) starts, or no joining node when nil.
     static func network(
-        joinAfter: Double?, joinsAs: NodeKind = .binarySwitch, extraNodes: [NodeDescription] = []
+        joinAfter: Double?, joinsAs: NodeKind = .binarySwitch, extraNodes: [NodeDescription] = [],
+        txStatusReport: Bool = false
     ) -> NetworkDescription {
         var nodes =
             [
@@ -30,7 +31,7 @@ final class InclusionHouse: Sendable {
             nodes.append(
                 NodeDescription(id: 10, kind: .joining, name: "new device", joinsAs: joinsAs, joinAfter: joinAfter))
         }
-        return NetworkDescription(nodes: nodes)
+        return NetworkDescription(nodes: nodes, txStatusReport: txStatusReport)
     }
 
     /// What else the bridge gets.
@@ -49,6 +50,8 @@ final class InclusionHouse: Sendable {
         var associations: String?
         /// `[zwave] ping_silent_after` (seconds).
         var pingSilentAfter: Int?
+        /// Whether the emulated stick reports each frame's route (the extended transmit status report).
+        var txStatusReport = false
     }
 
     init(name: String, joinAfter: Double?, joinsAs: NodeKind = .binarySwitch, options: Options = Options())
@@ -58,7 +61,9 @@ final class InclusionHouse: Sendable {
         broker = try await MosquittoBroker.start()
         directory = try TemporaryDirectory(prefix: "thuis-incl")
         stick = ZWaveStickEmulator(
-            network: Self.network(joinAfter: joinAfter, joinsAs: joinsAs, extraNodes: options.extraNodes))
+            network: Self.network(
+                joinAfter: joinAfter, joinsAs: joinsAs, extraNodes: options.extraNodes,
+                txStatusReport: options.txStatusReport))
         try stick.start(link: directory.file("zwave"))
         var fixture = ConfigFixture(
             name: name, mqtt: .local(port: broker.port),

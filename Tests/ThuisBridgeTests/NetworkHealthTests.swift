@@ -86,6 +86,40 @@ import ZWaveEmulator
         }
     }
 
+    /// A stick that supports the extended transmit status report (a 500/700 series) reports each frame's route;
+    /// OpenZWave fills the node's statistics from it and `network_stats` shows them: node 3 hears only node 2, so
+    /// its frames take one hop through node 2.
+    @Test func networkStatsReportsTheRouteWhenTheStickDoes() async throws {
+        var options = InclusionHouse.Options()
+        options.txStatusReport = true
+        options.extraNodes = [NodeDescription(id: 3, kind: .binarySwitch, name: "far plug", neighbors: [2])]
+        try await InclusionHouse.with(name: "netstats-route", joinAfter: nil, options: options) { house in
+            _ = try await house.watcher.waitForMessage(topic: "Thuis/device/unassigned/node3", timeout: .seconds(60))
+            let text = try await Self.request(house, "network_stats", #"{"transaction":"r1"}"#)
+            let response = try Self.object(text)
+            guard case .array(let nodes)? = response["data"]?["nodes"],
+                let direct = nodes.first(where: { $0["node"] == .int(2) }),
+                let routed = nodes.first(where: { $0["node"] == .int(3) })
+            else {
+                Issue.record("nodes 2 and 3 not in \(text)")
+                return
+            }
+            #expect(direct["hops"] == .int(0), "\(text)")
+            #expect(direct["route"] == .array([]), "\(text)")
+            #expect(routed["hops"] == .int(1), "\(text)")
+            #expect(routed["route"] == .array([.int(2)]), "\(text)")
+            #expect(routed["last_failed_link"] == .null, "every frame was acknowledged: \(text)")
+            guard case .array(let rssi)? = routed["rssi"] else {
+                Issue.record("no rssi in \(text)")
+                return
+            }
+            let levels = rssi.compactMap {
+                if case .string(let text) = $0 { text.trimmingCharacters(in: .whitespaces) } else { nil }
+            }
+            #expect(Array(levels.prefix(2)) == ["-52", "-56"], "the stick's and node 2's hop: \(text)")
+        }
+    }
+
     @Test func healthCheckRatesAHealthyLinkTenAndALossyOneLower() async throws {
         try await InclusionHouse.with(name: "health", joinAfter: nil) { house in
             let stick = house.stick

@@ -418,6 +418,10 @@ zw_status zw_add_association(zw_manager *manager, uint32_t home_id, uint8_t node
 /** Manager::RemoveAssociation: (Multi Channel) Association Remove, then a Get. */
 zw_status zw_remove_association(zw_manager *manager, uint32_t home_id, uint8_t node_id, uint8_t group,
                                 uint8_t target, uint8_t endpoint);
+/** Manager::GetNodeClassInformation: the version of a command class the node reported in its node information,
+ *  0 when it does not support the class or its node information has not been received. */
+zw_status zw_get_node_class_version(zw_manager *manager, uint32_t home_id, uint8_t node_id, uint8_t command_class,
+                                    uint8_t *out_version);
 
 #ifdef __cplusplus
 }

@@ -20,6 +20,7 @@ extension NetworkDescription {
     /// ```toml
     /// home_id = 0xC0FFEE01      # optional
     /// time_scale = 1.0          # optional: emulated seconds per real second
+    /// tx_status_report = true   # optional: the stick reports each frame's route (500/700 series); default false
     /// [[node]]
     /// id = 2
     /// kind = "fgd212"           # fgd212 | powernode6 | binary_switch | joining
@@ -81,7 +82,9 @@ extension NetworkDescription {
         }
         let home = file.home_id ?? 0xC0FF_EE01
         guard home > 0, home <= Int(UInt32.max) else { throw .invalid(reason: "home_id out of range") }
-        self.init(homeID: UInt32(home), nodes: nodes, timeScale: file.time_scale ?? 1)
+        self.init(
+            homeID: UInt32(home), nodes: nodes, timeScale: file.time_scale ?? 1,
+            txStatusReport: file.tx_status_report ?? false)
     }
 
     /// Loads `source`: a preset name (`default`, `house`, `large`) or a TOML file path.
@@ -100,6 +103,7 @@ extension NetworkDescription {
     private struct File: Decodable {
         var home_id: Int?
         var time_scale: Double?
+        var tx_status_report: Bool?
         var node: [Node]?
     }
 

@@ -6,12 +6,19 @@ public struct NetworkDescription: Sendable, Equatable {
     public var nodes: [NodeDescription]
     /// Emulated seconds per real second, for energy accumulation and periodic reports.
     public var timeScale: Double
+    /// Whether the stick supports the extended transmit status report (as 500 and 700 series sticks do): it then
+    /// lists SERIAL_API_SETUP among its functions and, once enabled, reports each frame's route. Off, the stick is
+    /// one that reports no route.
+    public var txStatusReport: Bool
 
     /// A network with `nodes` behind a stick with `homeID`.
-    public init(homeID: UInt32 = 0xC0FF_EE01, nodes: [NodeDescription], timeScale: Double = 1) {
+    public init(
+        homeID: UInt32 = 0xC0FF_EE01, nodes: [NodeDescription], timeScale: Double = 1, txStatusReport: Bool = false
+    ) {
         self.homeID = homeID
         self.nodes = nodes
         self.timeScale = timeScale
+        self.txStatusReport = txStatusReport
     }
 }
 

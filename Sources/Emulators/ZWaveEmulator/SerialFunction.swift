@@ -36,10 +36,10 @@ public enum SerialFunction {
         requestNodeNeighborUpdate, removeFailedNodeID,
     ]
 
-    /// The 32-byte function mask: bit (f-1) set for each supported function f.
-    public static var mask: [UInt8] {
+    /// The 32-byte function mask: bit (f-1) set for each supported function f, except those `left` out.
+    public static func mask(without left: Set<UInt8> = []) -> [UInt8] {
         var mask = [UInt8](repeating: 0, count: 32)
-        for f in supported where f > 0 {
+        for f in supported where f > 0 && !left.contains(f) {
             let bit = Int(f) - 1
             mask[bit / 8] |= UInt8(1) << UInt8(bit % 8)
         }

@@ -20,12 +20,12 @@ extension ZWaveStickEmulator {
         case SerialFunction.getSUCNodeID:
             respond(f, [0x01])
         case SerialFunction.getCapabilities:
-            respond(f, [0x01, 0x02, 0x00, 0x86, 0x00, 0x01, 0x00, 0x5A] + SerialFunction.mask)
+            respond(f, [0x01, 0x02, 0x00, 0x86, 0x00, 0x01, 0x00, 0x5A] + SerialFunction.mask(without: unsupported))
         case SerialFunction.getRandom:
             let count = min(Int(p.first ?? 32), 32)
             respond(f, [0x01, UInt8(count)] + (0..<count).map { _ in UInt8.random(in: 0...255) })
         case SerialFunction.serialAPISetup:
-            respond(f, [p.first ?? 0x00, 0x01])
+            serialAPISetup(f)
         case SerialFunction.getInitData:
             respond(f, [0x05, 0x08, 29] + nodeBitmap { $0.included } + [0x05, 0x00])
         case SerialFunction.setTimeouts:
@@ -112,14 +112,20 @@ extension ZWaveStickEmulator {
             // NO_ACK after the routing attempts.
             afterRadio(latency + 0.15) { [weak self] in
                 guard let self, callback != 0 else { return }
-                self.send(SerialFrame(.request, SerialFunction.sendData, [callback, 0x01, 0x00, 0x10]))
+                self.send(
+                    SerialFrame(
+                        .request, SerialFunction.sendData,
+                        [callback, 0x01, 0x00, 0x10] + self.transmitReport(to: id, acknowledged: false)))
             }
             return
         }
         let ticks = UInt8(clamping: max(1, Int(latency * 100)))
         afterRadio(latency * 0.6) { [weak self] in
             guard let self, callback != 0 else { return }
-            self.send(SerialFrame(.request, SerialFunction.sendData, [callback, 0x00, 0x00, ticks]))
+            self.send(
+                SerialFrame(
+                    .request, SerialFunction.sendData,
+                    [callback, 0x00, 0x00, ticks] + self.transmitReport(to: id, acknowledged: true)))
         }
         guard id != 0xFF, let node = nodes[id] else { return }
         let (replies, unsolicited) = dispatch(command, to: node)

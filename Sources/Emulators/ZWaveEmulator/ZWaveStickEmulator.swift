@@ -74,6 +74,9 @@ public final class ZWaveStickEmulator: @unchecked Sendable {
     /// Lossy links (`setLoss`): per node, the percentage of frames to it that get no ACK, drawn from `lossDraws`.
     var loss: [UInt8: Int] = [:]
     var lossDraws = SeededRandom(seed: 1)
+    /// Whether the host enabled the extended transmit status report (SERIAL_API_SETUP, TX_STATUS_REPORT): then
+    /// every SEND_DATA callback carries the route the frame took.
+    var extendedTxStatus = false
 
     // Observation.
     var hostFrames: [HostFrameEvent] = []
