@@ -106,7 +106,7 @@ struct HomeKitResetCommand: AsyncParsableCommand {
                     + "pairings and would write them back.\n")
             throw ExitCode(1)
         }
-        guard let state = loaded, !state.pairings.isEmpty else {
+        guard let state = loaded, case let removed = state.pairings, !removed.isEmpty else {
             writeStandardOutput("No controller is paired: nothing to remove.\n")
             return
         }
@@ -116,8 +116,8 @@ struct HomeKitResetCommand: AsyncParsableCommand {
             writeStandardError("\(error.description)\n")
             throw ExitCode(error.exitCode)
         }
-        var lines = ["Removed \(state.pairings.count) pairing\(state.pairings.count == 1 ? "" : "s"):"]
-        lines += state.pairings.map { "  \($0.id)\($0.admin ? " (admin)" : "")" }
+        var lines = ["Removed \(removed.count) pairing\(removed.count == 1 ? "" : "s"):"]
+        lines += removed.map { "  \($0.id)\($0.admin ? " (admin)" : "")" }
         lines.append(
             "Start the bridge (sudo systemctl start thuis-bridge): it advertises itself as unpaired; pair it again "
                 + "with the setup code.")

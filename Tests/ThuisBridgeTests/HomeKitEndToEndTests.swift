@@ -51,7 +51,7 @@ import ZWaveEmulator
         let port = try FreePort.next()
         try await ZWaveHouse.with(name: "homekit", appending: Self.homeKitLines(port: port)) { house in
             // The dimmer's kind is known once its state is published; its accessory is there from then on.
-            try await house.watcher.waitForMessage(topic: "Thuis/device/bedroom/light", timeout: .seconds(90))
+            _ = try await house.watcher.waitForMessage(topic: "Thuis/device/bedroom/light", timeout: .seconds(90))
             let unpaired = try await Self.service(port: port, "unpaired (sf=1)") { $0.contains("sf=1") }
             #expect(unpaired.txt.contains("ci=2"), "a bridge: \(unpaired.txt)")
             #expect(house.bridge.outputText.contains(Self.setupCode) == false, "the setup code is never logged")
@@ -72,33 +72,33 @@ import ZWaveEmulator
         try await controller.send(.object([("cmd", "pair"), ("pin", .string(setupCode))]))
         _ = try await service(port: port, "paired (sf=0)") { $0.contains("sf=0") }
 
-        let database = AccessoryDatabase(try await controller.send(.object([("cmd", "accessories")]))["accessories"])
+        let database = AccessoryDatabase(try await controller.send(.object([("cmd", "accessories")])))
         // The bridge, the dimmer and the three PowerNode sockets.
         #expect(database.accessories.count == 5, "accessories: \(database.accessories.count)")
-        let on = try #require(database.id(service: lightbulb, characteristic: on))
-        let brightness = try #require(database.id(service: lightbulb, characteristic: brightness))
+        let onID = try #require(database.id(service: lightbulb, characteristic: on))
+        let brightnessID = try #require(database.id(service: lightbulb, characteristic: brightness))
         #expect(database.id(service: outlet, characteristic: on) != nil, "a PowerNode socket is an Outlet")
         // The FGD212's S2 button (scene 26 in devices.toml) is a programmable switch.
-        let button = try #require(database.id(service: programmableSwitch, characteristic: switchEvent))
+        let buttonID = try #require(database.id(service: programmableSwitch, characteristic: switchEvent))
 
         // Subscribed, then a change over MQTT arrives as an event.
         let subscribed = try await controller.send(
-            .object([("cmd", "subscribe"), ("ids", .array([.string(on), .string(brightness), .string(button)]))]))
+            .object([("cmd", "subscribe"), ("ids", .array([.string(onID), .string(brightnessID), .string(buttonID)]))]))
         #expect(subscribed["statuses"] == .object([]), "subscribe: \(subscribed.serialized)")
         var events = controller.events.count
         try await house.watcher.publish(topic: "Thuis/device/bedroom/light/set", text: "30")
-        _ = try await controller.waitForEvent(brightness, from: events) { $0 == .int(30) }
-        let read = try await controller.send(.object([("cmd", "get"), ("ids", .array([.string(brightness)]))]))
-        #expect(read["values"]?[brightness]?["value"] == .int(30), "read: \(read.serialized)")
+        _ = try await controller.waitForEvent(brightnessID, from: events) { $0 == .int(30) }
+        let read = try await controller.send(.object([("cmd", "get"), ("ids", .array([.string(brightnessID)]))]))
+        #expect(read["values"]?[brightnessID]?["value"] == .int(30), "read: \(read.serialized)")
 
         // A change at the device (the wall switch, S1 double click: full on) arrives as an event too, and a click
         // of S2 as a single press of the programmable switch.
         events = controller.events.count
         #expect(house.stick.pressButton(node: 2, button: .s1, .double))
-        _ = try await controller.waitForEvent(brightness, from: events) { $0 == .int(100) }
+        _ = try await controller.waitForEvent(brightnessID, from: events) { $0 == .int(100) }
         events = controller.events.count
         #expect(house.stick.pressButton(node: 2, button: .s2, .single))
-        _ = try await controller.waitForEvent(button, from: events) { $0 == .int(0) }
+        _ = try await controller.waitForEvent(buttonID, from: events) { $0 == .int(0) }
 
         // Brightness 100 from HomeKit: one Switch Multilevel Set of 99 at the stick.
         try await house.watcher.publish(topic: "Thuis/device/bedroom/light/set", text: "20")
@@ -106,7 +106,7 @@ import ZWaveEmulator
         let frames = house.stick.hostFrameCount
         let mark = await house.mark
         let put = try await controller.send(
-            .object([("cmd", "put"), ("values", .object([(brightness, .int(100))]))]))
+            .object([("cmd", "put"), ("values", .object([(brightnessID, .int(100))]))]))
         #expect(put["statuses"] == .object([]), "put: \(put.serialized)")
         try await house.watcher.waitForMessage(topic: "Thuis/device/bedroom/light", text: "99", from: mark)
         let sets = house.stick.sets(to: 2, since: frames)
