@@ -84,7 +84,8 @@ final class HomeKitController: Sendable {
             }
             try await Task.sleep(for: .milliseconds(10))
         }
-        throw TestSupportError("no event for \(id) within \(timeout); events: \(events.map { "\($0.0)=\($0.1.serialized)" })")
+        throw TestSupportError(
+            "no event for \(id) within \(timeout); events: \(events.map { "\($0.0)=\($0.1.serialized)" })")
     }
 
     func stop() async {
@@ -142,7 +143,8 @@ struct AccessoryDatabase {
         guard case .array(let services)? = accessory["services"] else { return nil }
         for service in services where Self.shortType(service["type"]) == "3E" {
             guard case .array(let characteristics)? = service["characteristics"] else { continue }
-            if case .string(let name)? = characteristics.first(where: { Self.shortType($0["type"]) == "23" })?["value"] {
+            if case .string(let name)? = characteristics.first(where: { Self.shortType($0["type"]) == "23" })?["value"]
+            {
                 return name
             }
         }
