@@ -186,7 +186,7 @@ let package = Package(
         .executableTarget(
             name: "thuis-lab",
             dependencies: [
-                "BridgeCore", "BridgeDaemon", "MQTTDriver", "SystemSupport",
+                "BridgeCore", "BridgeDaemon", "MQTTDriver", "SystemSupport", "HomeKit",
                 "ZWaveEmulator", "CECEmulator", "SerialPTY",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),

@@ -89,9 +89,16 @@ struct DemoCommand: AsyncParsableCommand {
             configuration = Self.rewrite(
                 loaded, host: endpoint.host, port: endpoint.port, emulators: emulators,
                 stateDirectory: Path.join(directory, "state"))
-            composition = try Composition(configuration: configuration, logger: logger) { url in
-                console.line(.demo, "dashboard  \(url)   (open it in a browser)")
-            }
+            let setupCode = (try? configuration.homeKit?.setupCode?.read()) ?? "(see devices.toml)"
+            composition = try Composition(
+                configuration: configuration, logger: logger,
+                onDashboardListening: { url in
+                    console.line(.demo, "dashboard  \(url)   (open it in a browser)")
+                },
+                onHomeKitListening: { port in
+                    console.line(
+                        .demo, "homekit    port \(port), setup code \(setupCode)   (Home app: Add Accessory)")
+                })
             let hint =
                 Array(Self.driveCommands(configuration: configuration, emulators: emulators).prefix(2))
                 + [Self.watchCommand(configuration: configuration) + "   # in another terminal"]

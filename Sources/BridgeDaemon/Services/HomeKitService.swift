@@ -18,13 +18,17 @@ struct HomeKitService: Service {
         let advertisement = Advertisement(name: name, logger: logger)
         defer { advertisement.stop() }
         let onListening = self.onListening
-        try await cancelWhenGracefulShutdown {
-            try await server.run(
-                onListening: { port in
-                    advertisement.listening(on: port)
-                    onListening(port)
-                },
-                advertise: { txt in advertisement.update(txt: txt) })
+        do {
+            try await cancelWhenGracefulShutdown {
+                try await server.run(
+                    onListening: { port in
+                        advertisement.listening(on: port)
+                        onListening(port)
+                    },
+                    advertise: { txt in advertisement.update(txt: txt) })
+            }
+        } catch is CancellationError {
+            // The graceful shutdown: the server closed its connections.
         }
     }
 }

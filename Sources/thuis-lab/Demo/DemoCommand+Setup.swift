@@ -1,5 +1,7 @@
 import BridgeCore
 import FoundationEssentials
+internal import HomeKit
+internal import SystemSupport
 internal import ZWaveEmulator
 
 extension DemoCommand {
@@ -21,6 +23,17 @@ extension DemoCommand {
         configuration.cec?.port = emulators.cecLink
         // The dashboard, on a free loopback port (printed once bound), open to this machine only.
         configuration.web = WebSection(listen: WebListenAddress(host: "127.0.0.1", port: 0))
+        // HomeKit, unless devices.toml enables it: on a free port, with a setup code of this run (printed with the
+        // port once bound), pairings in the demo's state directory. Pairing needs the code, so it may listen on
+        // the network: an iPhone on it can pair with the demo's emulated house.
+        if configuration.homeKit?.enabled != true {
+            configuration.homeKit = HomeKitSection(
+                enabled: true, name: HomeKitSection.defaultName(bridge: configuration.bridge.name), port: 0,
+                setupCode: .inline(digits: String(SetupCode.random().description.filter(\.isNumber))),
+                pairingFile: Path.join(stateDirectory, HomeKitSection.defaultPairingFileName))
+        } else {
+            configuration.homeKit?.pairingFile = Path.join(stateDirectory, HomeKitSection.defaultPairingFileName)
+        }
         return configuration
     }
 
