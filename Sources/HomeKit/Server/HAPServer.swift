@@ -121,7 +121,13 @@ public actor HAPServer {
     /// sends the responses and events.
     private nonisolated func serve(_ connection: NIOAsyncChannel<ByteBuffer, ByteBuffer>) async {
         let (stream, output) = AsyncStream<Outgoing>.makeStream()
-        let id = await open(output)
+        guard let id = await open(output) else {
+            logger.warning(
+                "HomeKit: \(Self.maximumConnections) connections are open: a new one is closed at once",
+                metadata: ["from": "\(connection.channel.remoteAddress.map { "\($0)" } ?? "?")"])
+            try? await connection.executeThenClose { _, _ in }
+            return
+        }
         let channel = connection.channel
         do {
             try await connection.executeThenClose { inbound, outbound in
@@ -207,7 +213,12 @@ public actor HAPServer {
         }
     }
 
-    private func open(_ output: AsyncStream<Outgoing>.Continuation) -> Int {
+    /// At most this many connections at once (the HAP specification asks for at least 8): a host on the network
+    /// cannot make the bridge hold sockets and session state without bound.
+    static let maximumConnections = 32
+
+    private func open(_ output: AsyncStream<Outgoing>.Continuation) -> Int? {
+        guard connections.count < Self.maximumConnections else { return nil }
         nextConnectionID += 1
         let identity = store.identity
         connections[nextConnectionID] = Connection(

@@ -147,3 +147,31 @@ import Testing
         withExtendedLifetime(directory) {}
     }
 }
+
+/// The server holds at most `HAPServer.maximumConnections` connections: one more is closed at once, and a place
+/// freed is taken again.
+@Suite struct HAPServerConnectionLimitTests {
+    /// Opens `count` connections, each answered once (so the server holds it), then runs `body` while they are open.
+    static func holding(_ count: Int, on server: ServerFixture, _ body: () async throws -> Void) async throws {
+        guard count > 0 else { return try await body() }
+        try await server.connect { client in
+            let answer = try await client.request("POST", "/identify")
+            #expect(answer.status == 204)
+            try await holding(count - 1, on: server, body)
+        }
+    }
+
+    @Test func oneConnectionOverTheLimitIsClosed() async throws {
+        try await ServerFixture.run { server in
+            try await Self.holding(HAPServer.maximumConnections, on: server) {
+                // Served, it would answer 204; closed at once, the request finds no answer.
+                let answer = try? await server.connect { try await $0.request("POST", "/identify") }
+                #expect(
+                    answer == nil, "the connection over the limit was served: \(answer.map { "\($0.status)" } ?? "")")
+            }
+            // The places are free again.
+            let answer = try await server.connect { try await $0.request("POST", "/identify") }
+            #expect(answer.status == 204)
+        }
+    }
+}
