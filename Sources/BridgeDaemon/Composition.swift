@@ -142,8 +142,14 @@ public struct Composition {
         guard let section = configuration.homeKit, section.enabled, let setting = section.setupCode else { return nil }
         let setupCode = try SetupCode(try setting.read())
         let store = try HomeKitStore(path: section.pairingFile)
+        // A node whose scene activation devices.toml turns on (the FGD212's parameter 28) sends its clicks: both
+        // buttons become programmable switches.
+        let sceneNodes = Set(
+            (configuration.zwave?.devices ?? []).filter { device in
+                device.config.contains { $0.parameter == 28 && $0.value != 0 }
+            }.map(\.node))
         let accessories = HomeKitAccessories(
-            name: section.name, identity: identity, scenes: configuration.zwave?.scenes ?? [],
+            name: section.name, identity: identity, scenes: configuration.zwave?.scenes ?? [], sceneNodes: sceneNodes,
             allocate: { store.accessoryID(for: $0) }, logger: logger)
         return (
             store, accessories,

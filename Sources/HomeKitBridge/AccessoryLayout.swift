@@ -77,13 +77,16 @@ struct AccessoryLayout: Sendable {
         }
     }
 
-    /// The buttons of `device` that a `[[zwave.scene]]` names (the device the bridge publishes the node's `/scene`
-    /// on: the endpoint itself, else the node's first device).
+    /// The buttons of `device`: both on the node's first device when its scene activation is on (`sceneNodes`, the
+    /// FGD212's parameter 28 in devices.toml), and those a `[[zwave.scene]]` names (on the device the bridge
+    /// publishes the node's `/scene` on: the endpoint itself, else the node's first device).
     static func buttons(
-        of device: DeviceDescriptor, scenes: [ZWaveSceneConfig], devices: [DeviceDescriptor]
+        of device: DeviceDescriptor, scenes: [ZWaveSceneConfig], devices: [DeviceDescriptor],
+        sceneNodes: Set<Int> = []
     ) -> [Int] {
         guard case .zwave(let node, let instance) = device.source else { return [] }
         let first = devices.first { if case .zwave(node, _) = $0.source { true } else { false } }
+        if sceneNodes.contains(node), first?.source == device.source { return Array(buttons) }
         let pressed = scenes.filter { scene in
             guard scene.node == node, buttons.contains(scene.scene / 10), pressEvents[scene.scene % 10] != nil
             else { return false }
@@ -96,7 +99,7 @@ struct AccessoryLayout: Sendable {
 
     init(
         bridgeName: String, bridgeSerial: String, inventory: [BridgeInventory.Device], scenes: [ZWaveSceneConfig],
-        withAudio: Set<DeviceAddress>, allocate: (String) -> Int
+        sceneNodes: Set<Int> = [], withAudio: Set<DeviceAddress>, allocate: (String) -> Int
     ) {
         var accessories = [
             LayoutAccessory(
@@ -127,7 +130,8 @@ struct AccessoryLayout: Sendable {
             case .tv:
                 services += Self.television(device, audio: withAudio.contains(device.address))
             }
-            services += Self.switches(Self.buttons(of: device, scenes: scenes, devices: devices))
+            services += Self.switches(
+                Self.buttons(of: device, scenes: scenes, devices: devices, sceneNodes: sceneNodes))
             let aid = allocate(key)
             // The allocator never hands out the bridge's aid; a broken one cannot make two accessories share one.
             guard aid != Self.bridgeAID, !accessories.contains(where: { $0.aid == aid }) else { continue }

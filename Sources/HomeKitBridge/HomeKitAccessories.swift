@@ -15,6 +15,7 @@ public final class HomeKitAccessories: AccessoryModel, BridgeFrontEnd, Sendable 
     let identity: BridgeIdentity
     let name: String
     let scenes: [ZWaveSceneConfig]
+    let sceneNodes: Set<Int>
     let allocate: @Sendable (String) -> Int
     let logger: Logger
     public let changes: AsyncStream<AccessoryModelChange>
@@ -43,20 +44,24 @@ public final class HomeKitAccessories: AccessoryModel, BridgeFrontEnd, Sendable 
     /// - Parameters:
     ///   - name: the bridge accessory's name (`[homekit] name`).
     ///   - scenes: `[[zwave.scene]]`: the FGD212 buttons that become programmable switches.
+    ///   - sceneNodes: the nodes whose scene activation devices.toml turns on (FGD212 parameter 28): both of their
+    ///     buttons become programmable switches, named by a scene or not.
     ///   - allocate: the aid of a device by its hardware address (``AccessoryLayout/allocationKey(_:)``): the
     ///     same key must always get the same aid, never 1, and two keys never one aid.
     public init(
-        name: String, identity: BridgeIdentity, scenes: [ZWaveSceneConfig],
+        name: String, identity: BridgeIdentity, scenes: [ZWaveSceneConfig], sceneNodes: Set<Int> = [],
         allocate: @escaping @Sendable (String) -> Int, logger: Logger
     ) {
         self.name = name
         self.identity = identity
         self.scenes = scenes
+        self.sceneNodes = sceneNodes
         self.allocate = allocate
         self.logger = logger
         (changes, continuation) = AsyncStream.makeStream(of: AccessoryModelChange.self, bufferingPolicy: .unbounded)
         let layout = AccessoryLayout(
-            bridgeName: name, bridgeSerial: identity.name, inventory: [], scenes: scenes, withAudio: [],
+            bridgeName: name, bridgeSerial: identity.name, inventory: [], scenes: scenes, sceneNodes: sceneNodes,
+            withAudio: [],
             allocate: allocate)
         var initial = State(layout: layout)
         Self.index(&initial)
@@ -76,8 +81,8 @@ public final class HomeKitAccessories: AccessoryModel, BridgeFrontEnd, Sendable 
             }
             .map(\.descriptor.address))
         state.layout = AccessoryLayout(
-            bridgeName: name, bridgeSerial: identity.name, inventory: state.inventory, scenes: scenes, withAudio: audio,
-            allocate: allocate)
+            bridgeName: name, bridgeSerial: identity.name, inventory: state.inventory, scenes: scenes,
+            sceneNodes: sceneNodes, withAudio: audio, allocate: allocate)
         let before = state.signature
         Self.index(&state)
         if state.hasInventory, before != state.signature { continuation.yield(.structure) }
