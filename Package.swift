@@ -109,6 +109,16 @@ let package = Package(
             ],
             swiftSettings: strict),
 
+        // A HAP controller (pairing, the encrypted session, events): the HomeKit tests' and thuis-bench's.
+        .target(
+            name: "HomeKitClient",
+            dependencies: [
+                "HomeKit", .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ],
+            swiftSettings: strict),
+
         // The bridge's devices as HomeKit accessories (the model the HAP server serves), fed by the bridge's
         // publications; writes go through the bridge's command path.
         .target(
@@ -197,6 +207,7 @@ let package = Package(
             name: "thuis-bench",
             dependencies: [
                 "BridgeCore", "MQTTDriver", "ZWaveEmulator", "CECEmulator", "CECDriver", "SystemSupport",
+                "HomeKit", "HomeKitClient", .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -231,7 +242,7 @@ let package = Package(
         .testTarget(
             name: "HomeKitTests",
             dependencies: [
-                "HomeKit", "BridgeCore", "TestSupport",
+                "HomeKit", "HomeKitClient", "BridgeCore", "TestSupport",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),

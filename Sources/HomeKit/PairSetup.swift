@@ -130,25 +130,25 @@ public enum PairSetupAttempts {
 
 /// HKDF-SHA-512 keys and the ChaCha20-Poly1305 sealing of pairing messages (a 12-byte nonce: four zero bytes,
 /// then eight bytes of text or a little-endian counter).
-enum HAPKeys {
-    static func derive(_ secret: [UInt8], salt: String, info: String) -> SymmetricKey {
+package enum HAPKeys {
+    package static func derive(_ secret: [UInt8], salt: String, info: String) -> SymmetricKey {
         HKDF<SHA512>.deriveKey(
             inputKeyMaterial: SymmetricKey(data: secret), salt: Array(salt.utf8), info: Array(info.utf8),
             outputByteCount: 32)
     }
 
-    static func bytes(_ key: SymmetricKey) -> [UInt8] { key.withUnsafeBytes { Array($0) } }
+    package static func bytes(_ key: SymmetricKey) -> [UInt8] { key.withUnsafeBytes { Array($0) } }
 
-    static func nonce(_ text: String) -> [UInt8] { [0, 0, 0, 0] + Array(text.utf8) }
+    package static func nonce(_ text: String) -> [UInt8] { [0, 0, 0, 0] + Array(text.utf8) }
 
-    static func seal(_ plain: [UInt8], key: SymmetricKey, nonce text: String) -> [UInt8]? {
+    package static func seal(_ plain: [UInt8], key: SymmetricKey, nonce text: String) -> [UInt8]? {
         guard let nonce = try? ChaChaPoly.Nonce(data: nonce(text)),
             let box = try? ChaChaPoly.seal(plain, using: key, nonce: nonce)
         else { return nil }
         return Array(box.ciphertext) + Array(box.tag)
     }
 
-    static func open(_ sealed: [UInt8], key: SymmetricKey, nonce text: String) -> [UInt8]? {
+    package static func open(_ sealed: [UInt8], key: SymmetricKey, nonce text: String) -> [UInt8]? {
         guard sealed.count >= 16, let nonce = try? ChaChaPoly.Nonce(data: nonce(text)),
             let box = try? ChaChaPoly.SealedBox(nonce: nonce, ciphertext: sealed.dropLast(16), tag: sealed.suffix(16)),
             let plain = try? ChaChaPoly.open(box, using: key)

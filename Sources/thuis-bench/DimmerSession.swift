@@ -17,12 +17,14 @@ struct DimmerSession: Sendable {
     static let setTopic = "Thuis/device/bench/d2/set"
     static let echoTopic = "Thuis/bench/echo"
 
-    /// Starts the session; `openZWavePatches: false` runs the bridge with OpenZWave as shipped.
+    /// Starts the session; `openZWavePatches: false` runs the bridge with OpenZWave as shipped; `homeKit`: the
+    /// bridge also serves HomeKit with this `[homekit]` section (its directory named after `label`).
     static func start(
-        run: BenchDirectory, refreshAfterSet: Bool, openZWavePatches: Bool = true, log: (String) -> Void
+        run: BenchDirectory, refreshAfterSet: Bool, openZWavePatches: Bool = true, label: String = "",
+        homeKit: (String) -> String = { _ in "" }, log: (String) -> Void
     ) async throws -> DimmerSession {
         let directory = try run.subdirectory(
-            "dimmer-refresh-\(refreshAfterSet)" + (openZWavePatches ? "" : "-patches-off"))
+            "dimmer-refresh-\(refreshAfterSet)" + (openZWavePatches ? "" : "-patches-off") + label)
         let broker = try await BenchBroker(directory: run)
         let fixture = try ZWaveFixture(
             network: .defaultNetwork, radioLatency: .zero,
@@ -30,9 +32,11 @@ struct DimmerSession: Sendable {
         let watcher = try await BenchClient(port: broker.port, name: "watcher")
         try await watcher.subscribe("Thuis/#")
         let commander = try await BenchClient(port: broker.port, name: "commander")
-        let body = fixture.zwaveSection(
-            stateDirectory: (directory as NSString).appendingPathComponent("state"), refreshAfterSet: refreshAfterSet,
-            openZWavePatches: openZWavePatches)
+        let body =
+            fixture.zwaveSection(
+                stateDirectory: (directory as NSString).appendingPathComponent("state"),
+                refreshAfterSet: refreshAfterSet,
+                openZWavePatches: openZWavePatches) + homeKit(directory)
         let started = ContinuousClock.now
         let bridge = try BridgeRun.start(name: "bench", brokerPort: broker.port, body: body, directory: directory)
         guard await watcher.wait(topic: stateTopic, from: 0, timeout: .seconds(60)) != nil else {

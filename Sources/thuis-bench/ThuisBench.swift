@@ -24,7 +24,7 @@ struct RunCommand: AsyncParsableCommand {
     @Option(help: "Write the results as JSON to this file.")
     var json: String?
 
-    @Option(help: "Samples for the Z-Wave latency scenarios (1, 2).")
+    @Option(help: "Samples for the Z-Wave latency scenarios (1, 2, 11, 12).")
     var samples = 1000
 
     @Option(help: "Samples for the CEC scenario (6).")
@@ -39,8 +39,8 @@ struct RunCommand: AsyncParsableCommand {
     @Option(help: "Emulated radio latency per transaction for the scale scenario, in ms.")
     var scaleLatency = 5
 
-    @Option(help: "Scenarios to run, comma separated (1-11; 7, the soak, only when named).")
-    var only = "1,2,3,4,5,6,8,9,10,11"
+    @Option(help: "Scenarios to run, comma separated (1-12; 7, the soak, only when named).")
+    var only = "1,2,3,4,5,6,8,9,10,11,12"
 
     @Option(help: "Length of the soak (7), in minutes.")
     var soakMinutes = 30.0
@@ -214,6 +214,17 @@ struct RunCommand: AsyncParsableCommand {
             } catch {
                 log("  failed: \(error)")
                 results.append(.failed("11", error))
+            }
+        }
+
+        if selected.contains(12) {
+            log("scenario 12: HomeKit, \(samples) samples")
+            do {
+                results.append(
+                    ThuisBench.homeKit(try await HomeKitScenario.run(run: run, samples: samples, log: log)))
+            } catch {
+                log("  failed: \(error)")
+                results.append(.failed("12", error))
             }
         }
 

@@ -18,7 +18,7 @@ import Testing
         #expect(m2.byte(.state) == 2 && m2[.error] == nil)
         let salt = try #require(m2[.salt])
         let serverKey = try #require(m2[.publicKey])
-        let client = try TestClient(
+        let client = try SRPClient(
             group: .homeKit, username: "Pair-Setup", salt: salt, serverKey: serverKey, password: "031-45-154")
         let m4 = setup.handle(
             TLV8([(.state, [3]), (.publicKey, client.publicKey), (.proof, client.proof)]), isPaired: false,
@@ -53,7 +53,7 @@ import Testing
     @Test func wrongCodeIsAnAuthenticationErrorAndCountsAsAFailedAttempt() throws {
         var setup = PairSetup(identity: identity, setupCode: code)
         let m2 = setup.handle(TLV8([(.state, [1]), (.method, [0])]), isPaired: false, failedAttempts: 0).response
-        let client = try TestClient(
+        let client = try SRPClient(
             group: .homeKit, username: "Pair-Setup", salt: try #require(m2[.salt]),
             serverKey: try #require(m2[.publicKey]), password: "031-45-155")
         let m4 = setup.handle(

@@ -1,4 +1,5 @@
 import Crypto
+import HomeKitClient
 import Testing
 
 @testable import HomeKit
@@ -106,9 +107,4 @@ import Testing
         let (forged, _) = try verify(known: [pairing], controllerID: "controller-1", signer: .init())
         #expect(forged.response.byte(.error) == PairingError.authentication.rawValue && forged.session == nil)
     }
-}
-
-/// The specification's frame nonce, written here independently: four zero bytes, the counter in 8 bytes little endian.
-func frameNonce(_ counter: UInt64) throws -> ChaChaPoly.Nonce {
-    try ChaChaPoly.Nonce(data: [0, 0, 0, 0] + (0..<8).map { UInt8(truncatingIfNeeded: counter >> (8 * $0)) })
 }

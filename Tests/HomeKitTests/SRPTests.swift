@@ -80,13 +80,13 @@ import Testing
         let salt = (0..<16).map { UInt8($0 * 7) }
         let server = try SRPServer(username: "Pair-Setup", password: "031-45-154", salt: salt)
         #expect(server.publicKey.count == 384 && server.publicKey.first != 0)
-        let client = try TestClient(server: server, password: "031-45-154")
+        let client = try SRPClient(server: server, password: "031-45-154")
         #expect(client.publicKey.count == 384)
         let (m2, key) = try server.verify(clientKey: client.publicKey, clientProof: client.proof)
         #expect(key == client.sessionKey)
         #expect(m2 == client.expectedServerProof)
 
-        let wrong = try TestClient(server: server, password: "031-45-155")
+        let wrong = try SRPClient(server: server, password: "031-45-155")
         #expect(throws: SRPError.proofMismatch) {
             try server.verify(clientKey: wrong.publicKey, clientProof: wrong.proof)
         }
@@ -100,59 +100,4 @@ import Testing
 /// A = g^a mod N.
 func clientPublicKey(_ group: SRPGroup, _ a: [UInt8]) throws -> [UInt8] {
     try BigNumber(bytes: group.generator).power(BigNumber(bytes: a), modulo: BigNumber(bytes: group.prime)).bytes
-}
-
-/// The controller's side, S = (B - k·g^x)^(a + u·x), written from RFC 5054 for the test only.
-struct TestClient {
-    let publicKey: [UInt8]
-    let proof: [UInt8]
-    let sessionKey: [UInt8]
-    let expectedServerProof: [UInt8]
-
-    init(server: SRPServer, password: String) throws {
-        try self.init(
-            group: server.group, username: server.username, salt: server.salt, serverKey: server.publicKey,
-            password: password)
-    }
-
-    init(group: SRPGroup, username: String, salt: [UInt8], serverKey: [UInt8], password: String) throws {
-        let prime = try BigNumber(bytes: group.prime)
-        let g = try BigNumber(bytes: group.generator)
-        let a = try BigNumber(bytes: (0..<32).map { UInt8(($0 * 31 + 11) % 256) })
-        publicKey = try g.power(a, modulo: prime).bytes
-        let u = try BigNumber(bytes: group.digest(SRPServer.pad(publicKey, to: group.prime.count), serverKey))
-        let x = try BigNumber(bytes: group.digest(salt, group.digest(Array("\(username):\(password)".utf8))))
-        let kgx = try SRPServer.multiplier(group).times(g.power(x, modulo: prime), modulo: prime)
-        let base = try subtract(serverKey, kgx.padded(to: group.prime.count), modulo: group.prime)
-        // a + u·x, without reduction: compute as (a + u·x) over the integers through a large modulus.
-        let big = try BigNumber(bytes: [1] + [UInt8](repeating: 0, count: 200))
-        let exponent = try a.plus(u.times(x, modulo: big), modulo: big)
-        let secret = try BigNumber(bytes: base).power(exponent, modulo: prime).bytes
-        sessionKey = SRPServer.minimal(group.digest(secret))
-        let hashNG = zip(group.digest(group.prime), group.digest(group.generator)).map { $0 ^ $1 }
-        proof = group.digest(
-            hashNG, group.digest(Array(username.utf8)), salt, publicKey, serverKey, sessionKey)
-        expectedServerProof = group.digest(publicKey, SRPServer.minimal(proof), sessionKey)
-    }
-}
-
-/// (lhs - rhs) mod m on big-endian byte strings of equal length, schoolbook.
-func subtract(_ lhs: [UInt8], _ rhs: [UInt8], modulo m: [UInt8]) throws -> [UInt8] {
-    var result = [UInt8](repeating: 0, count: lhs.count)
-    var borrow = 0
-    for index in stride(from: lhs.count - 1, through: 0, by: -1) {
-        var value = Int(lhs[index]) - Int(rhs[index]) - borrow
-        borrow = value < 0 ? 1 : 0
-        if value < 0 { value += 256 }
-        result[index] = UInt8(value)
-    }
-    if borrow == 1 {  // negative: add m
-        var carry = 0
-        for index in stride(from: result.count - 1, through: 0, by: -1) {
-            let value = Int(result[index]) + Int(m[index]) + carry
-            result[index] = UInt8(value & 0xFF)
-            carry = value >> 8
-        }
-    }
-    return result
 }

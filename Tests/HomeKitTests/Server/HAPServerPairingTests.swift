@@ -1,5 +1,6 @@
 import BridgeCore
 import Crypto
+import HomeKitClient
 import TestSupport
 import Testing
 

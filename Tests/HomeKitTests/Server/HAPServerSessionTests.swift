@@ -1,5 +1,6 @@
 import BridgeCore
 import Crypto
+import HomeKitClient
 import Testing
 
 @testable import HomeKit
@@ -9,12 +10,12 @@ import Testing
     let admin = Curve25519.Signing.PrivateKey()
     let guest = Curve25519.Signing.PrivateKey()
 
-    func json(_ response: HAPTestClient.Response) throws -> JSONValue { try JSONValue.parse(response.body) }
+    func json(_ response: HAPClient.Response) throws -> JSONValue { try JSONValue.parse(response.body) }
 
     /// The `characteristics` array of a response.
-    func items(_ response: HAPTestClient.Response) throws -> [JSONValue] {
+    func items(_ response: HAPClient.Response) throws -> [JSONValue] {
         guard case .array(let items)? = try json(response)["characteristics"] else {
-            throw HAPTestClient.Failure("no characteristics in \(response.text)")
+            throw HAPClient.Failure("no characteristics in \(response.text)")
         }
         return items
     }

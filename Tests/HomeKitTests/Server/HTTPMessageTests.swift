@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import HomeKitClient
 import Testing
 
 @testable import HomeKit

@@ -1,5 +1,6 @@
 import BridgeCore
 import Crypto
+import HomeKitClient
 import Logging
 import Synchronization
 import TestSupport
@@ -40,7 +41,7 @@ struct ServerFixture: Sendable {
                     onListening: { portSink.yield($0) }, advertise: { advertisementSink.yield($0) })
             }
             var portIterator = ports.makeAsyncIterator()
-            guard let port = await portIterator.next() else { throw HAPTestClient.Failure("the server did not listen") }
+            guard let port = await portIterator.next() else { throw HAPClient.Failure("the server did not listen") }
             let fixture = ServerFixture(
                 port: port, store: store, model: model, log: log, advertisements: advertisements)
             do {
@@ -58,24 +59,24 @@ struct ServerFixture: Sendable {
         #expect(finished == true, "the scenario did not finish in time")
     }
 
-    func connect<T>(_ body: (HAPTestClient) async throws -> T) async throws -> T {
-        try await HAPTestClient.connect(port: port, body)
+    func connect<T>(_ body: (HAPClient) async throws -> T) async throws -> T {
+        try await HAPClient.connect(port: port, body)
     }
 
     /// Pairs `identifier` on a connection of its own (Pair Setup with the right code).
     func pair(_ identifier: String, key: Curve25519.Signing.PrivateKey) async throws {
         let m6 = try await connect { try await $0.pairSetup(code: Self.code, identifier: identifier, key: key) }
-        guard m6.byte(.state) == 6, m6[.error] == nil else { throw HAPTestClient.Failure("pairing failed: \(m6)") }
+        guard m6.byte(.state) == 6, m6[.error] == nil else { throw HAPClient.Failure("pairing failed: \(m6)") }
     }
 
     /// Pairs `identifier`, then runs `body` on a connection it verified (encrypted).
     func session<T>(
-        _ identifier: String, key: Curve25519.Signing.PrivateKey, _ body: (HAPTestClient) async throws -> T
+        _ identifier: String, key: Curve25519.Signing.PrivateKey, _ body: (HAPClient) async throws -> T
     ) async throws -> T {
         try await pair(identifier, key: key)
         return try await connect { client in
             let m4 = try await client.pairVerify(identifier: identifier, key: key)
-            guard m4[.error] == nil else { throw HAPTestClient.Failure("Pair Verify failed: \(m4)") }
+            guard m4[.error] == nil else { throw HAPClient.Failure("Pair Verify failed: \(m4)") }
             return try await body(client)
         }
     }

@@ -1,26 +1,27 @@
-import Crypto
+public import Crypto
+public import HomeKit
 import NIOCore
 import NIOPosix
 
-@testable import HomeKit
-
-/// A HAP controller written here from the specification, over a real TCP connection: HTTP/1.1 requests, Pair
-/// Setup and Pair Verify, then the encrypted session (its own framing, not the server's ``SecureSession``).
-final class HAPTestClient {
-    struct Response {
+/// A HAP controller written from the specification, over a real TCP connection: HTTP/1.1 requests, Pair Setup
+/// and Pair Verify, then the encrypted session (its own framing, not the server's ``SecureSession``). The
+/// controller of the HomeKit tests and of thuis-bench; one connection, used by one task at a time.
+public final class HAPClient {
+    public struct Response: Sendable {
         /// `HTTP/1.1` or `EVENT/1.0`.
-        let version: String
-        let status: Int
-        let headers: [String: String]
-        let body: [UInt8]
+        public let version: String
+        public let status: Int
+        public let headers: [String: String]
+        public let body: [UInt8]
 
-        var tlv: TLV8? { try? TLV8(decoding: body) }
-        var text: String { String(decoding: body, as: UTF8.self) }
+        public var tlv: TLV8? { try? TLV8(decoding: body) }
+        public var text: String { String(decoding: body, as: UTF8.self) }
+        public var isEvent: Bool { version == "EVENT/1.0" }
     }
 
-    struct Failure: Error, CustomStringConvertible {
-        let description: String
-        init(_ description: String) { self.description = description }
+    public struct Failure: Error, CustomStringConvertible {
+        public let description: String
+        public init(_ description: String) { self.description = description }
     }
 
     private var inbound: NIOAsyncChannelInboundStream<ByteBuffer>.AsyncIterator
@@ -30,7 +31,9 @@ final class HAPTestClient {
     private var keys: (write: SymmetricKey, read: SymmetricKey)?
     private var writeCounter: UInt64 = 0
     private var readCounter: UInt64 = 0
-    private(set) var isClosed = false
+    public private(set) var isClosed = false
+    /// Events that arrived while ``response(_:_:body:contentType:)`` waited for its response, oldest first.
+    private var pendingEvents: [Response] = []
 
     private init(
         inbound: NIOAsyncChannelInboundStream<ByteBuffer>, outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>
@@ -39,21 +42,23 @@ final class HAPTestClient {
         self.outbound = outbound
     }
 
-    /// Connects to 127.0.0.1:`port` and runs `body`; the connection is closed after it.
-    static func connect<T>(port: Int, _ body: (HAPTestClient) async throws -> T) async throws -> T {
+    /// Connects to `host`:`port` and runs `body`; the connection is closed after it.
+    public static func connect<T>(
+        host: String = "127.0.0.1", port: Int, _ body: (HAPClient) async throws -> T
+    ) async throws -> T {
         let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
-            .connect(host: "127.0.0.1", port: port) { channel in
+            .connect(host: host, port: port) { channel in
                 channel.eventLoop.makeCompletedFuture {
                     try NIOAsyncChannel<ByteBuffer, ByteBuffer>(wrappingChannelSynchronously: channel)
                 }
             }
         return try await channel.executeThenClose { inbound, outbound in
-            try await body(HAPTestClient(inbound: inbound, outbound: outbound))
+            try await body(HAPClient(inbound: inbound, outbound: outbound))
         }
     }
 
     /// Sends raw bytes, sealed in frames once the session is encrypted.
-    func send(_ bytes: [UInt8]) async throws {
+    public func send(_ bytes: [UInt8]) async throws {
         guard let keys else { return try await outbound.write(ByteBuffer(bytes: bytes)) }
         var wire: [UInt8] = []
         for start in stride(from: 0, to: bytes.count, by: 1024) {
@@ -68,10 +73,10 @@ final class HAPTestClient {
     }
 
     /// Writes `bytes` as they are, even in an encrypted session (a forged frame).
-    func sendRaw(_ bytes: [UInt8]) async throws { try await outbound.write(ByteBuffer(bytes: bytes)) }
+    public func sendRaw(_ bytes: [UInt8]) async throws { try await outbound.write(ByteBuffer(bytes: bytes)) }
 
     /// The next frame this client would send for `bytes`, without sending it.
-    func sealNext(_ bytes: [UInt8]) throws -> [UInt8] {
+    public func sealNext(_ bytes: [UInt8]) throws -> [UInt8] {
         guard let keys else { throw Failure("not encrypted") }
         let length = [UInt8(bytes.count & 0xFF), UInt8(bytes.count >> 8)]
         let box = try ChaChaPoly.seal(
@@ -79,7 +84,7 @@ final class HAPTestClient {
         return length + Array(box.ciphertext) + Array(box.tag)
     }
 
-    func request(
+    public func request(
         _ method: String, _ target: String, body: [UInt8] = [], contentType: String = "application/hap+json"
     ) async throws -> Response {
         var head = "\(method) \(target) HTTP/1.1\r\nHost: bridge\r\n"
@@ -91,12 +96,35 @@ final class HAPTestClient {
         return response
     }
 
-    func post(_ path: String, _ tlv: TLV8) async throws -> Response {
+    /// Like ``request(_:_:body:contentType:)``, but events that come before the response are kept for
+    /// ``nextEvent()`` instead of taken for it.
+    public func response(
+        _ method: String, _ target: String, body: [UInt8] = [], contentType: String = "application/hap+json"
+    ) async throws -> Response {
+        var response = try await request(method, target, body: body, contentType: contentType)
+        while response.isEvent {
+            pendingEvents.append(response)
+            guard let next = try await receive() else { throw Failure("the server closed the connection") }
+            response = next
+        }
+        return response
+    }
+
+    /// The next `EVENT/1.0`, kept or received (a response in between is an error); nil when the server closed the
+    /// connection.
+    public func nextEvent() async throws -> Response? {
+        if !pendingEvents.isEmpty { return pendingEvents.removeFirst() }
+        guard let message = try await receive() else { return nil }
+        guard message.isEvent else { throw Failure("got a \(message.status) response instead of an event") }
+        return message
+    }
+
+    public func post(_ path: String, _ tlv: TLV8) async throws -> Response {
         try await request("POST", path, body: tlv.encoded, contentType: "application/pairing+tlv8")
     }
 
     /// The next response or event; nil when the server closed the connection.
-    func receive() async throws -> Response? {
+    public func receive() async throws -> Response? {
         while true {
             if let response = try parse() { return response }
             guard let buffer = try await inbound.next() else {
@@ -109,7 +137,7 @@ final class HAPTestClient {
     }
 
     /// Whether the server closes the connection (reading until it does; a response in between is an error).
-    func closes() async throws -> Bool {
+    public func closes() async throws -> Bool {
         if let response = try await receive() { throw Failure("got \(response.status) instead of the close") }
         return isClosed
     }
@@ -157,11 +185,11 @@ final class HAPTestClient {
 
     /// Pair Setup M1 to M6 with `code`; returns the last response's TLV (M4 with its error when the code is
     /// wrong, M6 otherwise).
-    func pairSetup(code: String, identifier: String, key: Curve25519.Signing.PrivateKey) async throws -> TLV8 {
+    public func pairSetup(code: String, identifier: String, key: Curve25519.Signing.PrivateKey) async throws -> TLV8 {
         let m2 = try await post("/pair-setup", TLV8([(.state, [1]), (.method, [0])]))
         guard let m2tlv = m2.tlv, m2tlv[.error] == nil, let salt = m2tlv[.salt], let serverKey = m2tlv[.publicKey]
         else { return m2.tlv ?? TLV8() }
-        let srp = try TestClient(
+        let srp = try SRPClient(
             group: .homeKit, username: "Pair-Setup", salt: salt, serverKey: serverKey, password: code)
         let m4 = try await post("/pair-setup", TLV8([(.state, [3]), (.publicKey, srp.publicKey), (.proof, srp.proof)]))
         guard let m4tlv = m4.tlv, m4tlv[.error] == nil else { return m4.tlv ?? TLV8() }
@@ -183,7 +211,7 @@ final class HAPTestClient {
 
     /// Pair Verify M1 to M4 as `identifier`; on success the session is encrypted. Returns M4's TLV.
     @discardableResult
-    func pairVerify(identifier: String, key: Curve25519.Signing.PrivateKey) async throws -> TLV8 {
+    public func pairVerify(identifier: String, key: Curve25519.Signing.PrivateKey) async throws -> TLV8 {
         let ephemeral = Curve25519.KeyAgreement.PrivateKey()
         let ephemeralBytes = Array(ephemeral.publicKey.rawRepresentation)
         let m2 = try await post("/pair-verify", TLV8([(.state, [1]), (.publicKey, ephemeralBytes)]))
@@ -207,4 +235,9 @@ final class HAPTestClient {
         }
         return m4tlv
     }
+}
+
+/// The specification's frame nonce: four zero bytes, the counter in 8 bytes little endian.
+public func frameNonce(_ counter: UInt64) throws -> ChaChaPoly.Nonce {
+    try ChaChaPoly.Nonce(data: [0, 0, 0, 0] + (0..<8).map { UInt8(truncatingIfNeeded: counter >> (8 * $0)) })
 }
