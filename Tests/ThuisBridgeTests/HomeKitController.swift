@@ -138,6 +138,27 @@ struct AccessoryDatabase {
         return nil
     }
 
+    /// `aid.iid` of the characteristic `characteristic` of the service `service` whose characteristic `labelType` has
+    /// the value `label` (a Stateless Programmable Switch by its Service Label Index).
+    func id(service: String, characteristic: String, labelType: String, label: Int) -> String? {
+        for accessory in accessories {
+            guard case .int(let aid)? = accessory["aid"], case .array(let services)? = accessory["services"] else {
+                continue
+            }
+            for candidate in services where Self.shortType(candidate["type"]) == service {
+                guard case .array(let characteristics)? = candidate["characteristics"],
+                    characteristics.contains(where: {
+                        Self.shortType($0["type"]) == labelType && $0["value"] == .int(label)
+                    }),
+                    let match = characteristics.first(where: { Self.shortType($0["type"]) == characteristic }),
+                    case .int(let iid)? = match["iid"]
+                else { continue }
+                return "\(aid).\(iid)"
+            }
+        }
+        return nil
+    }
+
     /// The Name of an accessory's Accessory Information service.
     func name(ofAccessory accessory: JSONValue) -> String? {
         guard case .array(let services)? = accessory["services"] else { return nil }

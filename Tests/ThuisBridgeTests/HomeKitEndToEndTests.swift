@@ -22,6 +22,7 @@ import ZWaveEmulator
     /// Stateless Programmable Switch, Programmable Switch Event.
     static let programmableSwitch = "89"
     static let switchEvent = "73"
+    static let serviceLabelIndex = "CB"
 
     static func homeKitLines(port: Int) -> [String] {
         ["[homekit]", "enabled = true", "name = \"Thuis \(port)\"", "port = \(port)", "setup_code = \"\(setupCode)\""]
@@ -78,12 +79,20 @@ import ZWaveEmulator
         let onID = try #require(database.id(service: lightbulb, characteristic: on))
         let brightnessID = try #require(database.id(service: lightbulb, characteristic: brightness))
         #expect(database.id(service: outlet, characteristic: on) != nil, "a PowerNode socket is an Outlet")
-        // The FGD212's S2 button (scene 26 in devices.toml) is a programmable switch.
-        let buttonID = try #require(database.id(service: programmableSwitch, characteristic: switchEvent))
+        // The FGD212's buttons (scene activation on in devices.toml) are programmable switches, S1 labelled 1, S2 2.
+        let s1 = try #require(
+            database.id(
+                service: programmableSwitch, characteristic: switchEvent, labelType: serviceLabelIndex, label: 1))
+        let s2 = try #require(
+            database.id(
+                service: programmableSwitch, characteristic: switchEvent, labelType: serviceLabelIndex, label: 2))
 
         // Subscribed, then a change over MQTT arrives as an event.
         let subscribed = try await controller.send(
-            .object([("cmd", "subscribe"), ("ids", .array([.string(onID), .string(brightnessID), .string(buttonID)]))]))
+            .object([
+                ("cmd", "subscribe"),
+                ("ids", .array([.string(onID), .string(brightnessID), .string(s1), .string(s2)])),
+            ]))
         #expect(subscribed["statuses"] == .object([]), "subscribe: \(subscribed.serialized)")
         var events = controller.events.count
         try await house.watcher.publish(topic: "Thuis/device/bedroom/light/set", text: "30")
@@ -91,14 +100,16 @@ import ZWaveEmulator
         let read = try await controller.send(.object([("cmd", "get"), ("ids", .array([.string(brightnessID)]))]))
         #expect(read["values"]?[brightnessID]?["value"] == .int(30), "read: \(read.serialized)")
 
-        // A change at the device (the wall switch, S1 double click: full on) arrives as an event too, and a click
-        // of S2 as a single press of the programmable switch.
+        // A change at the device (the wall switch, S1 double click: full on) arrives as an event too, with the double
+        // press of S1's programmable switch; a click of S2 as a single press of S2's.
         events = controller.events.count
         #expect(house.stick.pressButton(node: 2, button: .s1, .double))
         _ = try await controller.waitForEvent(brightnessID, from: events) { $0 == .int(100) }
+        _ = try await controller.waitForEvent(s1, from: events) { $0 == .int(1) }
         events = controller.events.count
         #expect(house.stick.pressButton(node: 2, button: .s2, .single))
-        _ = try await controller.waitForEvent(buttonID, from: events) { $0 == .int(0) }
+        _ = try await controller.waitForEvent(s2, from: events) { $0 == .int(0) }
+        #expect(!controller.events[events...].contains { $0.0 == s1 }, "S2's click is not S1's")
 
         // Brightness 100 from HomeKit: one Switch Multilevel Set of 99 at the stick.
         try await house.watcher.publish(topic: "Thuis/device/bedroom/light/set", text: "20")
