@@ -34,6 +34,8 @@ enum ScaleScenario {
         /// power once a minute (meter load).
         var setAtRest: [Double] = []
         var setUnderMeterLoad: [Double] = []
+        /// The dashboard's network and map pages in headless Chromium, against the cached bridge at rest.
+        var pages: PageRender.Outcome?
     }
 
     /// When, after the bridge's start, its RSS counts as at rest.
@@ -57,11 +59,11 @@ enum ScaleScenario {
         let timeout: Duration = .seconds(240)
 
         func bridgeRun(
-            _ what: String, cec: String = ""
+            _ what: String, cec: String = "", web: String = ""
         ) async throws -> (Double?, Double?, BridgeRun) {
             let mark = watcher.inbox.mark
             let frameMark = fixture.frames.mark
-            let body = fixture.zwaveSection(stateDirectory: state, refreshAfterSet: false) + "\n" + cec
+            let body = fixture.zwaveSection(stateDirectory: state, refreshAfterSet: false) + "\n" + cec + web
             let bridge = try BridgeRun.start(
                 name: "scale", brokerPort: broker.port, body: body, directory: directory)
             let elapsed = await allStates(
@@ -99,13 +101,19 @@ enum ScaleScenario {
         try await Task.sleep(until: max(ContinuousClock.now, first.process.started + restAfter), clock: .continuous)
         outcome.restZWave = first.process.memory
         await first.process.stop(timeout: .seconds(20))  // SIGTERM writes the network cache
-        // Cached.
-        let (cached, metersCached, second) = try await bridgeRun("cached")
+        // Cached, with the dashboard on (after the cold run's memory reading, which is without it).
+        let webPort = try FreePort.next()
+        let (cached, metersCached, second) = try await bridgeRun(
+            "cached", web: "\n[web]\nlisten = \"127.0.0.1:\(webPort)\"\n")
         outcome.cached = cached
         outcome.metersCached = metersCached
         _ = await fixture.waitForQuiet(.seconds(1), timeout: .seconds(60))
         outcome.neighbors = await requestAnswer("neighbors", second, watcher)
         outcome.networkStats = await requestAnswer("network_stats", second, watcher)
+        if let dimmer = network.nodes.first(where: { $0.kind == .fgd212 })?.id {
+            outcome.pages = await PageRender.measure(
+                port: webPort, nodes: outcome.nodes, node: Int(dimmer), directory: directory, log: log)
+        }
         (outcome.setAtRest, outcome.setUnderMeterLoad) = await setsUnderMeterLoad(
             fixture: fixture, watcher: watcher, log: log)
         await second.process.stop(timeout: .seconds(20))

@@ -122,10 +122,6 @@ extension ThuisBench {
             }
             result.notes.append(
                 "\(o.nodes) nodes, start → every power and energy value published: \(meters.joined(separator: ", "))")
-            result.notes.append(
-                "\(o.nodes) nodes, `neighbors` for every node answered in "
-                    + (o.neighbors.map { String(format: "%.0f ms", $0 * 1000) } ?? "no answer"))
-            result.numbers["\(o.nodes)_neighbors_s"] = o.neighbors ?? -1
             meterLoadRows(o, into: &result)
             result.numbers["\(o.nodes)_cold_meters_s"] = o.metersCold ?? -1
             result.numbers["\(o.nodes)_cached_meters_s"] = o.metersCached ?? -1

@@ -68,7 +68,9 @@ final class ZWaveFixture: Sendable {
                     text +=
                         "[[zwave.device]]\nnode = \(node.id)\ninstance = \(socket)\nroom = \"\(room)\"\nname = \"p\(node.id)_\(socket)\"\n"
                 }
-            case .binarySwitch, .joining:
+            case .binarySwitch:
+                text += "[[zwave.device]]\nnode = \(node.id)\nroom = \"\(room)\"\nname = \"s\(node.id)\"\n"
+            case .joining:
                 continue
             }
         }
@@ -77,23 +79,30 @@ final class ZWaveFixture: Sendable {
 
     /// The state topics of every mapped device.
     func stateTopics(room: String = "bench") -> [String] {
-        network.nodes.flatMap { node -> [String] in
-            switch node.kind {
-            case .fgd212: ["Thuis/device/\(room)/d\(node.id)"]
-            case .powernode6: (1...6).map { "Thuis/device/\(room)/p\(node.id)_\($0)" }
-            case .binarySwitch, .joining: []
-            }
+        network.nodes.flatMap { topics(of: $0, room: room) }
+    }
+
+    /// The power and energy topics (`…/power`, `…/energy`) of every metered device (the dimmers and sockets).
+    func meterTopics(room: String = "bench") -> [String] {
+        network.nodes.filter { $0.kind == .fgd212 || $0.kind == .powernode6 }.flatMap { topics(of: $0, room: room) }
+            .flatMap { ["\($0)/power", "\($0)/energy"] }
+    }
+
+    private func topics(of node: NodeDescription, room: String) -> [String] {
+        switch node.kind {
+        case .fgd212: ["Thuis/device/\(room)/d\(node.id)"]
+        case .powernode6: (1...6).map { "Thuis/device/\(room)/p\(node.id)_\($0)" }
+        case .binarySwitch: ["Thuis/device/\(room)/s\(node.id)"]
+        case .joining: []
         }
     }
 
-    /// Every mapped device's power and energy topics (`…/power`, `…/energy`).
-    func meterTopics(room: String = "bench") -> [String] {
-        stateTopics(room: room).flatMap { ["\($0)/power", "\($0)/energy"] }
-    }
-
-    /// A network of `count` nodes (ids 2…), alternating FGD212 and PowerNode 6.
+    /// A network of `count` nodes (ids 2…), alternating FGD212 and PowerNode 6, every one in range of the stick; at
+    /// Z-Wave's limit (231 nodes, 232 node ids) the emulator's `large` mesh instead: dimmers, PowerNodes and binary
+    /// switches by turns, up to 4 hops from the stick.
     static func scaleNetwork(count: Int) -> NetworkDescription {
-        NetworkDescription(
+        if count == NetworkDescription.large.nodes.count { return .large }
+        return NetworkDescription(
             nodes: (0..<count).map { index in
                 let id = UInt8(2 + index)
                 return index % 2 == 0
