@@ -285,7 +285,7 @@ let package = Package(
         .testTarget(
             name: "ThuisLabTests", dependencies: ["thuis-lab", "MQTTDriver", "TestSupport", "IntegrationSupport"],
             swiftSettings: strict),
-        .testTarget(name: "ThuisBenchTests", dependencies: ["thuis-bench"], swiftSettings: strict),
+        .testTarget(name: "ThuisBenchTests", dependencies: ["thuis-bench", "ZWaveEmulator"], swiftSettings: strict),
         .testTarget(
             name: "ThuisBridgeTests",
             dependencies: [
