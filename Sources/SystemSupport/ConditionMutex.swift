@@ -1,8 +1,9 @@
 internal import Glibc
 
 /// A mutex that owns the state it guards, like `Synchronization.Mutex`, together with a condition variable
-/// (`pthread_cond_t` on the monotonic clock) to wait until that state says so. Where no thread needs to wait,
-/// use `Synchronization.Mutex`.
+/// (`pthread_cond_t` on the monotonic clock) to wait until that state says so. Where no thread needs to wait and
+/// threads rarely contend, use `Synchronization.Mutex`; state that threads of their own contend for in code the
+/// ThreadSanitizer suites run uses this one, whose hand-over ThreadSanitizer sees (DocC Development).
 ///
 /// The state is reachable only inside `withLock` and `wait`, with the mutex held. A thread that changes what a
 /// waiter waits for calls `broadcast()` (or `signal()`), inside `withLock` or after it.

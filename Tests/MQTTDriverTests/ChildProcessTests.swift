@@ -20,7 +20,7 @@ struct ChildProcessTests {
         let child = try ChildProcess(
             executable: "/bin/sh",
             arguments: ["-c", "head -c 4000000 /dev/zero | tr '\\0' 'x' | fold -w 100; echo; echo done; exec sleep 60"])
-        let done = await child.waitForLine(timeout: .seconds(20)) { $0.text == "done" }
+        let done = await child.waitForLine(timeout: .seconds(60)) { $0.text == "done" }
         #expect(done != nil)
         #expect(child.isRunning)
         child.kill()

@@ -19,7 +19,7 @@ extension OpenZWaveSuite {
         @Test("OpenZWave's own cache writes wait until the network is queried; then the cache is written once")
         func cacheWrittenOnceTheNetworkIsQueried() async throws {
             #expect(zw_cache_writes_interposed(), "libopenzwave's Driver::WriteCache calls do not reach the shim")
-            let context = try ZWaveTestContext(readyTimeout: .seconds(20), makePTY: false)
+            let context = try ZWaveTestContext(readyTimeout: .seconds(60), makePTY: false)
             defer { context.close() }
             let emulator = ZWaveStickEmulator(network: DriverEmulatorIntegrationTests.network())
             try emulator.start(link: context.portPath)
@@ -27,7 +27,7 @@ extension OpenZWaveSuite {
             let before = Self.counts()
 
             try await context.withRunningDriver {
-                let ready = await context.events.wait(timeout: .seconds(20)) { $0.contains { $0.isDriverReady } }
+                let ready = await context.events.wait(timeout: .seconds(60)) { $0.contains { $0.isDriverReady } }
                 try #require(ready, "no driverReady; events: \(context.events.all)")
                 #expect(zw_cache_writes_deferred())
                 let queried = await context.events.wait(timeout: .seconds(60)) {
@@ -72,7 +72,7 @@ extension OpenZWaveSuite {
             defer { emulator.stop() }
             let before = counts()
             try await context.withRunningDriver {
-                let ready = await context.events.wait(timeout: .seconds(20)) { $0.contains { $0.isDriverReady } }
+                let ready = await context.events.wait(timeout: .seconds(60)) { $0.contains { $0.isDriverReady } }
                 try #require(ready, "no driverReady; events: \(context.events.all)")
                 try await body(emulator, before)
             }
@@ -80,7 +80,7 @@ extension OpenZWaveSuite {
 
         @Test("a stick lost before the network is queried: OpenZWave's own write as the driver is removed goes through")
         func cacheWrittenWhenTheStickIsLostDuringTheDeferral() async throws {
-            let context = try ZWaveTestContext(readyTimeout: .seconds(20), restartBackoff: .seconds(30), makePTY: false)
+            let context = try ZWaveTestContext(readyTimeout: .seconds(60), restartBackoff: .seconds(30), makePTY: false)
             defer { context.close() }
             try await Self.whileInterviewing(context) { emulator, before in
                 #expect(zw_cache_writes_deferred())
@@ -103,7 +103,7 @@ extension OpenZWaveSuite {
         @Test("a network that is never queried: the deferral ends at its limit and the cache is written")
         func cacheWrittenAtTheDeferralLimit() async throws {
             let context = try ZWaveTestContext(
-                readyTimeout: .seconds(20), makePTY: false,
+                readyTimeout: .seconds(60), makePTY: false,
                 cacheWriteDeferralLimit: .seconds(1))
             defer { context.close() }
             try await Self.whileInterviewing(context) { _, before in
@@ -123,7 +123,7 @@ extension OpenZWaveSuite {
         @Test(
             "a start from the cache: OpenZWave's per-node copies of it are freed, and the cache written after is whole")
         func nodeCacheCopiesFreed() async throws {
-            let context = try ZWaveTestContext(readyTimeout: .seconds(20), makePTY: false)
+            let context = try ZWaveTestContext(readyTimeout: .seconds(60), makePTY: false)
             defer { context.close() }
             let emulator = ZWaveStickEmulator(network: DriverEmulatorIntegrationTests.network())
             try emulator.start(link: context.portPath)
@@ -159,7 +159,7 @@ extension OpenZWaveSuite {
         @Test(
             "with the gate refusing (another library version): OpenZWave writes its cache as shipped, keeps its copies")
         func gateRefusedRunsOpenZWaveAsShipped() async throws {
-            let context = try ZWaveTestContext(readyTimeout: .seconds(20), makePTY: false, patchesWrittenFor: "1.4.0")
+            let context = try ZWaveTestContext(readyTimeout: .seconds(60), makePTY: false, patchesWrittenFor: "1.4.0")
             defer { context.close() }
             let emulator = ZWaveStickEmulator(network: DriverEmulatorIntegrationTests.network())
             try emulator.start(link: context.portPath)
@@ -172,7 +172,7 @@ extension OpenZWaveSuite {
             let released = zw_node_cache_copies_released()
             let events = Recorder<ZWaveEvent>()
             try await context.withRunningDriver(context.makeDriver(), recording: events) {
-                let ready = await events.wait(timeout: .seconds(20)) { $0.contains { $0.isDriverReady } }
+                let ready = await events.wait(timeout: .seconds(60)) { $0.contains { $0.isDriverReady } }
                 try #require(ready, "no driverReady; events: \(events.all)")
                 #expect(!zw_cache_writes_deferred(), "deferred although the gate refused")
                 let queried = await events.wait(timeout: .seconds(60)) { $0.contains(where: Self.isQueried) }

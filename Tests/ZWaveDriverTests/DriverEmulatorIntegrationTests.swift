@@ -23,7 +23,7 @@ extension OpenZWaveSuite {
 
         @Test("ready, all nodes queried, setLevel and setSwitch reach the emulated devices and come back as events")
         func interviewAndCommands() async throws {
-            let context = try ZWaveTestContext(readyTimeout: .seconds(20), makePTY: false)
+            let context = try ZWaveTestContext(readyTimeout: .seconds(60), makePTY: false)
             defer { context.close() }
             let emulator = ZWaveStickEmulator(network: Self.network())
             try emulator.start(link: context.portPath)
@@ -31,7 +31,7 @@ extension OpenZWaveSuite {
 
             let started = ContinuousClock.now
             try await context.withRunningDriver {
-                let ready = await context.events.wait(timeout: .seconds(20)) { $0.contains { $0.isDriverReady } }
+                let ready = await context.events.wait(timeout: .seconds(60)) { $0.contains { $0.isDriverReady } }
                 try #require(ready, "no driverReady; events: \(context.events.all)")
                 context.note("emulator: run() -> driverReady \(ContinuousClock.now - started)")
                 let queried = await context.events.wait(timeout: .seconds(60)) {
@@ -247,7 +247,7 @@ extension OpenZWaveSuite {
             arguments: [true, false])
         func setGoesBeforeQueuedQueries(patched: Bool) async throws {
             let context = try ZWaveTestContext(
-                readyTimeout: .seconds(20), makePTY: false, patchesWrittenFor: patched ? nil : "1.6.9999")
+                readyTimeout: .seconds(60), makePTY: false, patchesWrittenFor: patched ? nil : "1.6.9999")
             defer { context.close() }
             let emulator = ZWaveStickEmulator(network: Self.network())
             try emulator.start(link: context.portPath)

@@ -7,12 +7,12 @@ extension OpenZWaveSuite {
     @Suite struct ReadyTests {
         @Test("answering stick: driverReady with home and controller, cache written to the state dir, clean stop")
         func readyAndCache() async throws {
-            let context = try ZWaveTestContext(readyTimeout: .seconds(20))
+            let context = try ZWaveTestContext(readyTimeout: .seconds(60))
             defer { context.close() }
             let stick = MiniStick(pty: try #require(context.pty), answering: true)
             let started = ContinuousClock.now
             let stopTook = try await context.withRunningDriver {
-                let ready = await context.events.wait(timeout: .seconds(20)) { $0.contains { $0.isDriverReady } }
+                let ready = await context.events.wait(timeout: .seconds(60)) { $0.contains { $0.isDriverReady } }
                 #expect(ready)
                 let readyAfter = ContinuousClock.now - started
                 #expect(context.events.all.contains(.driverReady(home: HomeID(0xC0FF_EE01), controller: NodeID(1))))
