@@ -45,9 +45,10 @@ public enum ConfigurationLoader {
             throw ConfigurationError(source: source, problems: diagnostics.sortedProblems)
         }
 
-        if let problem = TOMLPreflight.problem(in: text) {
-            // toml++ stops at the first error: report an earlier one from the text before the bad header, if any.
-            let before = lines.prefix(max(0, (problem.line ?? 1) - 1)).joined(separator: "\n")
+        if let (problem, startLine) = TOMLPreflight.problem(in: text) {
+            // toml++ stops at the first error: report an earlier one from the text before the construct holding
+            // the problem (a header, a value, a multi-line string), if any.
+            let before = lines.prefix(max(0, startLine - 1)).joined(separator: "\n")
             diagnostics.report(syntaxProblem(in: before) ?? problem)
             throw ConfigurationError(source: source, problems: diagnostics.sortedProblems)
         }

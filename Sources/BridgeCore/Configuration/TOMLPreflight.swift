@@ -4,13 +4,25 @@
 /// builds it is undefined behaviour. The same holds for a date-time whose `T` is not followed by a digit
 /// (`1979-05-27Tx`) and an array whose `[` or `,` is followed by `}` (`[}`), both found by fuzzing. Such text is reported as a syntax error without calling the parser.
 ///
+/// toml++ 3.4 also reaches a `__builtin_unreachable()` (undefined behaviour, found by UndefinedBehaviorSanitizer
+/// under the in-suite fuzzer) when it asks whether a non-ASCII character is whitespace: its table of Unicode
+/// whitespace has no answer for most code points (marzer/tomlplusplus#190 and #295, fixed upstream after 3.4). It
+/// asks wherever whitespace may come: everywhere outside strings and comments, and in a multi-line basic string
+/// right after a backslash and after a line-ending backslash. TOML allows only ASCII outside strings and comments,
+/// so a non-ASCII character there is refused as a syntax error, as is one right after a backslash (no escape starts
+/// with one). The one valid text refused is a multi-line basic string whose text goes on, after a line-ending
+/// backslash, with a non-ASCII character: the message says to write it as an escape (`\u00E9`).
+///
 /// A small lexer finds where toml++ would see a table header: a `[` first on a line, outside strings, comments
 /// and multi-line arrays.
 enum TOMLPreflight {
-    /// The syntax problem toml++ would hit an assertion on, or `nil` when the text is safe to parse.
-    static func problem(in text: String) -> ConfigurationProblem? {
+    /// The syntax problem toml++ would hit an assertion or unreachable code on, with the line where the
+    /// construct holding it starts (a multi-line string's first line; else the problem's own), or `nil` when the
+    /// text is safe to parse. The text before that line is safe to parse.
+    static func problem(in text: String) -> (problem: ConfigurationProblem, startLine: Int)? {
         var lexer = Lexer(Array(text.unicodeScalars))
-        return lexer.run()
+        guard let problem = lexer.run() else { return nil }
+        return (problem, lexer.stringStartLine ?? problem.line ?? 1)
     }
 
     private struct Lexer {
@@ -23,6 +35,8 @@ enum TOMLPreflight {
         /// Inside an array after `[` or `,`: a value (or `]`) must come next.
         var expectingArrayValue = false
         var atLineStart = true
+        /// The line of the string being skipped, while ``skipString(quote:escapes:)`` is.
+        var stringStartLine: Int?
 
         init(_ scalars: [Unicode.Scalar]) { self.scalars = scalars }
 
@@ -41,8 +55,7 @@ enum TOMLPreflight {
                     continue
                 }
                 if atLineStart && open.isEmpty && scalar == "[" {
-                    if let problem = checkHeader() { return problem }
-                    skipToEndOfLine()
+                    if let problem = checkHeader() ?? skipHeader() { return problem }
                     continue
                 }
                 atLineStart = false
@@ -62,8 +75,8 @@ enum TOMLPreflight {
                 }
                 expectingArrayValue = false
                 switch scalar {
-                case "\"": skipString(quote: "\"", escapes: true)
-                case "'": skipString(quote: "'", escapes: false)
+                case "\"": if let problem = skipString(quote: "\"", escapes: true) { return problem }
+                case "'": if let problem = skipString(quote: "'", escapes: false) { return problem }
                 case "[", "{":
                     open.append(scalar)
                     expectingArrayValue = scalar == "["
@@ -75,7 +88,9 @@ enum TOMLPreflight {
                     expectingArrayValue = true
                     advance()
                 default:
-                    if let problem = checkDateTime() { return problem }
+                    if let problem = nonASCII(scalar, "outside a string or comment") ?? checkDateTime() {
+                        return problem
+                    }
                     advance()
                 }
             }
@@ -145,31 +160,105 @@ enum TOMLPreflight {
         }
 
         /// Skips a basic or literal string, single- or multi-line; stops at the end of the line for an
-        /// unterminated single-line string (toml++ reports that as an error before going further).
-        mutating func skipString(quote: Unicode.Scalar, escapes: Bool) {
+        /// unterminated single-line string (toml++ reports that as an error before going further). In a multi-line
+        /// basic string, a non-ASCII character right after a backslash, or first after a line-ending backslash and
+        /// the blanks and line breaks it trims, is a problem (toml++ asks whether it is whitespace).
+        mutating func skipString(quote: Unicode.Scalar, escapes: Bool) -> ConfigurationProblem? {
             let multiline = index + 2 < scalars.count && scalars[index + 1] == quote && scalars[index + 2] == quote
+            stringStartLine = line
             advance(by: multiline ? 3 : 1)
             while index < scalars.count {
                 let scalar = scalars[index]
                 if escapes && scalar == "\\" {
-                    advance(by: 2)
+                    advance()
+                    // The problem is returned with stringStartLine still set: problem(in:) reads it.
+                    if multiline, let problem = checkAfterBackslash() { return problem }
+                    advance()
                 } else if multiline {
                     if scalar == quote && index + 2 < scalars.count && scalars[index + 1] == quote
                         && scalars[index + 2] == quote
                     {
                         advance(by: 3)
-                        return
+                        break
                     }
                     advance()
                 } else if scalar == quote {
                     advance()
-                    return
+                    break
                 } else if scalar == "\n" {
-                    return
+                    break
                 } else {
                     advance()
                 }
             }
+            stringStartLine = nil
+            return nil
+        }
+
+        /// Right after a backslash in a multi-line basic string: the escaped character, or for a line-ending
+        /// backslash the first character after the blanks and line breaks it trims, must be ASCII.
+        func checkAfterBackslash() -> ConfigurationProblem? {
+            guard index < scalars.count else { return nil }
+            if scalars[index].value > 0x7F {
+                return nonASCII(scalars[index], "right after a backslash (no escape starts with it)")
+            }
+            var lookahead = index
+            var (line, column) = (self.line, self.column)
+            while lookahead < scalars.count, [" ", "\t", "\r", "\n"].contains(scalars[lookahead]) {
+                if scalars[lookahead] == "\n" {
+                    (line, column) = (line + 1, 1)
+                } else {
+                    column += 1
+                }
+                lookahead += 1
+            }
+            guard lookahead > index, lookahead < scalars.count, scalars[lookahead].value > 0x7F else { return nil }
+            let scalar = scalars[lookahead]
+            return ConfigurationProblem(
+                keyPath: "",
+                message: "TOML syntax: \(Self.describe(scalar)) first after a line-ending backslash, which the TOML "
+                    + "parser cannot take: write it as the escape \\u\(Self.hex(scalar))",
+                line: line, column: column)
+        }
+
+        /// The rest of a table header's line after ``checkHeader()``: its key, then blanks and a comment. Quoted
+        /// key parts are skipped as strings; a non-ASCII character outside them is a problem.
+        mutating func skipHeader() -> ConfigurationProblem? {
+            while index < scalars.count && scalars[index] != "\n" {
+                let scalar = scalars[index]
+                switch scalar {
+                case "\"", "'":
+                    if let problem = skipString(quote: scalar, escapes: scalar == "\"") { return problem }
+                case "#":
+                    skipToEndOfLine()
+                default:
+                    if let problem = nonASCII(scalar, "outside a string or comment") { return problem }
+                    advance()
+                }
+            }
+            return nil
+        }
+
+        /// A non-ASCII `scalar` at the current position, `place` saying where: toml++ would ask whether it is
+        /// whitespace (see the type's documentation). `nil` for an ASCII one.
+        func nonASCII(_ scalar: Unicode.Scalar, _ place: String) -> ConfigurationProblem? {
+            guard scalar.value > 0x7F else { return nil }
+            return ConfigurationProblem(
+                keyPath: "",
+                message: "TOML syntax: \(Self.describe(scalar)) \(place): TOML allows only ASCII there", line: line,
+                column: column)
+        }
+
+        /// `'é' (U+00E9)`; a character that does not print is shown by its code point only.
+        static func describe(_ scalar: Unicode.Scalar) -> String {
+            let hidden: Set<Unicode.GeneralCategory> = [.control, .format, .nonspacingMark, .enclosingMark]
+            let printable = !scalar.properties.isWhitespace && !hidden.contains(scalar.properties.generalCategory)
+            return printable ? "'\(scalar)' (U+\(hex(scalar)))" : "U+\(hex(scalar))"
+        }
+
+        static func hex(_ scalar: Unicode.Scalar) -> String {
+            let digits = String(scalar.value, radix: 16, uppercase: true)
+            return String(repeating: "0", count: max(0, 4 - digits.count)) + digits
         }
 
         mutating func advance(by count: Int = 1) {
