@@ -22,11 +22,17 @@ public actor HAPServer {
         /// a back-off without fixing its length: by default none after the first two failures, then 1 s
         /// doubling up to 60 s.
         public var backoff: @Sendable (Int) -> Duration
+        /// How long a connection may stay open without a verified session: one that has not completed Pair
+        /// Verify by then, and is not the one whose Pair Setup is in progress (its user may still be typing the
+        /// code), is closed. A controller verifies within moments of connecting; without the limit a host on the
+        /// network could hold every place (``maximumConnections``) by connecting and waiting.
+        public var unverifiedLimit: Duration
 
         public init(
             name: String, port: Int = 0, host: String = "0.0.0.0", setupCode: SetupCode,
             category: UInt8 = SetupPayload.bridgeCategory,
-            backoff: @escaping @Sendable (Int) -> Duration = Configuration.defaultBackoff
+            backoff: @escaping @Sendable (Int) -> Duration = Configuration.defaultBackoff,
+            unverifiedLimit: Duration = .seconds(30)
         ) {
             self.name = name
             self.port = port
@@ -34,6 +40,7 @@ public actor HAPServer {
             self.setupCode = setupCode
             self.category = category
             self.backoff = backoff
+            self.unverifiedLimit = unverifiedLimit
         }
 
         public static let defaultBackoff: @Sendable (Int) -> Duration = { failures in
@@ -58,6 +65,8 @@ public actor HAPServer {
         var subscriptions: Set<CharacteristicID> = []
         /// Values this connection wrote: the change they cause is not sent back to it as an event.
         var echoes: [CharacteristicID: JSONValue] = [:]
+        /// Closes the connection at `unverifiedLimit` unless it is verified or pairing by then.
+        var limit: Task<Void, Never>?
     }
 
     /// The answer to one request, and what happens to the connection after it went out.
@@ -220,16 +229,31 @@ public actor HAPServer {
     private func open(_ output: AsyncStream<Outgoing>.Continuation) -> Int? {
         guard connections.count < Self.maximumConnections else { return nil }
         nextConnectionID += 1
+        let id = nextConnectionID
         let identity = store.identity
-        connections[nextConnectionID] = Connection(
+        let limit = configuration.unverifiedLimit
+        connections[id] = Connection(
             output: output, setup: PairSetup(identity: identity, setupCode: configuration.setupCode),
-            verify: PairVerify(identity: identity))
-        return nextConnectionID
+            verify: PairVerify(identity: identity),
+            limit: Task { [weak self] in
+                guard (try? await Task.sleep(for: limit)) != nil else { return }
+                await self?.reachedLimit(id)
+            })
+        return id
     }
 
     private func closed(_ id: Int) {
+        connections[id]?.limit?.cancel()
         connections[id] = nil
         if pairSetupOwner == id { pairSetupOwner = nil }
+    }
+
+    /// `unverifiedLimit` after connection `id` opened: closed unless verified or pairing.
+    private func reachedLimit(_ id: Int) {
+        guard let connection = connections[id], connection.controller == nil, pairSetupOwner != id else { return }
+        logger.info(
+            "HomeKit: connection \(id) neither verified nor pairing after \(configuration.unverifiedLimit): closed")
+        connection.output.yield(.close)
     }
 
     /// Routes one request: pairing in clear, the rest only in an encrypted session (470 otherwise).

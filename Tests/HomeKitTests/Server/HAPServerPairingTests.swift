@@ -175,4 +175,37 @@ import Testing
             #expect(answer.status == 204)
         }
     }
+
+    /// A connection that neither verified nor started Pair Setup is closed at the limit; a verified one and the
+    /// one whose Pair Setup waits for the code, both older, are still served after it.
+    @Test func aConnectionNeitherVerifiedNorPairingIsClosedAtTheLimit() async throws {
+        let admin = Curve25519.Signing.PrivateKey()
+        try await ServerFixture.run(unverifiedLimit: .milliseconds(500)) { server in
+            // Unpaired: this connection starts Pair Setup and waits (the user is typing the code).
+            try await server.connect { pairing in
+                let m2 = try await pairing.post("/pair-setup", TLV8([(.state, [1]), (.method, [0])]))
+                #expect(m2.tlv?[.error] == nil)
+                let closed = try await server.connect { idle in
+                    let identify = try await idle.request("POST", "/identify")
+                    #expect(identify.status == 204)
+                    return try await idle.closes()
+                }
+                #expect(closed, "the idle connection was not closed")
+                // Opened before the idle one, so past the limit too: still served.
+                let identify = try await pairing.request("POST", "/identify")
+                #expect(identify.status == 204)
+            }
+            #expect(server.log.lines.contains { $0.contains("neither verified nor pairing") })
+
+            try await server.pair("controller-A", key: admin)
+            try await server.connect { verified in
+                let m4 = try await verified.pairVerify(identifier: "controller-A", key: admin)
+                #expect(m4[.error] == nil)
+                let closed = try await server.connect { idle in try await idle.closes() }
+                #expect(closed, "the idle connection was not closed")
+                let accessories = try await verified.request("GET", "/accessories")
+                #expect(accessories.status == 200)
+            }
+        }
+    }
 }

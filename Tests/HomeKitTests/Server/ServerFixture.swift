@@ -23,7 +23,7 @@ struct ServerFixture: Sendable {
     /// hang fails the test instead of stalling the suite.
     static func run(
         storePath: String? = nil, backoff: @escaping @Sendable (Int) -> Duration = { _ in .zero },
-        _ body: @escaping @Sendable (ServerFixture) async throws -> Void
+        unverifiedLimit: Duration = .seconds(30), _ body: @escaping @Sendable (ServerFixture) async throws -> Void
     ) async throws {
         let finished = try await finishing(within: .seconds(300)) {
             let directory = try TemporaryDirectory(prefix: "hap-server")
@@ -32,7 +32,8 @@ struct ServerFixture: Sendable {
             let log = LogCapture()
             let server = HAPServer(
                 configuration: .init(
-                    name: "Thuis", host: "127.0.0.1", setupCode: try SetupCode(code), backoff: backoff),
+                    name: "Thuis", host: "127.0.0.1", setupCode: try SetupCode(code), backoff: backoff,
+                    unverifiedLimit: unverifiedLimit),
                 store: store, model: model, logger: log.logger(label: "hap"))
             let (ports, portSink) = AsyncStream<Int>.makeStream()
             let (advertisements, advertisementSink) = AsyncStream<[(String, String)]>.makeStream()
