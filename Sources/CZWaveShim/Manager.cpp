@@ -4,6 +4,7 @@
 #include "ShimInternal.h"
 
 #include <cctype>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <mutex>
@@ -55,6 +56,36 @@ std::string networkKeyAsLogged(const std::string &key) {
         start = comma + 1;
     }
     return printed;
+}
+
+// Removing a starting driver. OpenZWave 1.6's Manager::RemoveDriver (and Manager::Destroy) deletes a driver that
+// is still starting and then erases it from the list of starting drivers; the driver's own thread, answered by the
+// stick meanwhile, erases it from the same list without a lock (Manager::SetDriverReady), so one node is unhooked
+// twice: a use-after-free that crashes the bridge when it stops, or restarts the driver, during a start. So a driver
+// is removed only once its start has ended (DriverReady or DriverFailed), waiting at most this long: a silent stick
+// never ends it, and with nothing arriving from the stick there is no answer to race with.
+constexpr std::chrono::seconds startingWait{3};
+
+// Waits (up to startingWait) until no port in `ports` (every port when empty) is starting; then forgets them.
+void waitUntilStarted(zw_manager *m, const std::string &port) {
+    std::unique_lock<std::mutex> lock(m->startingMutex);
+    auto settled = [&] { return port.empty() ? m->startingPorts.empty() : m->startingPorts.count(port) == 0; };
+    if (!settled()) {
+        OpenZWave::Log::Write(OpenZWave::LogLevel_Info,
+                              "shim,    %s is still starting: waiting up to %lld s for it to finish before removing it",
+                              port.empty() ? "a driver" : port.c_str(), static_cast<long long>(startingWait.count()));
+        if (!m->startingSettled.wait_for(lock, startingWait, settled)) {
+            OpenZWave::Log::Write(OpenZWave::LogLevel_Warning,
+                                  "shim,    %s was still starting after %lld s (a silent stick?): removing it",
+                                  port.empty() ? "a driver" : port.c_str(),
+                                  static_cast<long long>(startingWait.count()));
+        }
+    }
+    if (port.empty()) {
+        m->startingPorts.clear();
+    } else {
+        m->startingPorts.erase(port);
+    }
 }
 
 std::string withSlash(const char *path) {
@@ -190,6 +221,7 @@ zw_status zw_manager_destroy(zw_manager *m) {
             return ZW_ERR_NO_MANAGER;
         }
         // Keep the watcher during Destroy: the drivers' DriverRemoved notifications still reach the client.
+        waitUntilStarted(m, "");
         Manager::Destroy();
         Options::Destroy();
         m->manager = nullptr;
@@ -203,7 +235,17 @@ zw_status zw_add_driver(zw_manager *m, const char *port) {
     ZW_REQUIRE_MANAGER(m);
     return guarded("Manager::AddDriver", [&] {
         ZW_REQUIRE(port != nullptr && port[0] != '\0', "port path is empty");
-        return boolResult("Manager::AddDriver", m->manager->AddDriver(port));
+        {
+            // Before AddDriver: the driver's thread may report DriverReady before AddDriver returns.
+            std::lock_guard<std::mutex> lock(m->startingMutex);
+            m->startingPorts.insert(port);
+        }
+        bool added = m->manager->AddDriver(port);
+        if (!added) {
+            std::lock_guard<std::mutex> lock(m->startingMutex);
+            m->startingPorts.erase(port);
+        }
+        return boolResult("Manager::AddDriver", added);
     });
 }
 
@@ -211,6 +253,7 @@ zw_status zw_remove_driver(zw_manager *m, const char *port) {
     ZW_REQUIRE_MANAGER(m);
     return guarded("Manager::RemoveDriver", [&] {
         ZW_REQUIRE(port != nullptr && port[0] != '\0', "port path is empty");
+        waitUntilStarted(m, port);
         return boolResult("Manager::RemoveDriver", m->manager->RemoveDriver(port));
     });
 }
@@ -227,3 +270,32 @@ zw_status zw_send_queue_count(zw_manager *m, uint32_t home, int32_t *out) {
 }
 
 } // extern "C"
+
+namespace zwshim {
+
+void noteDriverSettled(zw_manager *handle, OpenZWave::Notification const *n) {
+    using OpenZWave::Notification;
+    Notification::NotificationType type = n->GetType();
+    if (type != Notification::Type_DriverReady && type != Notification::Type_DriverFailed) return;
+    std::string port;
+    try {
+        port = type == Notification::Type_DriverFailed ? n->GetComPort()
+               : handle->manager != nullptr        ? handle->manager->GetControllerPath(n->GetHomeId())
+                                                   : std::string();
+    } catch (...) {
+        port.clear();
+    }
+    {
+        std::lock_guard<std::mutex> lock(handle->startingMutex);
+        // A notification that does not name its port (OpenZWave's DriverFailed for a stick without a home id) ends
+        // every start: the bridge runs one driver.
+        if (port.empty()) {
+            handle->startingPorts.clear();
+        } else {
+            handle->startingPorts.erase(port);
+        }
+    }
+    handle->startingSettled.notify_all();
+}
+
+} // namespace zwshim

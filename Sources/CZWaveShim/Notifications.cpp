@@ -11,7 +11,9 @@ namespace zwshim {
 
 void onNotification(Notification const *n, void *context) {
     auto *handle = static_cast<zw_manager *>(context);
-    if (handle == nullptr || handle->notificationFn == nullptr || n == nullptr) return;
+    if (handle == nullptr || n == nullptr) return;
+    noteDriverSettled(handle, n);
+    if (handle->notificationFn == nullptr) return;
     zw_notification out;
     std::memset(&out, 0, sizeof(out));
     try {

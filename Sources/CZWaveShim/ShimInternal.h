@@ -7,7 +7,10 @@
 
 #include "zwave_shim.h"
 
+#include <condition_variable>
 #include <exception>
+#include <mutex>
+#include <set>
 #include <string>
 
 #include "Defs.h"
@@ -23,6 +26,11 @@ struct zw_manager {
     OpenZWave::Manager *manager;
     zw_notification_fn notificationFn;
     void *context;
+    // The ports whose driver was added and has not yet reported DriverReady or DriverFailed (Manager.cpp,
+    // "Removing a starting driver").
+    std::mutex startingMutex{};
+    std::condition_variable startingSettled{};
+    std::set<std::string> startingPorts{};
 };
 
 namespace zwshim {
@@ -66,6 +74,12 @@ void readSnapshot(OpenZWave::Manager *m, OpenZWave::ValueID const &v, zw_value_s
 
 // The watcher: copies the notification into the C struct and calls the client. Runs on OZW's thread.
 void onNotification(OpenZWave::Notification const *n, void *context);
+
+// ---- Drivers (Manager.cpp) ----
+
+// Called by the watcher before the client sees the notification: a DriverReady or DriverFailed ends the start of
+// its driver's port.
+void noteDriverSettled(zw_manager *handle, OpenZWave::Notification const *n);
 
 // ---- Log (ForwardingLog.cpp) ----
 

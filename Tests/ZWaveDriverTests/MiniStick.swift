@@ -12,6 +12,9 @@ final class MiniStick: Sendable {
         var buffer: [UInt8] = []
         var answering: Bool
         var libraryType: UInt8 = 1
+        /// Functions whose answer waits for `release`, and the answer held for each (the latest request's).
+        var holding: Set<UInt8> = []
+        var held: [UInt8: [UInt8]] = [:]
     }
     private let state: Mutex<State>
     /// Every byte OpenZWave wrote.
@@ -27,6 +30,18 @@ final class MiniStick: Sendable {
     func setLibraryType(_ type: UInt8) { state.withLock { $0.libraryType = type } }
 
     func setAnswering(_ on: Bool) { state.withLock { $0.answering = on } }
+
+    /// From now on, a request for `function` is ACKed but its answer waits for `release(function)`.
+    func hold(function: UInt8) { state.withLock { _ = $0.holding.insert(function) } }
+
+    /// Sends the answer held for `function` (if a request came) and answers it at once again from now on.
+    func release(function: UInt8) {
+        let answer = state.withLock { state in
+            state.holding.remove(function)
+            return state.held.removeValue(forKey: function)
+        }
+        if let answer { try? pty.write(answer) }
+    }
 
     static func frame(type: UInt8, function: UInt8, payload: [UInt8]) -> [UInt8] {
         let length = UInt8(payload.count + 3)
@@ -55,9 +70,13 @@ final class MiniStick: Sendable {
         guard on else { return }
         for frame in frames where frame.count >= 5 {
             try? pty.write([0x06])
-            if let answer = Self.answer(function: frame[3], libraryType: library) {
-                try? pty.write(answer)
+            guard let answer = Self.answer(function: frame[3], libraryType: library) else { continue }
+            let now = state.withLock { state in
+                guard state.holding.contains(frame[3]) else { return true }
+                state.held[frame[3]] = answer
+                return false
             }
+            if now { try? pty.write(answer) }
         }
     }
 

@@ -37,6 +37,11 @@ extension OpenZWaveSuite {
                     }, "OpenZWave's log lines did not reach the logger")
             }
             context.note("silent stick: stop \(took)")
+            // A starting driver is removed only after a bound (StartingDriverRemovalTests), and the log says so.
+            #expect(
+                context.logLines.all.contains {
+                    $0.source == "OpenZWave" && $0.level == .warning && $0.message.contains("still starting after 3 s")
+                }, "no warning that the silent stick's driver was removed while starting")
             #expect(zwManagerExists() == false)
             let cwdLogAfter = try? FileManager.default.attributesOfItem(atPath: cwdLog)[.modificationDate] as? Date
             #expect(cwdLogAfter == cwdLogBefore, "OpenZWave wrote OZW_Log.txt into the working directory")

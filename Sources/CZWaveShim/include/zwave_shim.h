@@ -215,7 +215,10 @@ const char *zw_last_error(void);
 /* ---- Drivers ---- */
 /** Manager::AddDriver(path, serial). ZW_ERR_FAILED if a driver for the path exists. */
 zw_status zw_add_driver(zw_manager *manager, const char *port_path);
-/** Manager::RemoveDriver(path). Blocks until the driver thread stopped. ZW_ERR_FAILED if not found. */
+/** Manager::RemoveDriver(path). Blocks until the driver thread stopped. ZW_ERR_FAILED if not found.
+ *  A driver still starting (added, neither DriverReady nor DriverFailed yet) is removed once its start ended, or
+ *  after 3 s: OpenZWave 1.6 cannot remove a starting driver that the stick answers meanwhile (a use-after-free
+ *  in Manager::RemoveDriver). zw_manager_destroy waits the same way for every starting driver. */
 zw_status zw_remove_driver(zw_manager *manager, const char *port_path);
 /** Manager::WriteConfig: saves ozwcache_<home>.xml now. */
 zw_status zw_write_config(zw_manager *manager, uint32_t home_id);
