@@ -8,9 +8,11 @@
 /// under the in-suite fuzzer) when it asks whether a non-ASCII character is whitespace: its table of Unicode
 /// whitespace has no answer for most code points (marzer/tomlplusplus#190 and #295, fixed upstream after 3.4). It
 /// asks wherever whitespace may come: everywhere outside strings and comments, and in a multi-line basic string
-/// right after a backslash and after a line-ending backslash. TOML allows only ASCII outside strings and comments,
-/// so a non-ASCII character there is refused as a syntax error, as is one right after a backslash (no escape starts
-/// with one). The one valid text refused is a multi-line basic string whose text goes on, after a line-ending
+/// right after a backslash and after a line-ending backslash, and in a value that starts with a digit or a sign,
+/// which it reads ahead to the value's end (a space, a line break, `]`, `}`, `,` or `#`) past any quote: `x = 2"é"`
+/// is one such value, not a number followed by a string. TOML allows only ASCII outside strings and comments, and
+/// a number or a date is ASCII, so a non-ASCII character in those places is refused as a syntax error, as is one
+/// right after a backslash (no escape starts with one). The one valid text refused is a multi-line basic string whose text goes on, after a line-ending
 /// backslash, with a non-ASCII character: the message says to write it as an escape (`\u00E9`).
 ///
 /// A small lexer finds where toml++ would see a table header: a `[` first on a line, outside strings, comments
@@ -34,6 +36,8 @@ enum TOMLPreflight {
         var open: [Unicode.Scalar] = []
         /// Inside an array after `[` or `,`: a value (or `]`) must come next.
         var expectingArrayValue = false
+        /// After a key's `=`: a value comes next.
+        var expectingValue = false
         var atLineStart = true
         /// The line of the string being skipped, while ``skipString(quote:escapes:)`` is.
         var stringStartLine: Int?
@@ -47,7 +51,7 @@ enum TOMLPreflight {
                 let scalar = scalars[index]
                 if scalar == "\n" {
                     advance()
-                    if open.isEmpty { atLineStart = true }
+                    if open.isEmpty { (atLineStart, expectingValue) = (true, false) }
                     continue
                 }
                 if atLineStart && (scalar == " " || scalar == "\t" || scalar == "\r") {
@@ -73,7 +77,8 @@ enum TOMLPreflight {
                         keyPath: "", message: "TOML syntax: expected a value in an array, saw '}'", line: line,
                         column: column)
                 }
-                expectingArrayValue = false
+                let startsValue = expectingValue || expectingArrayValue
+                (expectingArrayValue, expectingValue) = (false, false)
                 switch scalar {
                 case "\"": if let problem = skipString(quote: "\"", escapes: true) { return problem }
                 case "'": if let problem = skipString(quote: "'", escapes: false) { return problem }
@@ -87,8 +92,13 @@ enum TOMLPreflight {
                 case "," where open.last == "[":
                     expectingArrayValue = true
                     advance()
+                case "=":
+                    expectingValue = true
+                    advance()
                 default:
-                    if let problem = nonASCII(scalar, "outside a string or comment") ?? checkDateTime() {
+                    if let problem = nonASCII(scalar, "outside a string or comment")
+                        ?? (startsValue ? checkNumberLikeValue() : nil) ?? checkDateTime()
+                    {
                         return problem
                     }
                     advance()
@@ -117,6 +127,39 @@ enum TOMLPreflight {
             return ConfigurationProblem(
                 keyPath: "", message: "TOML syntax: expected a time after 'T' in a date-time, saw \(shown)", line: line,
                 column: column + pattern.count)
+        }
+
+        /// At the first character of a value: one that starts with a digit or a sign is read ahead by toml++ to its
+        /// end, and with it any quote (`2"é"`) and, after a date and a space, a time (`1979-05-27 0"é"`); a non-ASCII
+        /// character up to there is a problem.
+        func checkNumberLikeValue() -> ConfigurationProblem? {
+            let start = scalars[index]
+            guard Self.isDigit(start) || start == "+" || start == "-" else { return nil }
+            var end = index
+            func scanToEnd() -> ConfigurationProblem? {
+                while end < scalars.count, !Self.endsValue(scalars[end]) {
+                    if scalars[end].value > 0x7F {
+                        return nonASCII(scalars[end], "in a number or date-time", column: column + end - index)
+                    }
+                    end += 1
+                }
+                return nil
+            }
+            if let problem = scanToEnd() { return problem }
+            let date = Array("dddd-dd-dd".unicodeScalars)
+            let isDate =
+                end - index == date.count
+                && zip(scalars[index..<end], date).allSatisfy { $1 == "d" ? Self.isDigit($0) : $0 == $1 }
+            if isDate, end + 1 < scalars.count, scalars[end] == " ", Self.isDigit(scalars[end + 1]) {
+                end += 1
+                return scanToEnd()
+            }
+            return nil
+        }
+
+        /// Where toml++ ends a value that is not a string (its `is_value_terminator`, ASCII part).
+        static func endsValue(_ scalar: Unicode.Scalar) -> Bool {
+            (0x09...0x0D).contains(scalar.value) || [" ", "]", "}", ",", "#"].contains(scalar)
         }
 
         static func isDigit(_ scalar: Unicode.Scalar) -> Bool { ("0"..."9").contains(scalar) }
@@ -241,12 +284,12 @@ enum TOMLPreflight {
 
         /// A non-ASCII `scalar` at the current position, `place` saying where: toml++ would ask whether it is
         /// whitespace (see the type's documentation). `nil` for an ASCII one.
-        func nonASCII(_ scalar: Unicode.Scalar, _ place: String) -> ConfigurationProblem? {
+        func nonASCII(_ scalar: Unicode.Scalar, _ place: String, column: Int? = nil) -> ConfigurationProblem? {
             guard scalar.value > 0x7F else { return nil }
             return ConfigurationProblem(
                 keyPath: "",
                 message: "TOML syntax: \(Self.describe(scalar)) \(place): TOML allows only ASCII there", line: line,
-                column: column)
+                column: column ?? self.column)
         }
 
         /// `'é' (U+00E9)`; a character that does not print is shown by its code point only.

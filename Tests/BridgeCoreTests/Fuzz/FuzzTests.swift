@@ -254,11 +254,13 @@ import Testing
     /// error naming the character, before the parser sees them.
     @Test(arguments: [
         ("\u{032A}", "U+032A outside a string or comment"), ("é = 1", "'é' (U+00E9) outside a string or comment"),
-        ("x = 1§", "'§' (U+00A7) outside a string or comment"), ("x\u{3001}= 1", "'、' (U+3001) outside"),
+        ("x = 1§", "'§' (U+00A7) in a number or date-time"), ("x\u{3001}= 1", "'、' (U+3001) outside"),
         ("[tab§]", "'§' (U+00A7) outside"), ("[\"a\".b§]", "'§' (U+00A7) outside"), ("[a] ¡", "'¡' (U+00A1) outside"),
         ("x = [1,§2]", "'§' (U+00A7) outside"), ("x = \"\"\"\\§\"\"\"", "'§' (U+00A7) right after a backslash"),
         ("x = \"\"\"\\\n§\"\"\"", "'§' (U+00A7) first after a line-ending backslash"),
         ("x = \"\"\"a\\  \n  \n §b\"\"\"", "'§' (U+00A7) first after a line-ending backslash"),
+        ("x = 2\"li§\"", "'§' (U+00A7) in a number or date-time"), ("x = [1, -'§']", "'§' (U+00A7) in a number"),
+        ("x = {a = +'§'}", "'§' (U+00A7) in a number"), ("x = 1979-05-27 0\"§\"", "'§' (U+00A7) in a number"),
     ])
     func nonASCIIWhereTomlPlusPlusAsksForWhitespaceIsASyntaxError(line: String, expected: String) {
         let text = ConfigFixture(name: "x").appending(line).text
@@ -272,7 +274,8 @@ import Testing
         // unknown key `x`, or the table, not a syntax error).
         let valid = [
             "x = \"Wöhnkamer §\"", "x = 'é'", "x = \"\"\"\né\\n\"\"\"", "x = '''\n§\\\n¡'''", "# ¡comment é\nx = 1",
-            "[\"é\"]", "x = 1 # é", "x = \"\"\"a\\\n  b é\"\"\"",
+            "[\"é\"]", "x = 1 # é", "x = \"\"\"a\\\n  b é\"\"\"", "1.\"é\" = 2", "x = [1,\"é\"]",
+            "x = {a = 2, \"é\" = 'é'}", "x = 1979-05-27 07:32:00 # é",
         ]
         for text in valid {
             do {
