@@ -17,6 +17,8 @@ public struct DashboardServer: Sendable {
     let requests: DashboardRequests
     let mqttConnected: @Sendable () async -> Bool
     let logger: Logger
+    /// The upgraded WebSocket connections' contexts still in memory (``DashboardRequestContext``).
+    let webSocketContexts = LiveWebSocketContexts()
 
     /// The paths that serve the page (its scripts draw the part the path names).
     static let pages = ["/", "/network", "/network/map", "/events", "/node/{node}"]
@@ -43,7 +45,7 @@ public struct DashboardServer: Sendable {
 
     /// The Hummingbird application (a `Service`): `onListening` gets the base URL once the port is bound.
     public func application(onListening: @escaping @Sendable (String) -> Void = { _ in }) -> some ApplicationProtocol {
-        let router = Router(context: BasicWebSocketRequestContext.self)
+        let router = Router(context: DashboardRequestContext.self)
         router.add(middleware: AccessMiddleware(access: access, upgrade: false))
         for page in Self.pages {
             router.get(RouterPath(page)) { _, _ in Self.asset(DashboardAssets.page, ifNoneMatch: nil) }
@@ -58,11 +60,15 @@ public struct DashboardServer: Sendable {
             Self.text(.upgradeRequired, "the dashboard's WebSocket: connect with a WebSocket client\n")
         }
 
-        let sockets = Router(context: BasicWebSocketRequestContext.self)
+        let sockets = Router(context: DashboardRequestContext.self)
         sockets.add(middleware: AccessMiddleware(access: access, upgrade: true))
         let connection = DashboardConnection(hub: hub, bridge: bridge, requests: requests, logger: logger)
         let access = self.access
+        let contexts = webSocketContexts
         sockets.ws("/ws") { inbound, outbound, context in
+            // The upgrade has taken the handler: the slot lets go of it and of the context copy it holds.
+            contexts.track(context.requestContext.slot)
+            context.requestContext.slot.empty()
             // The middleware let the upgrade through; its decision again gives the role.
             guard case .allowed(let role) = access.decide(.init(context.request, upgrade: true)) else { return }
             try await connection.serve(inbound: inbound, outbound: outbound, role: role)
@@ -85,7 +91,7 @@ public struct DashboardServer: Sendable {
 
     /// HTTP/1 with the WebSocket upgrade through `sockets`, a refused upgrade answered like any refused request
     /// (``DashboardChannel``).
-    static func server(sockets: Router<BasicWebSocketRequestContext>, access: DashboardAccess) -> HTTPServerBuilder {
+    static func server(sockets: Router<DashboardRequestContext>, access: DashboardAccess) -> HTTPServerBuilder {
         let responder = sockets.buildResponder()
         let configuration = HTTP1WebSocketUpgradeChannel.Configuration(
             http1: .init(idleTimeout: .seconds(120)),
