@@ -2,7 +2,8 @@
 /// of a parse error: a table header whose `[` or `[[` is followed by a character that cannot start a key
 /// (`[=]`, `[[[a]]]`, a `[` at the end of a line). In debug builds that assertion aborts the process; in release
 /// builds it is undefined behaviour. The same holds for a date-time whose `T` is not followed by a digit
-/// (`1979-05-27Tx`) and an array whose `[` or `,` is followed by `}` (`[}`), both found by fuzzing. Such text is reported as a syntax error without calling the parser.
+/// (`1979-05-27Tx`), a date, a space and a digit that ends the value (`1979-05-27 7 `), and an array whose `[` or
+/// `,` is followed by `}` (`[}`), all found by fuzzing. Such text is reported as a syntax error without calling the parser.
 ///
 /// toml++ 3.4 also reaches a `__builtin_unreachable()` (undefined behaviour, found by UndefinedBehaviorSanitizer
 /// under the in-suite fuzzer) when it asks whether a non-ASCII character is whitespace: its table of Unicode
@@ -151,7 +152,16 @@ enum TOMLPreflight {
                 end - index == date.count
                 && zip(scalars[index..<end], date).allSatisfy { $1 == "d" ? Self.isDigit($0) : $0 == $1 }
             if isDate, end + 1 < scalars.count, scalars[end] == " ", Self.isDigit(scalars[end + 1]) {
-                end += 1
+                // toml++ asserts that the digit after the space is not the time's last character (`1979-05-27 7 `
+                // aborts a debug build).
+                end += 2
+                if end < scalars.count, Self.endsValue(scalars[end]) {
+                    let after = scalars[end]
+                    let shown = after == " " ? "' '" : after.value < 0x20 ? "end of line" : "'\(after)'"
+                    return ConfigurationProblem(
+                        keyPath: "", message: "TOML syntax: expected a time after the date and space, saw \(shown)",
+                        line: line, column: column + end - index)
+                }
                 return scanToEnd()
             }
             return nil

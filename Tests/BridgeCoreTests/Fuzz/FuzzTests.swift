@@ -229,6 +229,7 @@ import Testing
     @Test(arguments: [
         "x = 1979-05-27Tx7:32:00Z", "x = 1979-05-27t:", "x = [1979-05-27T]", "x = {a = 1979-05-27T\u{FFFD}7:32:00Z}",
         "x = [}", "x = [1, }", "x = [1,\n# comment\n}", "x = {b = [}}", "x = [[1], [}]]", "\u{FEFF}[=]",
+        "x = 1979-05-27 7 characters", "x = [1979-05-27 1]", "x = 1979-05-27 1\n", "x = {a = 1979-05-27 0,b = 1}",
     ])
     func inputsThatTripTomlPlusPlusAreSyntaxErrors(line: String) {
         let text = ConfigFixture(name: "x").appending(line).text
@@ -239,7 +240,10 @@ import Testing
             #expect(error.description.contains("TOML syntax"), "\(error)")
         }
         // Valid values pass the screen (the loader then reports the unknown key `x`, not a syntax error).
-        for valid in ["x = 1979-05-27T07:32:00Z", "x = [1, 2, ]", "x = [\n# c\n1]", "x = {b = [1], c = 2}"] {
+        for valid in [
+            "x = 1979-05-27T07:32:00Z", "x = [1, 2, ]", "x = [\n# c\n1]", "x = {b = [1], c = 2}",
+            "x = 1979-05-27 07:32:00", "x = [1979-05-27 07:32:00Z, 1979-05-27]",
+        ] {
             do {
                 _ = try ConfigurationLoader.parse(text: ConfigFixture(name: "x").appending(valid).text)
                 Issue.record("\(valid) was accepted")
