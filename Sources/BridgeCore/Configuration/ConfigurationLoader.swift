@@ -30,6 +30,18 @@ public enum ConfigurationLoader {
         return configuration
     }
 
+    /// The text before line `line` (1-based, lines ended by LF), with the line break that ends it.
+    static func textBefore(line: Int, in text: String) -> String {
+        let scalars = text.unicodeScalars
+        var remaining = line - 1
+        guard remaining > 0 else { return "" }
+        for index in scalars.indices where scalars[index] == "\n" {
+            remaining -= 1
+            if remaining == 0 { return String(scalars[...index]) }
+        }
+        return text
+    }
+
     /// Validates devices.toml text; touches no file.
     /// - Parameter source: the name problems are reported against (the file name).
     /// - Throws: ``ConfigurationError`` listing every problem.
@@ -37,7 +49,10 @@ public enum ConfigurationLoader {
         -> BridgeConfiguration
     {
         let diagnostics = ConfigurationDiagnostics(text: text)
-        let lines = text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline)
+        // Lines as TOML (and toml++) count them: ended by LF only. A form feed, a vertical tab or a lone CR is not a
+        // line break there, and a prefix cut at one would start a line toml++ never sees.
+        let lines = text.unicodeScalars.split(separator: "\n", omittingEmptySubsequences: false)
+            .map { String(String.UnicodeScalarView($0)) }
         if let nul = lines.firstIndex(where: { $0.unicodeScalars.contains("\0") }) {
             // TOMLKit hands the text to C as a C string: everything after a NUL would be silently ignored.
             diagnostics.report(
@@ -48,7 +63,7 @@ public enum ConfigurationLoader {
         if let (problem, startLine) = TOMLPreflight.problem(in: text) {
             // toml++ stops at the first error: report an earlier one from the text before the construct holding
             // the problem (a header, a value, a multi-line string), if any.
-            let before = lines.prefix(max(0, startLine - 1)).joined(separator: "\n")
+            let before = textBefore(line: startLine, in: text)
             diagnostics.report(syntaxProblem(in: before) ?? problem)
             throw ConfigurationError(source: source, problems: diagnostics.sortedProblems)
         }

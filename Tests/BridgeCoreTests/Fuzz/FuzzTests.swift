@@ -230,6 +230,7 @@ import Testing
         "x = 1979-05-27Tx7:32:00Z", "x = 1979-05-27t:", "x = [1979-05-27T]", "x = {a = 1979-05-27T\u{FFFD}7:32:00Z}",
         "x = [}", "x = [1, }", "x = [1,\n# comment\n}", "x = {b = [}}", "x = [[1], [}]]", "\u{FEFF}[=]",
         "x = 1979-05-27 7 characters", "x = [1979-05-27 1]", "x = 1979-05-27 1\n", "x = {a = 1979-05-27 0,b = 1}",
+        "x = 1\u{0C}[\n\u{FFFD}", "x = 1\u{0B}[\n\n\u{FFFD}",
     ])
     func inputsThatTripTomlPlusPlusAreSyntaxErrors(line: String) {
         let text = ConfigFixture(name: "x").appending(line).text
