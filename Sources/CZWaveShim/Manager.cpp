@@ -66,7 +66,7 @@ std::string networkKeyAsLogged(const std::string &key) {
 // never ends it, and with nothing arriving from the stick there is no answer to race with.
 constexpr std::chrono::seconds startingWait{3};
 
-// Waits (up to startingWait) until no port in `ports` (every port when empty) is starting; then forgets them.
+// Waits (up to startingWait) until `port` (every port when empty) has ended its start; then forgets it.
 void waitUntilStarted(zw_manager *m, const std::string &port) {
     std::unique_lock<std::mutex> lock(m->startingMutex);
     auto settled = [&] { return port.empty() ? m->startingPorts.empty() : m->startingPorts.count(port) == 0; };
