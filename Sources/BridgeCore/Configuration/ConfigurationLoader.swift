@@ -30,7 +30,9 @@ public enum ConfigurationLoader {
         return configuration
     }
 
-    /// The text before line `line` (1-based, lines ended by LF), with the line break that ends it.
+    /// The text before line `line` (1-based), with the line break that ends it. Lines end at LF, as TOML and toml++
+    /// count them: a form feed, a vertical tab or a lone CR is no line break there, and a cut at one would start a
+    /// line toml++ never sees.
     static func textBefore(line: Int, in text: String) -> String {
         let scalars = text.unicodeScalars
         var remaining = line - 1
@@ -49,14 +51,12 @@ public enum ConfigurationLoader {
         -> BridgeConfiguration
     {
         let diagnostics = ConfigurationDiagnostics(text: text)
-        // Lines as TOML (and toml++) count them: ended by LF only. A form feed, a vertical tab or a lone CR is not a
-        // line break there, and a prefix cut at one would start a line toml++ never sees.
-        let lines = text.unicodeScalars.split(separator: "\n", omittingEmptySubsequences: false)
-            .map { String(String.UnicodeScalarView($0)) }
-        if let nul = lines.firstIndex(where: { $0.unicodeScalars.contains("\0") }) {
-            // TOMLKit hands the text to C as a C string: everything after a NUL would be silently ignored.
+        if let nul = text.unicodeScalars.firstIndex(of: "\0") {
+            // TOMLKit hands the text to C as a C string: everything after a NUL would be silently ignored. Lines are
+            // counted as TOML counts them, ended by LF.
+            let line = text.unicodeScalars[..<nul].count { $0 == "\n" } + 1
             diagnostics.report(
-                ConfigurationProblem(keyPath: "", message: "the file contains a NUL character", line: nul + 1))
+                ConfigurationProblem(keyPath: "", message: "the file contains a NUL character", line: line))
             throw ConfigurationError(source: source, problems: diagnostics.sortedProblems)
         }
 

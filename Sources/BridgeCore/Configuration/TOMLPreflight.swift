@@ -3,7 +3,8 @@
 /// (`[=]`, `[[[a]]]`, a `[` at the end of a line). In debug builds that assertion aborts the process; in release
 /// builds it is undefined behaviour. The same holds for a date-time whose `T` is not followed by a digit
 /// (`1979-05-27Tx`), a date, a space and a digit that ends the value (`1979-05-27 7 `), and an array whose `[` or
-/// `,` is followed by `}` (`[}`), all found by fuzzing. Such text is reported as a syntax error without calling the parser.
+/// `,` is followed by `}` (`[}`), all found by fuzzing. Such text is reported as a syntax error without calling the
+/// parser.
 ///
 /// toml++ 3.4 also reaches a `__builtin_unreachable()` (undefined behaviour, found by UndefinedBehaviorSanitizer
 /// under the in-suite fuzzer) when it asks whether a non-ASCII character is whitespace: its table of Unicode
@@ -13,8 +14,9 @@
 /// which it reads ahead to the value's end (a space, a line break, `]`, `}`, `,` or `#`) past any quote: `x = 2"é"`
 /// is one such value, not a number followed by a string. TOML allows only ASCII outside strings and comments, and
 /// a number or a date is ASCII, so a non-ASCII character in those places is refused as a syntax error, as is one
-/// right after a backslash (no escape starts with one). The one valid text refused is a multi-line basic string whose text goes on, after a line-ending
-/// backslash, with a non-ASCII character: the message says to write it as an escape (`\u00E9`).
+/// right after a backslash (no escape starts with one). The one valid text refused is a multi-line basic string
+/// whose text goes on, after a line-ending backslash, with a non-ASCII character: the message says to write it as an
+/// escape (`\u00E9`).
 ///
 /// A small lexer finds where toml++ would see a table header: a `[` first on a line, outside strings, comments
 /// and multi-line arrays.
@@ -113,15 +115,7 @@ enum TOMLPreflight {
         func checkDateTime() -> ConfigurationProblem? {
             if index > 0, Self.continuesValue(scalars[index - 1]) { return nil }
             let pattern = Array("dddd-dd-ddT".unicodeScalars)
-            guard index + pattern.count <= scalars.count else { return nil }
-            for (offset, expected) in pattern.enumerated() {
-                let scalar = scalars[index + offset]
-                switch expected {
-                case "d": guard Self.isDigit(scalar) else { return nil }
-                case "T": guard scalar == "T" || scalar == "t" else { return nil }
-                default: guard scalar == expected else { return nil }
-                }
-            }
+            guard matches(pattern, at: index) else { return nil }
             let after = index + pattern.count
             if after < scalars.count, Self.isDigit(scalars[after]) { return nil }
             let shown = after < scalars.count && scalars[after].value >= 0x20 ? "'\(scalars[after])'" : "end of line"
@@ -148,10 +142,9 @@ enum TOMLPreflight {
             }
             if let problem = scanToEnd() { return problem }
             let date = Array("dddd-dd-dd".unicodeScalars)
-            let isDate =
-                end - index == date.count
-                && zip(scalars[index..<end], date).allSatisfy { $1 == "d" ? Self.isDigit($0) : $0 == $1 }
-            if isDate, end + 1 < scalars.count, scalars[end] == " ", Self.isDigit(scalars[end + 1]) {
+            if end - index == date.count, matches(date, at: index), end + 1 < scalars.count, scalars[end] == " ",
+                Self.isDigit(scalars[end + 1])
+            {
                 // toml++ asserts that the digit after the space is not the time's last character (`1979-05-27 7 `
                 // aborts a debug build).
                 end += 2
@@ -165,6 +158,18 @@ enum TOMLPreflight {
                 return scanToEnd()
             }
             return nil
+        }
+
+        /// Whether the text at `start` matches `pattern`, where `d` stands for a digit and `T` for `T` or `t`.
+        func matches(_ pattern: [Unicode.Scalar], at start: Int) -> Bool {
+            guard start + pattern.count <= scalars.count else { return false }
+            return zip(scalars[start...], pattern).allSatisfy { scalar, expected in
+                switch expected {
+                case "d": Self.isDigit(scalar)
+                case "T": scalar == "T" || scalar == "t"
+                default: scalar == expected
+                }
+            }
         }
 
         /// Where toml++ ends a value that is not a string (its `is_value_terminator`, ASCII part).

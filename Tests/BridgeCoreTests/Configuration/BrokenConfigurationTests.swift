@@ -463,6 +463,14 @@ import Testing
         #expect(try ConfigurationLoader.load(path: file.path).mqtt.username == "thuis")
     }
 
+    /// A NUL would end the text TOMLKit hands to C: refused, on its line as TOML counts lines (a form feed is not a
+    /// line break).
+    @Test func aNULCharacterIsRefusedOnItsLine() {
+        let found = problems("[bridge]\nname = \"x\u{0C}y\"\r\nprefix = \"a\u{0}\"\n")
+        #expect(found.map(\.message) == ["the file contains a NUL character"])
+        #expect(found.first?.line == 3)
+    }
+
     /// Inputs on which toml++ 3.4 (inside TOMLKit) hits an assertion instead of reporting an error: refused as
     /// syntax errors before they reach it.
     @Test(arguments: [
