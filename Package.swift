@@ -73,7 +73,7 @@ let package = Package(
         .target(
             name: "MQTTDriver",
             dependencies: [
-                "CMosquitto", "BridgeCore", "SystemSupport",
+                "CMosquitto", "COpenSSL", "BridgeCore", "SystemSupport",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict),

@@ -1,4 +1,5 @@
 internal import CMosquitto
+internal import COpenSSL
 internal import FoundationEssentials
 internal import Glibc
 internal import SystemSupport
@@ -167,6 +168,11 @@ final class NetworkLoop: Sendable {
                 while Date() < deadline, mosquitto_loop(mosq, 50, 1) == Mosquitto.success {}
             }
         }
+        // A TLS connection made OpenSSL keep random generators for this thread. OpenSSL frees them when the thread
+        // ends, but only while the library is up: once `finish()` lets the process exit, its exit-time cleanup can
+        // come first, and they are never freed (LeakSanitizer reported them in a bridge that stopped). This thread
+        // makes no more OpenSSL calls (libmosquitto's), so it frees them now. A no-op without TLS.
+        OPENSSL_thread_stop()
         finish()
     }
 

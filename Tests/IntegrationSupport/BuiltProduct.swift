@@ -1,4 +1,5 @@
 public import Foundation
+import TestSupport
 
 /// Finds executables SwiftPM built into the same products directory as the running tests
 /// (`.build/<triple>/debug/`) and runs them, so tests can exercise the real `thuis-bridge` binary.
@@ -66,7 +67,7 @@ public enum BuiltProduct {
             workingDirectory: currentDirectory?.path)
         guard let termination = await child.waitForExit(timeout: timeout) else {
             _ = await child.stop(timeout: .seconds(5))
-            throw TimedOut(command: ([name] + arguments).joined(separator: " "), timeout: timeout)
+            throw TimedOut(command: ([name] + arguments).joined(separator: " "), timeout: TestTime.scaled(timeout))
         }
         await child.waitForOutputEnd(timeout: .seconds(5))
         let status: Int32 = if case .exited(let code) = termination { code } else { 128 + 9 }

@@ -227,7 +227,7 @@ public final class ChildProcess: @unchecked Sendable {  // `pid` is set once in 
 
     /// Waits until the child exits; nil after `timeout`.
     public func waitForExit(timeout: Duration) async -> Termination? {
-        let deadline = ContinuousClock.now.advanced(by: timeout)
+        let deadline = ContinuousClock.now.advanced(by: TestTime.scaled(timeout))
         while ContinuousClock.now < deadline {
             if let terminated { return terminated }
             try? await Task.sleep(for: .milliseconds(10))
@@ -246,7 +246,7 @@ public final class ChildProcess: @unchecked Sendable {  // `pid` is set once in 
 
     /// The first line so far or within `timeout` that satisfies `predicate`.
     public func waitForLine(timeout: Duration, where predicate: (Line) -> Bool) async -> Line? {
-        let deadline = ContinuousClock.now.advanced(by: timeout)
+        let deadline = ContinuousClock.now.advanced(by: TestTime.scaled(timeout))
         repeat {
             if let line = output.first(where: predicate) { return line }
             try? await Task.sleep(for: .milliseconds(10))
@@ -256,7 +256,7 @@ public final class ChildProcess: @unchecked Sendable {  // `pid` is set once in 
 
     /// Waits until both pipes reached EOF (all output read).
     public func waitForOutputEnd(timeout: Duration) async {
-        let deadline = ContinuousClock.now.advanced(by: timeout)
+        let deadline = ContinuousClock.now.advanced(by: TestTime.scaled(timeout))
         while ContinuousClock.now < deadline, state.withLock({ $0.openStreams > 0 }) {
             try? await Task.sleep(for: .milliseconds(5))
         }

@@ -103,7 +103,7 @@ public final class MQTTTestClient: Sendable {
         topic: String, from index: Int = 0, timeout: Duration = .seconds(30),
         where predicate: @Sendable (MQTTMessage) -> Bool = { _ in true }
     ) async throws -> MQTTMessage {
-        let deadline = ContinuousClock.now.advanced(by: timeout)
+        let deadline = ContinuousClock.now.advanced(by: TestTime.scaled(timeout))
         while true {
             let messages = await recorder.messages
             if index < messages.count,
@@ -113,7 +113,8 @@ public final class MQTTTestClient: Sendable {
             }
             guard ContinuousClock.now < deadline else {
                 let seen = messages.filter { $0.topic == topic }.map { "\($0.text)\($0.retained ? " (retained)" : "")" }
-                throw TestSupportError("no matching message on \(topic) within \(timeout); seen: \(seen)")
+                throw TestSupportError(
+                    "no matching message on \(topic) within \(TestTime.scaled(timeout)); seen: \(seen)")
             }
             try await Task.sleep(for: .milliseconds(10))
         }
@@ -139,10 +140,10 @@ public final class MQTTTestClient: Sendable {
 
     /// Polls `condition` every 10 ms until true; throws after `timeout`.
     public static func poll(timeout: Duration, _ what: String, _ condition: () async -> Bool) async throws {
-        let deadline = ContinuousClock.now.advanced(by: timeout)
+        let deadline = ContinuousClock.now.advanced(by: TestTime.scaled(timeout))
         while !(await condition()) {
             guard ContinuousClock.now < deadline else {
-                throw TestSupportError("timed out after \(timeout) waiting for \(what)")
+                throw TestSupportError("timed out after \(TestTime.scaled(timeout)) waiting for \(what)")
             }
             try await Task.sleep(for: .milliseconds(10))
         }

@@ -6,8 +6,9 @@ import Synchronization
 /// `operation`'s error is rethrown.
 ///
 /// The limit only guards against a hang: it is generous enough for a fully loaded 2-core machine and never a
-/// speed figure (tests print those; the benchmark measures them). `operation` runs in a task of its own, which is
-/// cancelled when the limit passes; one that ignores the cancellation is left behind, so a failed test still ends.
+/// speed figure (tests print those; the benchmark measures them); it is multiplied by ``TestTime/scale``.
+/// `operation` runs in a task of its own, which is cancelled when the limit passes; one that ignores the
+/// cancellation is left behind, so a failed test still ends.
 public func finishing<T: Sendable>(
     within limit: Duration, _ operation: @escaping @Sendable () async throws -> T
 ) async throws -> T? {
@@ -25,7 +26,7 @@ public func finishing<T: Sendable>(
                 })
             outcome.add(
                 Task {
-                    guard (try? await Task.sleep(for: limit)) != nil else { return }
+                    guard (try? await Task.sleep(for: TestTime.scaled(limit))) != nil else { return }
                     outcome.resolve(.success(nil))
                 })
         }

@@ -148,7 +148,7 @@ final class SilentAdapter: Sendable {
 
     /// Waits until the host wrote something (libcec's first ping), draining what it wrote.
     func waitForHostBytes(timeout: Duration) async -> Bool {
-        let deadline = ContinuousClock.now.advanced(by: timeout)
+        let deadline = ContinuousClock.now.advanced(by: TestTime.scaled(timeout))
         while ContinuousClock.now < deadline {
             var descriptor = pollfd(fd: master, events: Int16(POLLIN), revents: 0)
             if poll(&descriptor, 1, 0) > 0, descriptor.revents & Int16(POLLIN) != 0 {

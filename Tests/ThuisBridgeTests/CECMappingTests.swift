@@ -19,7 +19,7 @@ import Testing
             var sent = house.emulator.transmittedCount
             var mark = await house.mark
             try await house.send("/set", "on")
-            let wake = await house.emulator.waitForTransmitted(since: sent, timeout: .seconds(10)) {
+            let wake = await house.emulator.waitForTransmitted(since: sent, timeout: TestTime.scaled(.seconds(10))) {
                 $0.destination == 0 && $0.opcode == Self.imageViewOn
             }
             #expect(wake != nil, "no Image View On reached the TV")
@@ -29,7 +29,7 @@ import Testing
             sent = house.emulator.transmittedCount
             mark = await house.mark
             try await house.send("/set", "standby")
-            let sleep = await house.emulator.waitForTransmitted(since: sent, timeout: .seconds(10)) {
+            let sleep = await house.emulator.waitForTransmitted(since: sent, timeout: TestTime.scaled(.seconds(10))) {
                 $0.destination == 0 && $0.opcode == Self.standby
             }
             #expect(sleep != nil, "no Standby reached the TV")
@@ -53,7 +53,7 @@ import Testing
                 let published = ContinuousClock.now
                 try await house.send("/set", "on")
                 let frame = try #require(
-                    await house.emulator.waitForTransmitted(since: sent, timeout: .seconds(10)) {
+                    await house.emulator.waitForTransmitted(since: sent, timeout: TestTime.scaled(.seconds(10))) {
                         $0.destination == 0 && $0.opcode == Self.imageViewOn
                     })
                 latencies.append(frame.time - published)
@@ -232,7 +232,7 @@ import Testing
             let requests = "Thuis/bridge/cectx/request/cec_tx"
             try await house.watcher.publish(topic: requests, text: #"{"transaction":"t1","frame":"10:8f"}"#)
             try await house.watcher.publish(topic: requests, text: #"{"transaction":"t2","frame":"zz"}"#)
-            let sent = await house.emulator.waitForTransmitted(since: since, timeout: .seconds(10)) {
+            let sent = await house.emulator.waitForTransmitted(since: since, timeout: TestTime.scaled(.seconds(10))) {
                 $0.destination == 0 && $0.data == [0x8F]
             }
             #expect(sent != nil, "Give Device Power Status did not reach the bus")

@@ -162,7 +162,7 @@ import ZWaveEmulator
         try await InclusionHouse.with(name: "client-heal", joinAfter: nil) { house in
             // heal <node>: a neighbour update for that node reaches the stick.
             let neighbourUpdate = Task {
-                await house.stick.waitForHostFrame(timeout: .seconds(20)) {
+                await house.stick.waitForHostFrame(timeout: TestTime.scaled(.seconds(20))) {
                     $0.frame.function == 0x48 && $0.frame.payload.first == 2
                 }
             }

@@ -9,7 +9,7 @@ import ZWaveEmulator
 /// FGD212's groups with their labels, maximums and members, a member added through the page reaching the emulated
 /// node, and removed again.
 @Suite(
-    .endToEnd, .timeLimit(.minutes(10)),
+    .endToEnd, .timeLimit(.minutes(TestTime.scaled(minutes: 10))),
     .enabled(if: BrowserInstall.isInstalled || BrowserInstall.isRequired, Comment(rawValue: BrowserInstall.missing)))
 struct DashboardAssociationsBrowserTests {
     /// Reads the drawn table: one entry per group row with its cells, its members and which have a remove button.

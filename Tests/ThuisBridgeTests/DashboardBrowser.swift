@@ -62,7 +62,8 @@ final class DashboardBrowser: Sendable {
             return $0
         }
         let members: [(String, JSONValue)] =
-            [("id", .int(id)), ("command", .string(command)), ("timeout", .int(timeout))] + arguments
+            [("id", .int(id)), ("command", .string(command)), ("timeout", .int(TestTime.scaled(seconds: timeout)))]
+            + arguments
         try process.writeInput(JSONValue.object(members).serialized + "\n")
         let prefix = "{\"id\": \(id),"
         guard

@@ -13,7 +13,7 @@ import ZWaveEmulator
 /// The time limit only catches a hang: it counts the wait for an end-to-end slot too (another suite, such as the
 /// 231-node one, may hold one for minutes).
 @Suite(
-    .endToEnd, .timeLimit(.minutes(15)),
+    .endToEnd, .timeLimit(.minutes(TestTime.scaled(minutes: 15))),
     .enabled(if: BrowserInstall.isInstalled || BrowserInstall.isRequired, Comment(rawValue: BrowserInstall.missing)))
 struct DashboardBrowserTests {
     static let token = "browser-test-token-0123456789"

@@ -9,7 +9,7 @@ import ZWaveEmulator
 /// hops out through node 9): every node drawn on the ring of its hops, room filter and focus, click → node page; the
 /// layout module's geometry; and the map of the `large` network (232 node ids) drawn in the browser, its time printed.
 @Suite(
-    .endToEnd, .timeLimit(.minutes(15)),
+    .endToEnd, .timeLimit(.minutes(TestTime.scaled(minutes: 15))),
     .enabled(if: BrowserInstall.isInstalled || BrowserInstall.isRequired, Comment(rawValue: BrowserInstall.missing)))
 struct DashboardMapBrowserTests {
     /// Reads the drawn map: `{node: hops}` of every node, and the faded, focused and neighbour nodes.

@@ -27,7 +27,10 @@ final class HomeAssistantClient: Sendable {
             return $0
         }
         let members: [(String, JSONValue)] =
-            [("id", .int(id)), ("command", .string(command)), ("timeout", .int(Int(timeout.components.seconds)))]
+            [
+                ("id", .int(id)), ("command", .string(command)),
+                ("timeout", .int(Int(TestTime.scaled(timeout).components.seconds))),
+            ]
             + arguments.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
         try process.writeInput(JSONValue.object(members).serialized + "\n")
         let prefix = "{\"id\":\(id),"
@@ -36,7 +39,7 @@ final class HomeAssistantClient: Sendable {
                 timeout: timeout + .seconds(15), where: { $0.stream == .stdout && $0.text.hasPrefix(prefix) })
         else {
             throw TestSupportError(
-                "the harness did not answer \(command) within \(timeout + .seconds(15)):\n"
+                "the harness did not answer \(command) within \(TestTime.scaled(timeout + .seconds(15))):\n"
                     + process.outputText.suffix(3_000))
         }
         let answer = try JSONValue.parse(Array(line.text.utf8), maxDepth: 64)

@@ -164,7 +164,7 @@ struct HomeAssistantIntegrationTests {
 
             var sent = house.cec.transmittedCount
             try await homeAssistant.call("switch", "turn_on", power)
-            let wake = await house.cec.waitForTransmitted(since: sent, timeout: .seconds(10)) {
+            let wake = await house.cec.waitForTransmitted(since: sent, timeout: TestTime.scaled(.seconds(10))) {
                 $0.destination == 0 && $0.opcode == 0x04
             }
             #expect(wake != nil, "no Image View On reached the TV")
@@ -174,7 +174,7 @@ struct HomeAssistantIntegrationTests {
             for (option, address) in [("appletv", UInt16(0x1000)), ("receiver", 0x2000)] {
                 sent = house.cec.transmittedCount
                 try await homeAssistant.call("select", "select_option", input, [("option", .string(option))])
-                let path = await house.cec.waitForTransmitted(since: sent, timeout: .seconds(10)) {
+                let path = await house.cec.waitForTransmitted(since: sent, timeout: TestTime.scaled(.seconds(10))) {
                     $0.opcode == 0x86 && $0.data == [0x86, UInt8(address >> 8), UInt8(address & 0xFF)]
                 }
                 #expect(path != nil, "no Set Stream Path to \(option)")
@@ -199,7 +199,7 @@ struct HomeAssistantIntegrationTests {
 
             sent = house.cec.transmittedCount
             try await homeAssistant.call("switch", "turn_off", power)
-            let standby = await house.cec.waitForTransmitted(since: sent, timeout: .seconds(10)) {
+            let standby = await house.cec.waitForTransmitted(since: sent, timeout: TestTime.scaled(.seconds(10))) {
                 $0.destination == 0 && $0.opcode == 0x36
             }
             #expect(standby != nil, "no Standby reached the TV")

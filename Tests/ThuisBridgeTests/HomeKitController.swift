@@ -48,7 +48,7 @@ final class HomeKitController: Sendable {
     func send(_ command: JSONValue, timeout: Duration = .seconds(60)) async throws -> JSONValue {
         let answered = messages.filter { $0["ok"] != nil }.count
         try process.writeInput(command.serialized + "\n")
-        let deadline = ContinuousClock.now.advanced(by: timeout)
+        let deadline = ContinuousClock.now.advanced(by: TestTime.scaled(timeout))
         while ContinuousClock.now < deadline {
             let answers = messages.filter { $0["ok"] != nil }
             if answers.count > answered {
@@ -61,7 +61,8 @@ final class HomeKitController: Sendable {
             try await Task.sleep(for: .milliseconds(10))
         }
         throw TestSupportError(
-            "aiohomekit: no answer to \(command.serialized) within \(timeout):\n\(process.outputText.suffix(3_000))")
+            "aiohomekit: no answer to \(command.serialized) within \(TestTime.scaled(timeout)):\n\(process.outputText.suffix(3_000))"
+        )
     }
 
     /// The events received so far: `aid.iid` to the value.
@@ -76,7 +77,7 @@ final class HomeKitController: Sendable {
     func waitForEvent(
         _ id: String, from index: Int, timeout: Duration = .seconds(30), where predicate: (JSONValue) -> Bool
     ) async throws -> JSONValue {
-        let deadline = ContinuousClock.now.advanced(by: timeout)
+        let deadline = ContinuousClock.now.advanced(by: TestTime.scaled(timeout))
         while ContinuousClock.now < deadline {
             let events = self.events
             if index < events.count, let match = events[index...].first(where: { $0.0 == id && predicate($0.1) }) {
@@ -85,7 +86,8 @@ final class HomeKitController: Sendable {
             try await Task.sleep(for: .milliseconds(10))
         }
         throw TestSupportError(
-            "no event for \(id) within \(timeout); events: \(events.map { "\($0.0)=\($0.1.serialized)" })")
+            "no event for \(id) within \(TestTime.scaled(timeout)); events: \(events.map { "\($0.0)=\($0.1.serialized)" })"
+        )
     }
 
     func stop() async {

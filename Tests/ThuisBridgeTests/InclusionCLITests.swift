@@ -175,7 +175,9 @@ import ZWaveEmulator
             // A slow radio keeps the interview long enough for the node to stop answering in the middle of it.
             stick.setRadioLatency(.milliseconds(200))
             // The node stops answering right after it joined: its interview cannot finish.
-            async let firstQuery = stick.waitForHostFrame(timeout: .seconds(30)) { $0.destinationNode == 10 }
+            async let firstQuery = stick.waitForHostFrame(timeout: TestTime.scaled(.seconds(30))) {
+                $0.destinationNode == 10
+            }
             try await house.watcher.publish(
                 topic: "Thuis/bridge/\(house.bridgeName)/request/include",
                 text: #"{"transaction":"i1","timeout_s":20,"interview_timeout_s":4}"#)

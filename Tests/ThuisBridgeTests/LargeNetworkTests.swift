@@ -55,7 +55,7 @@ import ZWaveEmulator
         let started = ContinuousClock.now
         let expected = Set(devices.map { "Thuis/device/\($0.room)/\($0.name)" })
         var missing = expected
-        let deadline = ContinuousClock.now + .seconds(900)
+        let deadline = ContinuousClock.now + TestTime.scaled(.seconds(900))
         while !missing.isEmpty, ContinuousClock.now < deadline, bridge.isRunning {
             let seen = Set(await watcher.recorder.messages.map(\.topic))
             missing.subtract(seen)

@@ -49,10 +49,10 @@ import ZWaveEmulator
             let stick = house.stick
             // OpenZWave starts the S0 key exchange with the new node only when it has a network key: Security
             // Scheme Get (0x98 0x04), then, for the encrypted NetworkKeySet, a Nonce Get (0x98 0x40).
-            async let schemeGet = stick.waitForHostFrame(timeout: .seconds(30)) {
+            async let schemeGet = stick.waitForHostFrame(timeout: TestTime.scaled(.seconds(30))) {
                 $0.destinationNode == 10 && $0.command?.starts(with: [0x98, 0x04]) == true
             }
-            async let nonceGet = stick.waitForHostFrame(timeout: .seconds(40)) {
+            async let nonceGet = stick.waitForHostFrame(timeout: TestTime.scaled(.seconds(40))) {
                 $0.destinationNode == 10 && $0.command?.starts(with: [0x98, 0x40]) == true
             }
             try await house.watcher.publish(

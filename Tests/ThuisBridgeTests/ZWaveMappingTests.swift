@@ -72,7 +72,7 @@ import ZWaveEmulator
             #expect(!receiverPower.contains("250.0"), "socket 1's power got socket 4's figure: \(receiverPower)")
             // Energy accumulates from the load over (emulated) time; /get re-reads it.
             let energyMark = await house.mark
-            let deadline = ContinuousClock.now.advanced(by: .seconds(30))
+            let deadline = ContinuousClock.now.advanced(by: TestTime.scaled(.seconds(30)))
             var grown: Double?
             while grown == nil, ContinuousClock.now < deadline {
                 try await house.set("living/ambilight", "", suffix: "/get")
