@@ -29,7 +29,10 @@ extension DashboardMetrics {
             "zwave_node_response_rtt", "milliseconds", "average_response_rtt_ms",
             "Average time from a request to the node's answer (OpenZWave)."
         ),
-        ("zwave_node_quality", "", "quality", "OpenZWave's quality measure of the node (0 until it has one)."),
+        (
+            "zwave_node_quality", "", "quality",
+            "OpenZWave's quality measure of the node (always 0 with OpenZWave 1.6, which never computes it)."
+        ),
     ]
 
     static var zwaveNodes: MetricNameDescriptor {

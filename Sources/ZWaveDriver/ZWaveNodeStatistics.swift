@@ -13,7 +13,7 @@ public struct ZWaveNodeStatistics: Sendable, Hashable {
     public let lastRequestRTT: Int
     public let averageRequestRTT: Int
     public let averageResponseRTT: Int
-    /// OpenZWave's quality measure (0 until it has one).
+    /// OpenZWave's quality measure: always 0 with OpenZWave 1.6, which never computes it.
     public let quality: Int
     /// When the last frame was sent and received, as OpenZWave writes it (empty: never).
     public let sentAt: String

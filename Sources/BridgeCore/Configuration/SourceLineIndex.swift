@@ -11,7 +11,9 @@ struct SourceLineIndex {
         var current = ""
         var arrayCounts: [String: Int] = [:]
         var inMultilineString = false
-        let allLines = text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline)
+        // TOML's lines end at LF or CRLF (one Swift character); a form feed, a lone CR or a Unicode line separator,
+        // which Swift's `isNewline` also counts, is not a line break there.
+        let allLines = text.split(omittingEmptySubsequences: false) { $0 == "\n" || $0 == "\r\n" }
         for (offset, rawLine) in allLines.enumerated() {
             let lineNumber = offset + 1
             let line = Self.trimmed(rawLine)

@@ -63,7 +63,7 @@ export function nodePage(store, node) {
         sent: "Frames sent", sent_failed: "Sent, failed", retries: "Retries", received: "Frames received",
         received_duplicates: "Received twice", received_unsolicited: "Received unsolicited",
         average_request_rtt_ms: "Average request RTT (ms)", average_response_rtt_ms: "Average response RTT (ms)",
-        quality: "Quality", last_sent: "Last sent", last_received: "Last received",
+        last_sent: "Last sent", last_received: "Last received",
       };
       stats.replaceChildren(...Object.entries(names).flatMap(([key, name]) =>
         [h("dt", {}, name), h("dd", { dataset: { stat: key } }, String(entry[key] ?? "—") || "—")]));

@@ -1,13 +1,14 @@
 // The network's statistics (network_stats) as one sortable table, with the counts of alive, dead and asleep nodes
 // and the driver's counters; and the health check (health_check) with its live progress, for the network page and
-// the node page. Route fields the stick does not report show as "not reported", never as 0.
+// the node page. Route fields the stick does not report show as "not reported", never as 0. OpenZWave 1.6's
+// `quality` is not shown: the library never computes it (always 0).
 import { h } from "./ui.js";
 
 const COLUMNS = [
   ["node", "Node"], ["status", "Status"], ["sent", "Sent"], ["sent_failed", "Failed"], ["retries", "Retries"],
   ["received", "Received"], ["received_duplicates", "Duplicates"], ["received_unsolicited", "Unsolicited"],
   ["average_request_rtt_ms", "Request RTT ms"], ["average_response_rtt_ms", "Response RTT ms"],
-  ["quality", "Quality"], ["last_sent", "Last sent"], ["last_received", "Last received"], ["hops", "Hops"],
+  ["last_sent", "Last sent"], ["last_received", "Last received"], ["hops", "Hops"],
   ["rssi", "RSSI"], ["route", "Route"], ["last_failed_link", "Last failed link"],
 ];
 

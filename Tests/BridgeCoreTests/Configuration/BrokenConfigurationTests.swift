@@ -87,6 +87,15 @@ import Testing
         #expect(keyPaths(Self.bridge + "[[devices]]\nnode = 2\n") == ["devices"])
     }
 
+    /// A key's line is TOML's: lines end at LF (or CRLF) only. A Unicode line or paragraph separator, or a next-line
+    /// character, is text that a comment or a string may hold.
+    @Test func linesAreCountedAtLineFeedsOnly() throws {
+        let text = Self.bridge + "# a\u{2028}b\u{2029}c\u{85}d\r\n[zwaev]\nport = \"/dev/zwave\"\n"
+        let problem = try #require(problems(text).first)
+        #expect(problem.keyPath == "zwaev")
+        #expect(problem.line == 4)
+    }
+
     @Test func missingRequiredKeysAreReportedAtTheirTable() {
         let text =
             Self.bridge + """
