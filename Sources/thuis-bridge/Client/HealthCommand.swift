@@ -27,7 +27,9 @@ struct HealthCommand: AsyncParsableCommand {
             let progress = ProgressLine()
             let data: JSONValue
             do {
-                data = try await connection.request(request.command, request.arguments, timeout: timeout) { event in
+                data = try await connection.request(
+                    request.command, request.arguments, timeout: timeout, lastEvent: "health_check_completed"
+                ) { event in
                     progress.show(event)
                 }
             } catch {
