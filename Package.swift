@@ -294,7 +294,7 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
             ],
-            exclude: ["HomeAssistant", "Dashboard"], swiftSettings: strict),
+            exclude: ["HomeAssistant", "Dashboard", "HomeKit/hap_session.py"], swiftSettings: strict),
     ],
     cxxLanguageStandard: .cxx17
 )

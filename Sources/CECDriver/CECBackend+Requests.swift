@@ -19,4 +19,9 @@ extension CECBackend: BridgeRequestHandler {
         markActive()
         return .object([("frame", .string(frame.description))])
     }
+
+    /// Puts `marker` behind the events emitted so far: the bridge answers a request once it has published them.
+    public func mark(_ marker: EventMarker) {
+        if case .terminated = continuation.yield(.marker(marker)) { marker.reach() }
+    }
 }

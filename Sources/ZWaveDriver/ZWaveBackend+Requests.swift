@@ -12,6 +12,11 @@ extension ZWaveBackend: BridgeRequestHandler {
         ]
     }
 
+    /// Puts `marker` behind the events emitted so far: the bridge answers a request once it has published them.
+    public func mark(_ marker: EventMarker) {
+        if case .terminated = continuation.yield(.marker(marker)) { marker.reach() }
+    }
+
     /// How long after a refresh a `Type_NodeRemoved` of the node is still taken as the library's reload.
     static let refreshGrace: TimeInterval = 10
 

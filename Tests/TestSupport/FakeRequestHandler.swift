@@ -15,6 +15,9 @@ public actor FakeRequestHandler: BridgeRequestHandler {
         return .object([("ok", true)])
     }
 
+    /// Emits no events: the marker is reached at once.
+    public nonisolated func mark(_ marker: EventMarker) { marker.reach() }
+
     /// From now on, each request runs until `releaseAll()` (like an inclusion that waits for a device).
     public func hold() { holding = true }
 

@@ -38,57 +38,6 @@ import ZWaveEmulator
         #expect(include.outputText.contains("127.0.0.1:\(port)"), "\(include.outputText)")
     }
 
-    /// The bridge publishes a request's response apart from the events the request emitted, and under load the
-    /// response can arrive first. `thuis-bridge health` still shows every frame: here a stand-in bridge answers
-    /// first and sends the progress after it, as a loaded bridge did.
-    @Test func healthShowsEveryFrameWhenTheResponseArrivesFirst() async throws {
-        let broker = try await MosquittoBroker.start()
-        let directory = try TemporaryDirectory(prefix: "thuis-client")
-        defer { directory.remove() }
-        let config = try directory.write(
-            "devices.toml", ConfigFixture(name: "late", mqtt: .local(port: broker.port)).text)
-        let topics = BridgeIdentity(name: "late").topics
-        let bridge = try await MQTTTestClient.connect(port: broker.port)
-        try await bridge.subscribe(topics.request("health_check"))
-        try await bridge.publish(topic: topics.bridgeState, text: "online", retain: true)
-        try await bridge.barrier()
-
-        let cli = try InclusionHouse.cli(["health", "2", "--frames", "3", "--config", config], directory: directory)
-        defer { cli.kill() }
-        let request = try await bridge.waitForMessage(topic: topics.request("health_check"))
-        let transaction = try #require(try JSONValue.parse(request.payload)["transaction"]?.text)
-        let node: JSONValue = .object([
-            ("node", 2), ("status", "tested"), ("sent", 3), ("acknowledged", 3), ("failed", 0),
-            ("rtt_min_ms", 5), ("rtt_mean_ms", 5), ("rtt_max_ms", 5), ("rating", 10),
-        ])
-        let response: JSONValue = .object([
-            ("transaction", .string(transaction)), ("status", "ok"),
-            ("data", .object([("frames", 3), ("nodes", .array([node]))])),
-        ])
-        try await bridge.publish(topic: topics.response("health_check"), text: response.serialized)
-        // The progress comes only once the command has had the response a while: a command that stopped reading
-        // at the response would print its table now (the window is a bound for something that must not happen).
-        let early = await cli.waitForLine(timeout: .seconds(1)) { $0.text.contains("10/10") }
-        #expect(early == nil, "the table came before the progress: \(cli.outputText)")
-        for frame in 1...3 {
-            let event: JSONValue = .object([
-                ("type", "health_check_frame"), ("node", 2), ("frame", .int(frame)), ("of", 3),
-                ("acknowledged", true), ("rtt_ms", 5),
-            ])
-            try await bridge.publish(topic: topics.bridgeEvent, text: event.serialized)
-        }
-        let completed: JSONValue = .object([("type", "health_check_completed"), ("nodes", 1)])
-        try await bridge.publish(topic: topics.bridgeEvent, text: completed.serialized)
-
-        #expect(await cli.waitForExit(timeout: .seconds(30)) == .exited(0), "\(cli.outputText)")
-        await bridge.close()
-        await broker.stop()
-        for frame in 1...3 {
-            #expect(cli.outputText.contains("node 2: frame \(frame)/3 acknowledged"), "\(cli.outputText)")
-        }
-        #expect(cli.outputText.contains("10/10"), "\(cli.outputText)")
-    }
-
     /// Every client command, with a broker and no bridge: it ends by its own deadlines (2.5 s for the broker,
     /// 1.5 s for the bridge's retained state) with exit 1 and a message naming the bridge and the broker, as the
     /// README's exit codes say. How long it took is printed; the bound only catches a hang.

@@ -84,10 +84,44 @@ extension Bridge {
             let needs = request.verb == .cecTransmit ? "a CEC adapter" : "a Z-Wave adapter"
             return .failure(RequestFailure("\(request.verb) needs \(needs), which this bridge has not; \(servedVerbs)"))
         }
+        let result: Result<JSONValue, RequestFailure>
         do {
-            return .success(try await handler.handle(request))
+            result = .success(try await handler.handle(request))
         } catch {
-            return .failure(error)
+            result = .failure(error)
+        }
+        await eventsApplied(of: handler, verb: request.verb)
+        return result
+    }
+
+    /// How long a response waits for its request's events (``eventsApplied(of:verb:)``) before it goes out anyway.
+    static let eventsTimeout: Duration = .seconds(10)
+
+    /// Returns once every event `handler` emitted so far has been applied and published, so that a request's
+    /// response follows its events (progress, `health_check_completed`...) on the wire: the events go through the
+    /// handler's event stream, applied on another task, while the result comes back here. At most `eventsTimeout`:
+    /// a bridge whose event streams are not running (a front end's request before ``run(inbound:hardware:)``) or a
+    /// backlog of events never holds a response back for longer; that is logged.
+    func eventsApplied(of handler: any BridgeRequestHandler, verb: BridgeRequest.Verb) async {
+        let marker = EventMarker()
+        await handler.mark(marker)
+        let reached = await withTaskGroup(of: Bool.self) { group in
+            group.addTask {
+                await marker.reached()
+                return !Task.isCancelled
+            }
+            group.addTask {
+                try? await Task.sleep(for: Self.eventsTimeout)
+                return false
+            }
+            let first = await group.next() ?? false
+            group.cancelAll()
+            return first
+        }
+        if !reached, !Task.isCancelled {
+            logger.warning(
+                "request's events not applied in time; answering anyway",
+                metadata: ["command": "\(verb)", "waited": "\(Self.eventsTimeout)"])
         }
     }
 

@@ -16,8 +16,6 @@ actor BridgeConnection {
     private var state: String?
     private var responses: [String: JSONValue] = [:]
     private var eventHandler: (@Sendable (JSONValue) -> Void)?
-    /// The `type`s of the events received during the current request.
-    private var eventTypes: Set<String> = []
     /// Why the first connection attempt failed (the broker refused or is not there).
     private var connectFailure: String?
 
@@ -25,8 +23,6 @@ actor BridgeConnection {
     static let connectTimeout: Duration = .milliseconds(2500)
     static let stateTimeout: Duration = .milliseconds(1500)
     static let pollInterval: Duration = .milliseconds(20)
-    /// How long a request's last event may come after its response (see `request`'s `lastEvent`).
-    static let lastEventTimeout: Duration = .seconds(10)
 
     private init(configuration: BridgeConfiguration, client: MQTTClient) {
         topics = configuration.topics
@@ -90,10 +86,7 @@ actor BridgeConnection {
         if message.topic == topics.bridgeState {
             state = message.text
         } else if message.topic == topics.bridgeEvent {
-            if let event = try? JSONValue.parse(message.payload) {
-                if case .string(let type)? = event["type"] { eventTypes.insert(type) }
-                eventHandler?(event)
-            }
+            if let event = try? JSONValue.parse(message.payload) { eventHandler?(event) }
         } else if message.topic.hasPrefix(topics.bridgeBase + "/response/"),
             let response = try? JSONValue.parse(message.payload),
             case .string(let transaction)? = response["transaction"]
@@ -131,18 +124,12 @@ actor BridgeConnection {
 
     /// Sends `command` and waits (at most `timeout`) for its response; `onEvent` sees every bridge event
     /// meanwhile. Returns the response's `data`; an `error` response throws `ClientError.failed`.
-    ///
-    /// `lastEvent`: the type of the event the bridge emits last before it answers (`health_check_completed`). The
-    /// bridge publishes a response apart from the events the request emitted, and under load the response can
-    /// arrive first; after an `ok` response, `onEvent` goes on seeing events until that one has arrived (at most
-    /// `lastEventTimeout`), so that no progress is lost.
     func request(
         _ command: String, _ arguments: [(String, JSONValue)] = [], timeout: Duration = .seconds(10),
-        lastEvent: String? = nil, onEvent: (@Sendable (JSONValue) -> Void)? = nil
+        onEvent: (@Sendable (JSONValue) -> Void)? = nil
     ) async throws -> JSONValue {
         let transaction = String(UUID().uuidString.prefix(8)).lowercased()
         eventHandler = onEvent
-        eventTypes = []
         defer { eventHandler = nil }
         let payload = JSONValue.object([("transaction", .string(transaction))] + arguments).serialized
         try await client.publish(
@@ -161,12 +148,6 @@ actor BridgeConnection {
             var reason = "the bridge answered \(response.serialized)"
             if case .string(let text)? = response["error"] { reason = text }
             throw ClientError.failed(command: command, reason: reason)
-        }
-        if let lastEvent {
-            let lastDeadline = clock.now.advanced(by: Self.lastEventTimeout)
-            while !eventTypes.contains(lastEvent), clock.now < lastDeadline, state == "online" {
-                try await Task.sleep(for: Self.pollInterval)
-            }
         }
         return response["data"] ?? .null
     }

@@ -27,9 +27,7 @@ struct HealthCommand: AsyncParsableCommand {
             let progress = ProgressLine()
             let data: JSONValue
             do {
-                data = try await connection.request(
-                    request.command, request.arguments, timeout: timeout, lastEvent: "health_check_completed"
-                ) { event in
+                data = try await connection.request(request.command, request.arguments, timeout: timeout) { event in
                     progress.show(event)
                 }
             } catch {

@@ -49,6 +49,38 @@ import Testing
         #expect(await mqtt.retained["Thuis/device/bedroom/light/availability"] == "offline")
     }
 
+    /// The request's events go through the hardware stream, which a task of its own applies; the handler here holds
+    /// them back until the bridge asks for its marker (or, without that step, until the response is out), so the
+    /// response can only follow its events when the bridge waits for the marker before it answers.
+    @Test func aResponseFollowsTheEventsItsRequestEmitted() async throws {
+        let mqtt = FakeMQTTPort()
+        let (hardware, fromHardware) = AsyncStream.makeStream(of: HardwareEvent.self)
+        let handler = HoldingEventsHandler(stream: fromHardware)
+        let bridge = Bridge(
+            identity: BridgeIdentity(name: "living"), devices: [light], backends: [FakeDeviceBackend(adapter: .zwave)],
+            requestHandlers: [handler], mqtt: mqtt, logger: Logger(label: "test"))
+        let (inbound, toBridge) = AsyncStream.makeStream(of: InboundMessage.self)
+        let running = Task { await bridge.run(inbound: inbound, hardware: [hardware]) }
+
+        toBridge.yield(
+            InboundMessage(
+                topic: "Thuis/bridge/living/request/heal", payload: Array(#"{"transaction":"1"}"#.utf8),
+                retained: false))
+        await mqtt.waitFor("Thuis/bridge/living/response/heal")
+        await handler.release()
+        await mqtt.waitFor(
+            "Thuis/bridge/living/event", payload: BridgeEvent.cecReceived(frame: "10:36").json.serialized)
+
+        let order = await mqtt.published.map(\.topic).filter { $0.hasPrefix("Thuis/bridge/living/") }
+        #expect(
+            order.suffix(3) == [
+                "Thuis/bridge/living/event", "Thuis/bridge/living/event", "Thuis/bridge/living/response/heal",
+            ])
+        #expect(await mqtt.events(on: "Thuis/bridge/living/event").suffix(2).map { $0["frame"] } == ["10:04", "10:36"])
+        running.cancel()
+        await running.value
+    }
+
     @Test func aCommandStillQueuedWhenTheBridgeStopsFailsWithBridgeStoppingAndIsNotSent() async throws {
         let mqtt = FakeMQTTPort()
         let zwave = FakeDeviceBackend(adapter: .zwave)
@@ -81,5 +113,37 @@ import Testing
         #expect(failed.first?["command"] == "level 20")
         #expect(failed.first?["reason"] == "bridge stopping")
         #expect(await mqtt.retained["Thuis/device/bedroom/light/availability"] == "offline")
+    }
+}
+
+/// A request handler whose events reach the bridge's hardware stream only once released: by the bridge's
+/// ``mark(_:)`` (its events and the marker then go in order) or by the test.
+private actor HoldingEventsHandler: BridgeRequestHandler {
+    nonisolated let verbs: Set<BridgeRequest.Verb> = [.heal]
+    private let stream: AsyncStream<HardwareEvent>.Continuation
+    private var held: [HardwareEvent] = []
+    private var released = false
+
+    init(stream: AsyncStream<HardwareEvent>.Continuation) { self.stream = stream }
+
+    func handle(_ request: BridgeRequest) async throws(RequestFailure) -> JSONValue {
+        emit(.event(.cecReceived(frame: "10:04")))
+        emit(.event(.cecReceived(frame: "10:36")))
+        return .object([("started", true)])
+    }
+
+    func mark(_ marker: EventMarker) {
+        emit(.marker(marker))
+        release()
+    }
+
+    func release() {
+        released = true
+        for event in held { stream.yield(event) }
+        held.removeAll()
+    }
+
+    private func emit(_ event: HardwareEvent) {
+        if released { stream.yield(event) } else { held.append(event) }
     }
 }
