@@ -16,6 +16,11 @@ public enum Timestamp {
         return format(parts, offsetSeconds: localTime ? parts.tm_gmtoff : 0)
     }
 
+    /// `20261122T043802Z`: the UTC time without separators, for a file name (a damaged file put aside).
+    public static func compact(secondsSince1970: Double) -> String {
+        iso8601(secondsSince1970: secondsSince1970).filter { $0 != "-" && $0 != ":" }
+    }
+
     /// The seconds since 1970 of a UTC timestamp as ``iso8601(secondsSince1970:localTime:)`` writes it
     /// (`2026-11-22T04:38:02Z`); nil for any other text.
     public static func secondsSince1970(iso8601 text: String) -> Int? {

@@ -68,6 +68,7 @@ extension OpenZWave {
     public func writeConfig() throws(ZWaveError) {
         let (manager, home) = try requireReady("zw_write_config", node: nil)
         try ZWaveError.check(zw_write_config(manager, home.rawValue), call: "zw_write_config")
+        cacheCopy.keepComplete()
     }
 
     /// Messages waiting in OpenZWave's send queues (`zw_send_queue_count`).

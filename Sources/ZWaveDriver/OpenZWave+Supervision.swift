@@ -152,6 +152,7 @@ extension OpenZWave {
     func restart(reason: String) {
         reportOutage(reason)
         removeDriver()
+        cacheCopy.keepComplete()
         home = nil
         controller = nil
         values.removeAll()
@@ -200,6 +201,7 @@ extension OpenZWave {
             logger.warning("could not write the network cache", metadata: ["error": "\(error)"])
             return
         }
+        cacheCopy.keepComplete()
         var written: UInt64 = 0
         var skipped: UInt64 = 0
         zw_cache_write_counts(&written, &skipped)

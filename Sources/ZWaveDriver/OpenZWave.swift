@@ -109,6 +109,7 @@ public actor OpenZWave {
             throw ZWaveError(
                 .userPath, call: "FileManager.createDirectory", message: "\(configuration.userPath): \(error)")
         }
+        cacheCopy.restoreDamaged()
         patches = LibraryPatches.apply(
             writtenFor: configuration.patchesWrittenFor, enabled: configuration.libraryPatches)
         if patches.refusal == nil {
@@ -182,6 +183,9 @@ public actor OpenZWave {
         return (status, handle)
     }
 
+    /// The last complete network cache, kept beside OpenZWave's own and put back at start when that one is cut.
+    var cacheCopy: NetworkCacheCopy { NetworkCacheCopy(directory: configuration.userPath, logger: logger) }
+
     /// Whether a network key is configured (S0 `secure` inclusion can work).
     public nonisolated var hasNetworkKey: Bool { configuration.networkKey != nil }
 
@@ -197,6 +201,7 @@ public actor OpenZWave {
                 }
             }
             removeDriver()
+            cacheCopy.keepComplete()  // the cache written above, or the one OpenZWave wrote as it removed the driver
             let started = ContinuousClock.now
             do {
                 try ZWaveError.check(zw_manager_destroy(manager), call: "zw_manager_destroy")
