@@ -83,7 +83,7 @@ struct CECDriverHarness {
     /// Waits until the adapter has received `count` pings in all (`hostMessageCount(.ping)`); whether it did within
     /// `timeout`.
     func waitForPings(_ count: Int, timeout: Duration = .seconds(10)) async throws -> Bool {
-        let deadline = ContinuousClock.now + timeout
+        let deadline = ContinuousClock.now + TestTime.scaled(timeout)
         while emulator.hostMessageCount(.ping) < count, ContinuousClock.now < deadline {
             try await Task.sleep(for: .milliseconds(50))
         }

@@ -1,6 +1,7 @@
 import CECDriver
 import Foundation
 import Synchronization
+import TestSupport
 
 /// Collects a driver's events (consumed by a task the test owns) so tests can wait for one.
 final class EventRecorder: Sendable {
@@ -14,7 +15,7 @@ final class EventRecorder: Sendable {
 
     /// Polls (every 10 ms) for an event at index ≥ `since` that `match` maps to a value.
     func wait<T>(since: Int = 0, timeout: Duration, _ match: (CECEvent) -> T?) async -> T? {
-        let deadline = ContinuousClock.now + timeout
+        let deadline = ContinuousClock.now + TestTime.scaled(timeout)
         while ContinuousClock.now < deadline {
             if let hit = all.dropFirst(since).lazy.compactMap(match).first { return hit }
             try? await Task.sleep(for: .milliseconds(10))

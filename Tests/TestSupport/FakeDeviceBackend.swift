@@ -8,7 +8,7 @@ public actor FakeDeviceBackend: DeviceBackend {
     private var holding = false
     private var held: [CheckedContinuation<Void, Never>] = []
     private var failure: String?
-    private var arrivalWaiters: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
+    private var arrivalWaiters = BoundedWaiters<Int>()
 
     public init(adapter: Adapter) { self.adapter = adapter }
 
@@ -25,12 +25,7 @@ public actor FakeDeviceBackend: DeviceBackend {
 
     private func arrive(_ command: DeviceCommand, _ device: DeviceDescriptor) {
         executed.append((device.address, command))
-        let count = executed.count
-        arrivalWaiters.removeAll { waiter in
-            guard count >= waiter.count else { return false }
-            waiter.continuation.resume()
-            return true
-        }
+        arrivalWaiters.resume(with: executed.count)
     }
 
     private func holdIfHolding() async {
@@ -55,10 +50,19 @@ public actor FakeDeviceBackend: DeviceBackend {
     /// Makes every following command fail with `reason`.
     public func fail(with reason: String?) { failure = reason }
 
-    /// Waits until at least `count` commands have arrived.
-    public func waitForCommands(_ count: Int) async {
+    /// Waits until at least `count` commands have arrived; at most `limit` (scaled), then the test has an issue
+    /// recorded and goes on.
+    public func waitForCommands(_ count: Int, limit: Duration = .seconds(30)) async {
         if executed.count >= count { return }
-        await withCheckedContinuation { arrivalWaiters.append((count, $0)) }
+        await withCheckedContinuation { continuation in
+            arrivalWaiters.add(limit: limit, matches: { $0 >= count }, continuation: continuation) { id in
+                await self.expireArrival(id, count: count)
+            }
+        }
+    }
+
+    private func expireArrival(_ id: Int, count: Int) {
+        arrivalWaiters.expire(id, what: "\(count) commands (\(executed.count) arrived)")
     }
 
     public var commands: [DeviceCommand] { executed.map(\.1) }

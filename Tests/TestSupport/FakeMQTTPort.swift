@@ -15,26 +15,30 @@ public actor FakeMQTTPort: MQTTPort {
 
     public private(set) var published: [Published] = []
     public private(set) var subscriptions: [String] = []
-    private var waiters: [(matches: @Sendable (Published) -> Bool, continuation: CheckedContinuation<Void, Never>)] = []
+    private var waiters = BoundedWaiters<Published>()
 
     public init() {}
 
     public func publish(topic: String, payload: [UInt8], retain: Bool) async {
         let message = Published(topic: topic, payload: String(decoding: payload, as: UTF8.self), retain: retain)
         published.append(message)
-        waiters.removeAll { waiter in
-            guard waiter.matches(message) else { return false }
-            waiter.continuation.resume()
-            return true
-        }
+        waiters.resume(with: message)
     }
 
     /// Waits until a message on `topic` (with `payload`, when given) has been published, now or earlier (from
-    /// the `after`-th message on).
-    public func waitFor(_ topic: String, payload: String? = nil, after: Int = 0) async {
+    /// the `after`-th message on); at most `limit` (scaled), then the test has an issue recorded and goes on.
+    public func waitFor(_ topic: String, payload: String? = nil, after: Int = 0, limit: Duration = .seconds(30)) async {
         let matches: @Sendable (Published) -> Bool = { $0.topic == topic && (payload == nil || $0.payload == payload) }
         if published.dropFirst(after).contains(where: matches) { return }
-        await withCheckedContinuation { waiters.append((matches, $0)) }
+        await withCheckedContinuation { continuation in
+            waiters.add(limit: limit, matches: matches, continuation: continuation) { id in
+                await self.expire(id, topic: topic, payload: payload)
+            }
+        }
+    }
+
+    private func expire(_ id: Int, topic: String, payload: String?) {
+        waiters.expire(id, what: "a message on \(topic)\(payload.map { " (\($0))" } ?? "")")
     }
 
     public func subscribe(_ filter: String) async { subscriptions.append(filter) }

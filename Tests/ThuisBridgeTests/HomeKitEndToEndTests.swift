@@ -42,12 +42,15 @@ import ZWaveEmulator
         return found
     }
 
-    @Test func aiohomekitPairsReadsWritesReceivesEventsAndUnpairs() async throws {
-        guard await HomeKitController.isInstalled() else {
-            if HomeAssistantInstall.isRequired { throw TestSupportError(HomeKitController.missing) }
-            print("skipped: \(HomeKitController.missing)")
-            return
-        }
+    /// Skipped (and reported so by the test runner) without aiohomekit, unless `THUIS_REQUIRE_HA=1` (CI), where the
+    /// test runs and fails on its absence.
+    @Test(
+        .enabled(Comment(rawValue: HomeKitController.missing)) {
+            if HomeAssistantInstall.isRequired { return true }
+            return await HomeKitController.isInstalled()
+        })
+    func aiohomekitPairsReadsWritesReceivesEventsAndUnpairs() async throws {
+        guard await HomeKitController.isInstalled() else { throw TestSupportError(HomeKitController.missing) }
         try await AvahiDaemon.shared.start()
         let port = try FreePort.next()
         try await ZWaveHouse.with(name: "homekit", appending: Self.homeKitLines(port: port)) { house in

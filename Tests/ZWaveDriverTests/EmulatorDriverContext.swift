@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import TestSupport
 import Testing
 import ZWaveDriver
 import ZWaveEmulator
@@ -44,7 +45,7 @@ final class EmulatorDriverContext: @unchecked Sendable {
 
     /// Polls `condition` until it holds or `timeout` passes.
     func eventually(_ timeout: Duration, _ condition: () async -> Bool) async -> Bool {
-        let deadline = ContinuousClock.now + timeout
+        let deadline = ContinuousClock.now + TestTime.scaled(timeout)
         while ContinuousClock.now < deadline {
             if await condition() { return true }
             try? await Task.sleep(for: .milliseconds(20))

@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import TestSupport
 
 /// A thread-safe log of things seen on other threads (pty bytes, events, log lines) that a test
 /// polls with a deadline.
@@ -14,7 +15,7 @@ final class Recorder<Element: Sendable>: Sendable {
 
     /// Polls `condition` over everything recorded until it holds or `timeout` passes.
     func wait(timeout: Duration, until condition: ([Element]) -> Bool) async -> Bool {
-        let deadline = ContinuousClock.now + timeout
+        let deadline = ContinuousClock.now + TestTime.scaled(timeout)
         while ContinuousClock.now < deadline {
             if condition(all) { return true }
             try? await Task.sleep(for: .milliseconds(20))
