@@ -108,7 +108,9 @@ public struct DashboardAccess: Sendable {
             // Both compared, so the time taken does not say which role a guess came close to.
             let isAdmin = admin.matches(candidate)
             let isControl = control?.matches(candidate) ?? false
-            return isAdmin ? .admin : isControl ? .control : nil
+            // A token that is both (the configuration refuses equal tokens) gets the lesser role: the wall tablet's
+            // token never makes anyone admin.
+            return isControl ? .control : isAdmin ? .admin : nil
         }
         if let header = request.authorization {
             let parts = header.split(separator: " ", maxSplits: 1)

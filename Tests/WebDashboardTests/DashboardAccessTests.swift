@@ -98,6 +98,19 @@ import WebDashboard
         #expect(open.decide(request("/network")) == .allowed(.admin))
     }
 
+    /// Should the two tokens ever be equal (the configuration refuses it), a token matching both is the control
+    /// role: the wall tablet's token never makes anyone admin.
+    @Test func aTokenMatchingBothRolesIsOnlyControl() throws {
+        let same = try DashboardToken(text: Self.tablet)
+        let access = DashboardAccess(admin: same, control: same)
+        #expect(access.decide(request(authorization: "Bearer \(Self.tablet)")) == .allowed(.control))
+        #expect(access.decide(request("/ws", query: "token=\(Self.tablet)", upgrade: true)) == .allowed(.control))
+        guard case .forbidden = access.decide(request("/network", cookies: ["thuis_token=\(Self.tablet)"])) else {
+            Issue.record("a token matching both roles saw the network page")
+            return
+        }
+    }
+
     @Test func aSecureCookieForATLSProxy() {
         let secure = DashboardAccess(admin: try? DashboardToken(text: Self.secret), secureCookie: true)
         #expect(

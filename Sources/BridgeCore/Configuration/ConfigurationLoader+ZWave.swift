@@ -12,8 +12,9 @@ extension ConfigurationLoader {
         let addresses: [Located<DeviceAddress>]
     }
 
-    /// `[zwave]`, `[[zwave.device]]` and `[[zwave.scene]]`; `nil` when the file has no `[zwave]`.
-    static func readZWave(_ root: TableReader) -> ZWaveResult? {
+    /// `[zwave]`, `[[zwave.device]]` and `[[zwave.scene]]`; `nil` when the file has no `[zwave]`. `prefix` is the
+    /// `[bridge] prefix` (nil when it is invalid): no scene may publish under `<prefix>/bridge/`.
+    static func readZWave(_ root: TableReader, prefix: String?) -> ZWaveResult? {
         guard root.contains("zwave") else { return nil }
         let known = [
             "port", "config_path", "state_dir", "log_level", "refresh_after_set", "openzwave_patches",
@@ -47,7 +48,7 @@ extension ConfigurationLoader {
         let devices = read.compactMap(\.device)
         let addresses = read.compactMap(\.address)
         let sceneTables = table.arrayOfTables("scene", known: ["node", "instance", "scene", "topic", "payload"])
-        let scenes = sceneTables.compactMap { readZWaveScene($0.reader) }
+        let scenes = sceneTables.compactMap { readZWaveScene($0.reader, prefix: prefix) }
         checkDuplicateNodes(devices, diagnostics: table.diagnostics)
         checkDuplicateScenes(scenes, diagnostics: table.diagnostics)
 
@@ -108,12 +109,12 @@ extension ConfigurationLoader {
         return valid ? parameters : nil
     }
 
-    private static func readZWaveScene(_ table: TableReader) -> Located<ZWaveSceneConfig>? {
+    private static func readZWaveScene(_ table: TableReader, prefix: String?) -> Located<ZWaveSceneConfig>? {
         let node = table.int("node", required: true, in: nodeRange)
         let instance = table.int("instance", in: instanceRange)
         let scene = table.int("scene", required: true, in: sceneRange)
         var topic = table.nonEmptyString("topic", required: true)
-        if let value = topic, let reason = publishTopicProblem(value) {
+        if let value = topic, let reason = publishTopicProblem(value) ?? bridgeTopicProblem(value, prefix: prefix) {
             table.report("topic", "\(reason) (got \(TableReader.quoted(value)))")
             topic = nil
         }
@@ -123,6 +124,21 @@ extension ConfigurationLoader {
         }
         let config = ZWaveSceneConfig(node: node, instance: instance, scene: scene, topic: topic, payload: payload)
         return Located(path: table.path, value: config)
+    }
+
+    /// Why a scene may not publish to `topic`: it is one of the bridges' own topics, `<prefix>/bridge/<bridge>/...`
+    /// (requests, responses, `state`, `info`, `devices`, events), of this bridge or any other. A scene is published by
+    /// the device and by a control-role dashboard (the wall tablet), which must never be able to run a bridge
+    /// request or fake a bridge's state through one.
+    static func bridgeTopicProblem(_ topic: String, prefix: String?) -> String? {
+        guard let prefix else { return nil }
+        let levels = topic.split(separator: "/", omittingEmptySubsequences: false)
+        let prefixLevels = prefix.split(separator: "/", omittingEmptySubsequences: false)
+        guard levels.count > prefixLevels.count + 1, levels.starts(with: prefixLevels),
+            levels[prefixLevels.count] == "bridge"
+        else { return nil }
+        return "must not be under \(prefix)/bridge/: those are the bridges' own topics (requests, responses, state, "
+            + "events), which a scene (and a control-role dashboard firing it) may not publish to"
     }
 
     /// Why `topic` cannot be published to, or `nil` when it can.

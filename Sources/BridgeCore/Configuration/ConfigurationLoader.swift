@@ -81,7 +81,7 @@ public enum ConfigurationLoader {
             diagnostics: diagnostics)
         let bridge = readBridge(root)
         let mqtt = readMQTT(root)
-        let zwave = readZWave(root)
+        let zwave = readZWave(root, prefix: bridge?.prefix)
         let cec = readCEC(root)
         let homeAssistant = readHomeAssistant(root)
         let web = readWeb(root)
@@ -170,19 +170,40 @@ public enum ConfigurationLoader {
         }
     }
 
-    /// What is wrong with the `[web]` token files (the same check the daemon makes when it reads the tokens).
+    /// What is wrong with the `[web]` token files (the same check the daemon makes when it reads the tokens), and a
+    /// control token equal to the admin token when either comes from a file (two inline ones are compared when the
+    /// text is parsed): with one token for both roles the wall tablet would be admin.
     private static func tokenFileProblems(in web: WebSection?, lines: SourceLineIndex) -> [ConfigurationProblem] {
-        [web?.adminToken, web?.controlToken].compactMap { setting -> ConfigurationProblem? in
-            guard let setting, case .file(let file) = setting.source else { return nil }
+        var problems: [ConfigurationProblem] = []
+        var tokens: [DashboardToken?] = []
+        for setting in [web?.adminToken, web?.controlToken] {
+            guard let setting else {
+                tokens.append(nil)
+                continue
+            }
             do {
-                _ = try setting.read()
-                return nil
+                tokens.append(try setting.read())
             } catch {
-                return ConfigurationProblem(
-                    keyPath: setting.keyPath, message: "\(TableReader.quoted(file)): \(error)",
-                    line: lines.line(of: setting.keyPath))
+                tokens.append(nil)
+                // Only a file can fail to be read: an inline token was checked when the text was parsed.
+                let file = if case .file(let file) = setting.source { file } else { setting.key }
+                problems.append(
+                    ConfigurationProblem(
+                        keyPath: setting.keyPath, message: "\(TableReader.quoted(file)): \(error)",
+                        line: lines.line(of: setting.keyPath)))
             }
         }
+        if let admin = web?.adminToken, let control = web?.controlToken, let adminToken = tokens[0],
+            tokens[1] == adminToken
+        {
+            problems.append(
+                ConfigurationProblem(
+                    keyPath: control.keyPath,
+                    message: "the control token must differ from the admin token (\(admin.keyPath)): with one token "
+                        + "for both the wall tablet would be admin",
+                    line: lines.line(of: control.keyPath)))
+        }
+        return problems
     }
 
     private static func unreadableFiles(in mqtt: MQTTSection, lines: SourceLineIndex) -> [ConfigurationProblem] {

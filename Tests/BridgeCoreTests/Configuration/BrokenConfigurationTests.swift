@@ -384,6 +384,31 @@ import Testing
         }
     }
 
+    /// No scene may publish to a bridge's own topics (a request, a response, a state, an event, of any bridge under
+    /// the prefix): a control-role dashboard fires scenes and must never run a bridge request through one.
+    @Test(arguments: [
+        (nil, "Thuis/bridge/living/request/include"), (nil, "Thuis/bridge/kitchen/request/set_config"),
+        (nil, "Thuis/bridge/living/response/include"), (nil, "Thuis/bridge/kitchen/state"),
+        (nil, "Thuis/bridge/living/event"), (nil, "Thuis/bridge/living/info"),
+        ("home/Thuis", "home/Thuis/bridge/other/request/exclude"),
+    ])
+    func sceneTopicsMayNotBeBridgeTopics(prefix: String?, topic: String) {
+        let scene = ConfigFixture.ZWaveScene(node: 2, scene: 26, topic: topic, payload: "{\"transaction\": \"t\"}")
+        let found = problems(ConfigFixture(prefix: prefix, zwave: .init(scenes: [scene])).text)
+        #expect(found.map(\.keyPath) == ["zwave.scene[0].topic"], "topic \(topic)")
+        #expect(found.first?.message.hasPrefix("must not be under \(prefix ?? "Thuis")/bridge/") == true, "\(found)")
+    }
+
+    @Test(arguments: [
+        (nil, "Thuis/scene/homeTheater"), (nil, "Thuis/bridge"), (nil, "Other/bridge/living/request/include"),
+        ("home/Thuis", "Thuis/bridge/living/request/include"), (nil, "Thuis/device/living/lamp/set"),
+    ])
+    func ordinarySceneTopicsAreAccepted(prefix: String?, topic: String) {
+        let scene = ConfigFixture.ZWaveScene(node: 2, scene: 26, topic: topic, payload: "on")
+        let text = ConfigFixture(prefix: prefix, zwave: .init(scenes: [scene])).text
+        #expect(throws: Never.self, "topic \(topic)") { try ConfigurationLoader.parse(text: text) }
+    }
+
     @Test func wrongTypesAndShapes() {
         #expect(keyPaths("[bridge]\nname = 5\n") == ["bridge.name"])
         #expect(problems("[bridge]\nname = 5\n").first?.message == "must be a string (got integer 5)")

@@ -213,6 +213,43 @@ import Testing
         #expect(try loaded.web?.controlToken?.read() == DashboardToken(text: Self.control))
     }
 
+    /// The same token for both roles is refused under the control token's key path however each is given: inline,
+    /// from files, or one of each (with one token for both the wall tablet would be admin).
+    @Test(arguments: [(false, true), (true, false), (true, true)])
+    func equalTokensFromFilesAreRefusedAtLoad(adminFromFile: Bool, controlFromFile: Bool) throws {
+        let directory = try TemporaryDirectory(prefix: "thuis-web")
+        defer { directory.remove() }
+        var web = ConfigFixture.Web()
+        for (fromFile, name) in [(adminFromFile, "admin"), (controlFromFile, "control")] {
+            let file = try directory.write("\(name).token", Self.token + "\n")
+            try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: file)
+            switch (name, fromFile) {
+            case ("admin", true): web.adminTokenFile = file
+            case ("admin", false): web.adminToken = Self.token
+            case (_, true): web.controlTokenFile = file
+            default: web.controlToken = Self.token
+            }
+        }
+        let config = try directory.write("devices.toml", ConfigFixture(name: "living", web: web).text)
+        let keyPath = controlFromFile ? "web.control_token_file" : "web.control_token"
+        do {
+            _ = try ConfigurationLoader.load(path: config)
+            Issue.record("one token for both roles was taken")
+        } catch {
+            #expect(error.problems.map(\.keyPath) == [keyPath], "\(error)")
+            #expect(
+                error.problems.first?.message.hasPrefix("the control token must differ from the admin token") == true,
+                "\(error)")
+        }
+        // Different tokens in the same places load.
+        let control = try directory.write("control.token", Self.control + "\n")
+        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: control)
+        if !controlFromFile { web.controlToken = Self.control }
+        try directory.write("devices.toml", ConfigFixture(name: "living", web: web).text)
+        #expect(
+            try ConfigurationLoader.load(path: config).web?.controlToken?.read() == DashboardToken(text: Self.control))
+    }
+
     @Test func aTokenMatchesOnlyItselfAndNeverShowsItself() throws {
         let token = try DashboardToken(text: Self.token)
         #expect(token.matches(Array(Self.token.utf8)))
