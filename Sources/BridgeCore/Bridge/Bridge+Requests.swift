@@ -72,13 +72,17 @@ extension Bridge {
     }
 
     /// Runs a request for a front end of the bridge (the dashboard's `/api/devices` and `/metrics`) and gives it the
-    /// result instead of publishing a response: the same handlers as `<prefix>/bridge/<bridge>/request/<verb>`.
+    /// result instead of publishing a response: the same handlers as `<prefix>/bridge/<bridge>/request/<verb>`, but
+    /// without waiting for the request's events to be applied (``eventsApplied(of:verb:)``). That wait orders a
+    /// response after its events on the MQTT wire; this result goes on no wire, and a scrape behind a backlog of
+    /// events must not wait up to `eventsTimeout` (longer than Prometheus' scrape timeout).
     public func request(_ request: BridgeRequest) async -> Result<JSONValue, RequestFailure> {
-        await perform(request)
+        await perform(request, afterItsEvents: false)
     }
 
-    /// Runs a valid request: `devices` here, the rest on the handler that serves its verb.
-    func perform(_ request: BridgeRequest) async -> Result<JSONValue, RequestFailure> {
+    /// Runs a valid request: `devices` here, the rest on the handler that serves its verb; with `afterItsEvents`
+    /// (an MQTT response) it returns once the events the handler emitted so far are applied.
+    func perform(_ request: BridgeRequest, afterItsEvents: Bool = true) async -> Result<JSONValue, RequestFailure> {
         if request == .devices { return .success(states.inventory()) }
         guard let handler = requestHandlers.first(where: { $0.verbs.contains(request.verb) }) else {
             let needs = request.verb == .cecTransmit ? "a CEC adapter" : "a Z-Wave adapter"
@@ -90,7 +94,7 @@ extension Bridge {
         } catch {
             result = .failure(error)
         }
-        await eventsApplied(of: handler, verb: request.verb)
+        if afterItsEvents { await eventsApplied(of: handler, verb: request.verb) }
         return result
     }
 

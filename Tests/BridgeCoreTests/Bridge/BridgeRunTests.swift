@@ -81,6 +81,29 @@ import Testing
         await running.value
     }
 
+    /// A front end's request (`/metrics`' `network_stats`) is answered without waiting for the handler's marker:
+    /// here the handler's events never get applied (a stalled event pipeline, 1,000 events queued behind nothing),
+    /// so a wait for the marker would last the whole `eventsTimeout` (10 s), past Prometheus' scrape timeout.
+    @Test func aFrontEndsRequestDoesNotWaitForTheEventBacklog() async throws {
+        let mqtt = FakeMQTTPort()
+        let (hardware, fromHardware) = AsyncStream.makeStream(of: HardwareEvent.self)
+        let handler = StalledEventsHandler()
+        let bridge = Bridge(
+            identity: BridgeIdentity(name: "living"), devices: [light], backends: [FakeDeviceBackend(adapter: .zwave)],
+            requestHandlers: [handler], mqtt: mqtt, logger: Logger(label: "test"))
+        let (inbound, _) = AsyncStream.makeStream(of: InboundMessage.self)
+        let running = Task { await bridge.run(inbound: inbound, hardware: [hardware]) }
+        fromHardware.yield(.adapterAvailability(adapter: .zwave, online: true, reason: "ready"))
+        await mqtt.waitFor("Thuis/bridge/living/state", payload: "online")
+
+        let answer = try await finishing(within: .seconds(3)) { await bridge.request(.networkStats) }
+        let result = try #require(answer, "the scrape's request waited for the event backlog")
+        #expect(try result.get() == .object([("nodes", .array([]))]))
+        #expect(await handler.markers == 0, "the front end's request asked for a marker")
+        running.cancel()
+        await running.value
+    }
+
     @Test func aCommandStillQueuedWhenTheBridgeStopsFailsWithBridgeStoppingAndIsNotSent() async throws {
         let mqtt = FakeMQTTPort()
         let zwave = FakeDeviceBackend(adapter: .zwave)
@@ -145,5 +168,23 @@ private actor HoldingEventsHandler: BridgeRequestHandler {
 
     private func emit(_ event: HardwareEvent) {
         if released { stream.yield(event) } else { held.append(event) }
+    }
+}
+
+/// A `network_stats` handler whose events never get applied: 1,000 of them wait in a queue nobody drains, and the
+/// marker the bridge asks for goes behind them, so it is never reached.
+private actor StalledEventsHandler: BridgeRequestHandler {
+    nonisolated let verbs: Set<BridgeRequest.Verb> = [.networkStats]
+    private var backlog: [HardwareEvent] = Array(
+        repeating: .event(.cecReceived(frame: "10:04")), count: 1_000)
+    private(set) var markers = 0
+
+    func handle(_ request: BridgeRequest) async throws(RequestFailure) -> JSONValue {
+        .object([("nodes", .array([]))])
+    }
+
+    func mark(_ marker: EventMarker) {
+        markers += 1
+        backlog.append(.marker(marker))
     }
 }
