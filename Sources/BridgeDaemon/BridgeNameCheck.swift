@@ -12,10 +12,11 @@ public import SystemSupport
 /// - `online`, and `info` names a process of this machine (same boot, same pid namespace): in use if that process
 ///   still runs (its pid with its start time), free otherwise (a bridge restarted right after it was killed finds
 ///   its own `online` before the broker noticed the dead connection);
-/// - `online` and another machine (or no `info`): it is asked for its inventory (`request/devices`); an answer
-///   means in use, the state turning `offline` (its last will: the broker gives up 1.5 keep-alives after the last
-///   packet) means free; neither within 1.5 of its keep-alives and a margin means in use, with how to clear a
-///   stale state.
+/// - `online` and another machine (or no `info`): it is asked for its inventory (`request/devices`), which a running
+///   bridge answers from memory in milliseconds; an answer means in use, the state turning `offline` (its last will)
+///   means free; neither within `answerTimeout` (5 s) means a stale `online` (a bridge gone without its will, or
+///   anyone who could publish it): the name is taken over, with a warning naming the stale holder. A stale `online`
+///   never keeps the bridge down (exit 2, which systemd does not restart).
 public struct BridgeNameCheck: Sendable {
     public enum Verdict: Sendable, Equatable {
         /// The name is free; why, when a stale `online` was found.
@@ -27,8 +28,9 @@ public struct BridgeNameCheck: Sendable {
     let configuration: BridgeConfiguration
     let own: ProcessIdentity
     let logger: Logger
-    /// Added to 1.5 keep-alives when waiting for another machine's bridge to answer or its will to come.
-    var willMargin: Duration = .seconds(5)
+    /// How long another machine's bridge has to answer the inventory request (or its will to come) before its
+    /// `online` is taken as stale.
+    var answerTimeout: Duration = .seconds(5)
     /// How long the check waits for its own message to come back through the broker (normally milliseconds).
     var barrierTimeout: Duration = .seconds(10)
 
@@ -152,8 +154,7 @@ public struct BridgeNameCheck: Sendable {
             // retained messages on disk comes back with the `online` whose will it never published.
             return .free(note: "its last run, pid \(process.pid), was on this machine before it restarted")
         }
-        let keepAlive = announced?.keepAlive ?? 30
-        let limit = .seconds(keepAlive) * 1.5 + willMargin
+        let limit = answerTimeout
         let who =
             announced.map {
                 "host \($0.identity.host), pid \($0.identity.pid)" + ($0.started.map { ", started \($0)" } ?? "")
@@ -173,9 +174,8 @@ public struct BridgeNameCheck: Sendable {
         case .offline:
             return .free(note: "its last will arrived (\(who))")
         case .timedOut:
-            return .inUse(
-                "\(name) is online (\(who)) but neither answered nor went offline within \(limit); if that bridge is gone, "
-                    + "clear its state: mosquitto_pub -r -t '\(topics.bridgeState)' -m offline")
+            return .free(
+                note: "a stale online (\(who)) neither answered nor went offline within \(limit): taking over the name")
         }
     }
 

@@ -78,7 +78,8 @@ struct RunCommand: AsyncParsableCommand {
             writeStandardError("\(config): refusing to start: \(why)\n")
             throw ExitCode(2)
         case .free(let note)?:
-            if let note { logger.notice("bridge name checked: free", metadata: ["note": "\(note)"]) }
+            // A stale `online` was found: who held it, and why the name is taken over.
+            if let note { logger.warning("bridge name taken over", metadata: ["stale": "\(note)"]) }
         }
         let composition: Composition
         do {

@@ -173,6 +173,39 @@ import Testing
         try await house.watcher.waitForMessage(topic: "Thuis/bridge/\(name)/state", text: "online", from: mark)
     }
 
+    /// Waits until `bridge` has taken over the name `name` (its own `info` and `online`, after `from`) and logged the
+    /// takeover; it keeps running.
+    static func expectTakeover(_ house: Broker, by bridge: ChildProcess, name: String, from mark: Int) async throws {
+        let pid = JSONValue.int(Int(bridge.pid))
+        _ = try await house.watcher.waitForMessage(topic: "Thuis/bridge/\(name)/info", from: mark) {
+            (try? JSONValue.parse($0.payload))?["pid"] == pid
+        }
+        try await house.watcher.waitForMessage(topic: "Thuis/bridge/\(name)/state", text: "online", from: mark)
+        let logged = await bridge.waitForLine(timeout: .seconds(10)) { $0.text.contains("bridge name taken over") }
+        #expect(logged != nil, "\(bridge.outputText)")
+        #expect(bridge.isRunning, "\(bridge.outputText)")
+    }
+
+    /// A retained `online` that a plain client published, with no bridge and no `info` behind it: the bridge asks,
+    /// gets no answer within 5 s, logs the takeover and serves (its `online`, its devices' states).
+    @Test func aRetainedOnlineWithNoBridgeBehindItIsTakenOver() async throws {
+        let house = try await Broker()
+        let mark = await house.mark
+        try await house.watcher.publish(topic: "Thuis/bridge/orphan/state", text: "online", retain: true)
+        try await house.watcher.waitForMessage(topic: "Thuis/bridge/orphan/state", text: "online", from: mark)
+        let bridge = try house.start("orphan", devices: ["attic/tv"])
+        do {
+            try await Self.expectTakeover(house, by: bridge, name: "orphan", from: await house.mark)
+            #expect(bridge.outputText.contains("no info on who runs it"), "\(bridge.outputText)")
+            try await house.watcher.waitForMessage(topic: "Thuis/device/attic/tv/availability", text: "offline")
+        } catch {
+            Issue.record("\(bridge.outputText.suffix(3000))")
+            await house.stop([bridge])
+            throw error
+        }
+        await house.stop([bridge])
+    }
+
     /// `online` left by a process of this machine that no longer runs: a bridge killed before the broker noticed
     /// (this boot, its pid gone), or one that ran before the machine restarted (a power cut took a broker on the
     /// same machine down with it, and the broker kept the `online` on disk): the new one starts at once.
@@ -241,16 +274,14 @@ import Testing
             #expect(waiting.isRunning, "\(waiting.outputText)")
             #expect(await waiting.stop(timeout: .seconds(60)) == .exited(0))
 
-            // Neither an answer nor a will: the name stays taken.
+            // Neither an answer nor a will: the `online` is stale, and the newcomer takes the name over.
             try await Self.leaveStaleState(
                 house, name: "remote", host: "pi-hall", machine: "another-machine", bootID: "another-boot", pid: 4242,
-                keepAlive: 1)
-            let refused = try house.start("remote", file: "refused.toml")
-            bridges.append(refused)
-            #expect(await refused.waitForExit(timeout: .seconds(60)) == .exited(2), "\(refused.outputText)")
-            await refused.waitForOutputEnd(timeout: .seconds(5))
-            #expect(refused.outputText.contains("neither answered nor went offline"), "\(refused.outputText)")
-            #expect(refused.outputText.contains("mosquitto_pub -r -t 'Thuis/bridge/remote/state' -m offline"))
+                keepAlive: 30)
+            let takeover = try house.start("remote", file: "takeover.toml")
+            bridges.append(takeover)
+            try await Self.expectTakeover(house, by: takeover, name: "remote", from: await house.mark)
+            #expect(takeover.outputText.contains("host pi-hall, pid 4242"), "\(takeover.outputText)")
         } catch {
             Issue.record("\(bridges.map { $0.outputText.suffix(2000) })")
             await house.stop(bridges)
