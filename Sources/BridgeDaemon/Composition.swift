@@ -1,6 +1,7 @@
 public import BridgeCore
 import CECDriver
 import FoundationEssentials
+internal import Glibc
 import HomeAssistant
 import HomeKit
 import HomeKitBridge
@@ -98,8 +99,17 @@ public struct Composition {
             frontEnds.append(hub)
             dashboard = (hub, web, access)
         }
-        let homeKit = try Self.homeKit(configuration, identity: identity, logger: logger)
+        var homeKitUnavailable: BridgeEvent?
+        let homeKit = try Self.homeKit(
+            configuration, identity: identity, logger: logger, unavailable: &homeKitUnavailable)
         if let homeKit { frontEnds.append(homeKit.accessories) }
+        if let homeKitUnavailable {
+            // Published as a bridge event once the bridge runs (a stream of one event).
+            let (stream, continuation) = AsyncStream.makeStream(of: HardwareEvent.self)
+            continuation.yield(.event(homeKitUnavailable))
+            continuation.finish()
+            hardware.append(stream)
+        }
         let bridge = Bridge(
             identity: identity, devices: Self.devices(configuration), scenes: configuration.zwave?.scenes ?? [],
             backends: backends, requestHandlers: requestHandlers, frontEnds: frontEnds, announcement: announcement,
@@ -136,12 +146,16 @@ public struct Composition {
 
     /// HomeKit's pairing store (created on the first start), its accessories and the server's configuration, when
     /// `[homekit]` is enabled. The setup code is read here (checked like `check-config` does) and never logged.
-    static func homeKit(_ configuration: BridgeConfiguration, identity: BridgeIdentity, logger: Logger) throws
-        -> (store: HomeKitStore, accessories: HomeKitAccessories, configuration: HAPServer.Configuration)?
-    {
+    /// A pairing file that cannot be used takes down HomeKit only: nil, with `unavailable` set to the event that says
+    /// why (``pairingStore(_:logger:unavailable:)``).
+    static func homeKit(
+        _ configuration: BridgeConfiguration, identity: BridgeIdentity, logger: Logger, unavailable: inout BridgeEvent?
+    ) throws -> (store: HomeKitStore, accessories: HomeKitAccessories, configuration: HAPServer.Configuration)? {
         guard let section = configuration.homeKit, section.enabled, let setting = section.setupCode else { return nil }
         let setupCode = try SetupCode(try setting.read())
-        let store = try HomeKitStore(path: section.pairingFile)
+        guard let store = pairingStore(section.pairingFile, logger: logger, unavailable: &unavailable) else {
+            return nil
+        }
         // A node whose scene activation devices.toml turns on (the FGD212's parameter 28) sends its clicks: both
         // buttons become programmable switches.
         let sceneNodes = Set(
@@ -155,6 +169,53 @@ public struct Composition {
             store, accessories,
             HAPServer.Configuration(name: section.name, port: section.port, setupCode: setupCode)
         )
+    }
+
+    /// The pairing store at `path`, or the `homekit_unavailable` event when the bridge must run without HomeKit this
+    /// run, logged (error) with the file, what is wrong and what to do. The rest of the bridge serves either way.
+    /// - A file that is not the pairing state (truncated, garbage): moved aside (``DamagedPairingFile``).
+    /// - No file, but a damaged copy moved aside before: not made afresh, since a new identity would silently
+    ///   break every pairing in the Home app; `thuis-bridge homekit reset` makes the new one.
+    /// - Permissions for group or others, unreadable, or not writable: left as it is, with the fix in the log.
+    static func pairingStore(_ path: String, logger: Logger, unavailable event: inout BridgeEvent?) -> HomeKitStore? {
+        let repair =
+            "run `thuis-bridge homekit reset` to make a new HomeKit identity, restart the bridge, then remove the "
+            + "bridge from the Home app and add it again with the setup code"
+        func unavailable(_ reason: String, movedTo: String? = nil, advice: String) -> BridgeEvent {
+            var metadata: Logger.Metadata = ["file": "\(path)", "reason": "\(reason)", "fix": "\(advice)"]
+            if let movedTo { metadata["moved_to"] = "\(movedTo)" }
+            logger.error("HomeKit is off this run: its pairing file cannot be used", metadata: metadata)
+            return .homeKitUnavailable(file: path, reason: reason, movedTo: movedTo)
+        }
+        if access(path, F_OK) != 0, let damaged = DamagedPairingFile.copies(of: path).last {
+            event = unavailable(
+                "the pairing file was damaged and moved aside to \(damaged)", movedTo: damaged, advice: repair)
+            return nil
+        }
+        do throws(HomeKitStoreError) {
+            return try HomeKitStore(path: path)
+        } catch {
+            switch error {
+            case .malformed:
+                switch DamagedPairingFile.moveAside(path, secondsSince1970: Date().timeIntervalSince1970) {
+                case .success(let damaged):
+                    event = unavailable(error.description, movedTo: damaged, advice: repair)
+                case .failure(let failure):
+                    event = unavailable(
+                        "\(error.description); \(failure.reason)",
+                        advice: "move it away by hand, then \(repair)")
+                }
+            case .exposed:
+                event = unavailable(
+                    error.description,
+                    advice: "chmod 600 \(path) (owned by the bridge's user), then restart the bridge; the pairings stay"
+                )
+            case .unreadable, .unwritable:
+                event = unavailable(
+                    error.description, advice: "make \(path) readable and writable by the bridge's user, then restart")
+            }
+            return nil
+        }
     }
 
     public static func mqttOptions(_ configuration: BridgeConfiguration) throws -> MQTTClientOptions {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import BridgeCore
+import BridgeDaemon
 internal import Glibc
 import HomeKit
 internal import SystemSupport
@@ -54,14 +55,27 @@ struct HomeKitShowCommand: AsyncParsableCommand {
     func run() async throws {
         let (settings, state) = try options.load()
         let qrCode = (state?.setupID).flatMap { try? QRCode(SetupPayload(code: settings.setupCode, setupID: $0).uri) }
-        writeStandardOutput(Self.text(settings, state, qrCode: qrCode, terminal: isatty(STDOUT_FILENO) == 1) + "\n")
+        let damaged = state == nil ? DamagedPairingFile.copies(of: settings.pairingFile).last : nil
+        writeStandardOutput(
+            Self.text(settings, state, qrCode: qrCode, terminal: isatty(STDOUT_FILENO) == 1, damaged: damaged) + "\n")
     }
 
-    /// Everything the command prints.
-    static func text(_ settings: HomeKitSettings, _ state: PairingFileState?, qrCode: QRCode?, terminal: Bool)
-        -> String
-    {
+    /// Everything the command prints; `damaged`: the pairing file's damaged copy, when the file is missing because
+    /// the bridge moved it aside (the bridge then runs without HomeKit).
+    static func text(
+        _ settings: HomeKitSettings, _ state: PairingFileState?, qrCode: QRCode?, terminal: Bool,
+        damaged: String? = nil
+    ) -> String {
         var lines = ["SETUP CODE  \(settings.setupCode)"]
+        if let damaged {
+            lines.append(
+                "HomeKit is off: the bridge found the pairing file \(settings.pairingFile) damaged and moved it aside to "
+                    + "\(damaged); it runs without HomeKit (Z-Wave, CEC and MQTT as usual). To pair again: stop the "
+                    + "bridge (sudo systemctl stop thuis-bridge), run `thuis-bridge homekit reset` (a new HomeKit "
+                    + "identity), start the bridge, then remove the bridge from the Home app and add it again with "
+                    + "the setup code.")
+            return lines.joined(separator: "\n")
+        }
         if let qrCode, let setupID = state?.setupID {
             lines += [
                 "", qrCode.rendered(colors: terminal), "",
@@ -105,6 +119,19 @@ struct HomeKitResetCommand: AsyncParsableCommand {
                     + "(sudo systemctl stop thuis-bridge), reset, then start it again. A running bridge keeps its "
                     + "pairings and would write them back.\n")
             throw ExitCode(1)
+        }
+        if loaded == nil, let damaged = DamagedPairingFile.copies(of: settings.pairingFile).last {
+            do {
+                _ = try HomeKitStore(path: settings.pairingFile)
+            } catch {
+                writeStandardError("\(error.description)\n")
+                throw ExitCode(1)
+            }
+            writeStandardOutput(
+                "Made a new HomeKit identity in \(settings.pairingFile) (the damaged file stays at \(damaged)). Start "
+                    + "the bridge (sudo systemctl start thuis-bridge), then remove the bridge from the Home app and add "
+                    + "it again with the setup code.\n")
+            return
         }
         guard let state = loaded, case let removed = state.pairings, !removed.isEmpty else {
             writeStandardOutput("No controller is paired: nothing to remove.\n")

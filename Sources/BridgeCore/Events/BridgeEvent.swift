@@ -39,6 +39,9 @@ public enum BridgeEvent: Sendable, Equatable, CustomStringConvertible {
     case messagesDropped(DroppedMessages)
     /// `health_check_<step>`: progress and results of a `health_check` request.
     case healthCheck(HealthCheckStep)
+    /// `homekit_unavailable`: `[homekit]` is enabled but the bridge runs without HomeKit: its pairing file (`file`)
+    /// cannot be used (`reason`); `moved_to`: where a damaged file was moved aside, if it was.
+    case homeKitUnavailable(file: String, reason: String, movedTo: String?)
 
     /// A controller operation, spelled as its events' prefix.
     public enum ControllerOperation: String, Sendable, Hashable {
@@ -107,6 +110,7 @@ public enum BridgeEvent: Sendable, Equatable, CustomStringConvertible {
         case .cecReceived: "cec_rx"
         case .messagesDropped: "messages_dropped"
         case .healthCheck(let step): "health_check_\(step.name)"
+        case .homeKitUnavailable: "homekit_unavailable"
         }
     }
 
@@ -183,6 +187,11 @@ public enum BridgeEvent: Sendable, Equatable, CustomStringConvertible {
             ]
         case .healthCheck(let step):
             return step.fields
+        case .homeKitUnavailable(let file, let reason, let movedTo):
+            return [
+                ("file", .string(file)), ("reason", .string(reason)),
+                ("moved_to", movedTo.map { .string($0) } ?? .null),
+            ]
         }
     }
 
