@@ -5,9 +5,14 @@ internal import FoundationEssentials
 /// time so each frame's end and round trip are known), progress as `health_check_*` events, and per node the
 /// frames sent, acknowledged and failed, the round trips and a ``HealthRating``.
 extension ZWaveBackend {
-    /// How long one NoOperation frame may take before it counts as failed (the library reports its end, acknowledged
-    /// or not, long before that unless the stick stopped answering).
+    /// How long one NoOperation frame may take, counted from when it left for the stick, before it counts as failed
+    /// (the library reports its end, acknowledged or not, long before that unless the stick stopped answering).
     static let noOperationTimeout: Duration = .seconds(10)
+
+    /// How long a NoOperation frame may wait in OpenZWave's send queue (behind the library's own queries, a sleeping
+    /// node's retries) before the check gives up on the node: the frame never left, so it is neither acknowledged
+    /// nor failed.
+    static let noOperationQueueLimit: Duration = .seconds(120)
 
     /// The counter the `noOperationCompleted` events of `node` advance (command class 0x00 is NoOperation).
     nonisolated static func noOperationKey(_ node: NodeID) -> ZWaveValueKey {
@@ -57,17 +62,27 @@ extension ZWaveBackend {
         for frame in 1...frames {
             if Task.isCancelled { break }
             var rtt: Int?
+            var waited: Int?
             switch await ping(node) {
             case .unsent(let reason):
                 result.status = "unreachable"
                 result.reason = reason
-            case .acknowledged(let milliseconds):
+            case .neverSent(let milliseconds):
+                result.status = "queue_blocked"
+                result.reason =
+                    "a frame waited \(milliseconds / 1000) s in OpenZWave's send queue and was never sent; "
+                    + "nothing was counted for it"
+                result.queueWaits.append(milliseconds)
+            case .acknowledged(let milliseconds, let queued):
                 rtt = milliseconds
+                waited = queued
                 result.roundTrips.append(milliseconds)
-            case .failed:
-                break
+                result.queueWaits.append(queued)
+            case .failed(let queued):
+                waited = queued
+                result.queueWaits.append(queued)
             }
-            if result.status == "unreachable" { break }
+            if result.status != "tested" { break }
             result.sent += 1
             emit(
                 .healthCheck(
@@ -76,6 +91,7 @@ extension ZWaveBackend {
                         [
                             ("node", .int(number)), ("frame", .int(frame)), ("of", .int(frames)),
                             ("acknowledged", .bool(rtt != nil)), ("rtt_ms", rtt.map { .int($0) } ?? .null),
+                            ("queued_ms", waited.map { .int($0) } ?? .null),
                         ])))
         }
         return result
@@ -83,16 +99,22 @@ extension ZWaveBackend {
 
     /// How one NoOperation frame ended.
     enum PingOutcome {
-        /// The node acknowledged it after `rtt` milliseconds (OpenZWave's measure, sent to acknowledged).
-        case acknowledged(rtt: Int)
-        /// Not acknowledged (the stick reported a transmit failure), or no end within `noOperationTimeout`.
-        case failed
-        /// The library did not send it.
+        /// The node acknowledged it after `rtt` milliseconds (OpenZWave's measure, sent to acknowledged); it waited
+        /// `queued` milliseconds in OpenZWave's send queue before it left.
+        case acknowledged(rtt: Int, queued: Int)
+        /// It left after `queued` milliseconds and was not acknowledged (the stick reported a transmit failure), or
+        /// had no end within `noOperationTimeout` of leaving.
+        case failed(queued: Int)
+        /// It waited `noOperationQueueLimit` (milliseconds) in OpenZWave's send queue and never left.
+        case neverSent(queued: Int)
+        /// The library did not take it.
         case unsent(String)
     }
 
-    /// Sends one NoOperation frame to `node` and waits for its end; the node's statistics tell whether it was
-    /// acknowledged.
+    /// Sends one NoOperation frame to `node` and waits for its end; the node's statistics tell when it left for
+    /// the stick (the library counts a frame as it writes it) and whether it was acknowledged. The time a frame
+    /// waits behind other nodes' traffic in the library's queue is the queue's, not the node's: the frame's time
+    /// limit starts when it leaves.
     func ping(_ node: NodeID) async -> PingOutcome {
         let key = Self.noOperationKey(node)
         let generation = reports.generation(of: key)
@@ -103,23 +125,47 @@ extension ZWaveBackend {
         } catch {
             return .unsent("\(error)")
         }
-        let ended = await reports.wait(for: key, after: generation, timeout: Self.noOperationTimeout)
-        guard ended, let after = try? await driver.nodeStatistics(node), after.sentFailed == before.sentFailed else {
-            return .failed
+        let queuedAt = ContinuousClock.now
+        var leftAt: ContinuousClock.Instant?
+        while leftAt == nil {
+            let now = ContinuousClock.now
+            if reports.generation(of: key) > generation { break }  // it ended before a look at the counter
+            if let current = try? await driver.nodeStatistics(node), current.sent > before.sent {
+                leftAt = now
+                break
+            }
+            if now - queuedAt >= Self.noOperationQueueLimit {
+                return .neverSent(queued: Self.milliseconds(now - queuedAt))
+            }
+            if (try? await Task.sleep(for: .milliseconds(20))) == nil { return .failed(queued: 0) }
         }
-        return .acknowledged(rtt: after.lastRequestRTT)
+        let departure = leftAt ?? ContinuousClock.now
+        let queued = Self.milliseconds(departure - queuedAt)
+        let remaining = Self.noOperationTimeout - (ContinuousClock.now - departure)
+        let ended = await reports.wait(for: key, after: generation, timeout: max(remaining, .zero))
+        guard ended, let after = try? await driver.nodeStatistics(node), after.sentFailed == before.sentFailed else {
+            return .failed(queued: queued)
+        }
+        return .acknowledged(rtt: after.lastRequestRTT, queued: queued)
+    }
+
+    nonisolated static func milliseconds(_ duration: Duration) -> Int {
+        Int(duration.components.seconds) * 1000 + Int(duration.components.attoseconds / 1_000_000_000_000_000)
     }
 
     /// What `health_check` reports for one node.
     struct HealthResult {
         let node: Int
-        /// `tested`, `asleep` (a sleeping battery node: nothing sent, not a failure) or `unreachable` (the library
-        /// refused to send).
+        /// `tested`, `asleep` (a sleeping battery node: nothing sent, not a failure), `unreachable` (the library
+        /// refused to send) or `queue_blocked` (a frame waited `noOperationQueueLimit` in the library's queue and
+        /// never left: the check of this node stopped there, with nothing counted for that frame).
         var status: String
         var reason: String?
         var sent = 0
         /// Round trips (ms) of the acknowledged frames.
         var roundTrips: [Int] = []
+        /// How long (ms) each frame waited in OpenZWave's send queue before it left.
+        var queueWaits: [Int] = []
 
         init(node: Int, status: String) {
             self.node = node
@@ -141,6 +187,7 @@ extension ZWaveBackend {
                         ?? .null
                 ),
             ]
+            out.append(("queued_max_ms", queueWaits.max().map { .int($0) } ?? .null))
             if let reason { out.append(("reason", .string(reason))) }
             return out
         }

@@ -30,7 +30,7 @@ extension ZWaveBackend {
         else { return }
         pingedAt[node] = now
         switch await ping(node) {
-        case .unsent:
+        case .unsent, .neverSent:  // never left: nothing said about the node
             return
         case .acknowledged:
             noteSeen(node)

@@ -158,6 +158,47 @@ import ZWaveEmulator
         }
     }
 
+    /// A frame that waits in OpenZWave's send queue behind another node's traffic is the queue's delay, not the
+    /// node's failure: the clean node rates 10, and the result says how long its frames waited (found on a mesh
+    /// where a lossy neighbour's retries held a clean node's frame 10 s in the queue: it counted as failed).
+    @Test func aCleanNodeBehindAnotherNodesStuckTrafficRatesTen() async throws {
+        let options = InclusionHouse.Options(extraNodes: [NodeDescription(id: 3, kind: .binarySwitch, name: "plug")])
+        try await InclusionHouse.with(name: "healthqueue", joinAfter: nil, options: options) { house in
+            let stick = house.stick
+            _ = try await house.watcher.waitForMessage(topic: "Thuis/device/unassigned/node3", timeout: .seconds(60))
+            // A parameter set on the dimmer (a Configuration Set on OpenZWave's send queue) whose transaction the
+            // radio holds: OpenZWave sends nothing else until it gives up on it, 10 s later.
+            async let held = stick.holdRadio(startingWith: { $0.destinationNode == 2 }, timeout: .seconds(30))
+            try await house.watcher.publish(
+                topic: "Thuis/bridge/\(house.bridgeName)/request/set_config",
+                text: #"{"transaction":"c1","node":2,"parameter":28,"value":1}"#)
+            try #require(await held != nil, "no frame to the dimmer")
+            let response = Task {
+                try Self.object(
+                    try await Self.request(house, "health_check", #"{"transaction":"q1","node":3,"frames":3}"#))
+            }
+            // The first NoOperation to node 3 leaves only once OpenZWave gave up on what it queued before it.
+            let noOperation = await stick.waitForHostFrame(timeout: .seconds(180)) {
+                $0.destinationNode == 3 && $0.command == [0x00, 0x00]
+            }
+            stick.releaseRadio()
+            try #require(noOperation != nil, "no NoOperation frame reached node 3")
+            let checked = try await response.value
+            #expect(checked["status"] == .string("ok"), "\(checked.serialized)")
+            let result = try #require(Self.firstNode(checked))
+            #expect(result["status"] == .string("tested"), "\(result.serialized)")
+            #expect(result["acknowledged"] == .int(3), "\(result.serialized)")
+            #expect(result["failed"] == .int(0), "\(result.serialized)")
+            #expect(result["rating"] == .int(10), "\(result.serialized)")
+            guard case .int(let waited)? = result["queued_max_ms"] else {
+                Issue.record("no queued_max_ms: \(result.serialized)")
+                return
+            }
+            // About 10 s: OpenZWave's wait for the held transaction, which started before the check's first frame.
+            #expect(waited >= 5000, "the first frame's wait in the queue is not reported: \(result.serialized)")
+        }
+    }
+
     @Test func aSilentMainsNodeThatStopsAnsweringIsMarkedDead() async throws {
         var options = InclusionHouse.Options()
         options.pingSilentAfter = 2
