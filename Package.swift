@@ -18,21 +18,23 @@ let package = Package(
         .executable(name: "thuis-lab", targets: ["thuis-lab"]),
         .executable(name: "thuis-bench", targets: ["thuis-bench"]),
     ],
+    // Every dependency at one version (`exact:`): an application, built the same way wherever it is built, and the
+    // package manager's resolved file is not committed here.
     dependencies: [
-        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
-        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
-        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log", exact: "1.16.2"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", exact: "2.13.0"),
         // Exact: the configuration preflight (TOMLPreflight) is written against this version's parser.
         .package(url: "https://github.com/LebJe/TOMLKit", exact: "0.6.0"),
         // The dashboard. Hummingbird without its default traits: `FullFoundation` and `ConfigurationSupport` would
         // bring Foundation (and with it ICU) into the daemon, which links FoundationEssentials only.
-        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: []),
-        .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.8.1"),
-        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
-        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
-        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", exact: "2.28.1", traits: []),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", exact: "2.8.1"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", exact: "2.4.1"),
+        .package(url: "https://github.com/apple/swift-nio", exact: "2.101.3"),
+        .package(url: "https://github.com/apple/swift-http-types", exact: "1.8.0"),
         // HomeKit: Curve25519, ChaChaPoly, HKDF and SHA-512.
-        .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
+        .package(url: "https://github.com/apple/swift-crypto", exact: "4.5.2"),
     ],
     targets: [
         // MARK: C leaf targets: module maps and the shims, nothing else.
@@ -185,12 +187,12 @@ let package = Package(
         .executableTarget(
             name: "thuis-bridge",
             dependencies: [
-                "BridgeCore", "BridgeDaemon", "MQTTDriver", "CECDriver", "ZWaveDriver", "HomeAssistant",
-                "SystemSupport", "HomeKit", "TerminalQR",
+                "BridgeCore", "BridgeDaemon", "MQTTDriver", "ZWaveDriver", "HomeAssistant", "SystemSupport", "HomeKit",
+                "TerminalQR",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "TOMLKit", package: "TOMLKit"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
             ],
             swiftSettings: strict),
         .executableTarget(

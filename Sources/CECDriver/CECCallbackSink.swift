@@ -4,7 +4,7 @@ internal import Synchronization
 internal import SystemSupport
 
 /// The object libcec's callbacks reach through `callbackParam`: it copies what they carry into `CECEvent`s
-/// and yields them into the driver's bounded stream. Runs on libcec's callback thread; never blocks, never
+/// and yields them into the driver's event stream (unbounded: nothing is dropped). Runs on libcec's callback thread; never blocks, never
 /// calls libcec.
 final class CECCallbackSink: Sendable {
     /// What the callbacks observed, read by the driver.

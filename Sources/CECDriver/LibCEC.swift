@@ -10,11 +10,12 @@ internal import SystemSupport
 ///
 /// All libcec calls run on the actor's private dispatch queue (its custom executor), never on the cooperative
 /// pool; `libcec_open` blocks that queue for a second or more. libcec's callbacks arrive on libcec's own
-/// thread and are copied into `events` (a bounded stream) at once. `run()` is the supervising loop: open,
+/// thread and are copied into `events` at once (an unbounded stream: a CEC bus carries a few frames a second). `run()` is the supervising loop: open,
 /// verify, ping, reconnect with capped backoff; the command methods need an open connection.
 public actor LibCEC {
     /// Everything the driver observes, across reconnects; libcec's events are yielded from libcec's callback
-    /// thread, the rest from the driver's queue. Nothing is dropped (a CEC bus carries a few frames a second). Finishes after `close()`.
+    /// thread, the rest from the driver's queue. Nothing is dropped (a CEC bus carries a few frames a second).
+    /// Finishes after `close()`.
     public nonisolated let events: AsyncStream<CECEvent>
 
     let configuration: CECDriverConfiguration

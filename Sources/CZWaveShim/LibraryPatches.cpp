@@ -11,9 +11,8 @@
 // - Node cache copies: frees the copy of each node's cache element OpenZWave keeps but no longer reads
 //   (zw_release_node_cache_copies, zw_node_cache_copies_released).
 //
-// Not a patch (public API only, whatever the version): zw_write_config gives the heap the write freed back to the
-// kernel (malloc_trim), and the bootstrap log file OpenZWave's own logger opens while the Manager is constructed is
-// removed (bootstrapLogOptions, removeBootstrapLog, used by zw_manager_create).
+// zw_write_config lives here because its write goes through the deferral's gate (ExplicitCacheWrite); the rest of
+// what it does is not a patch. The work-arounds that use OpenZWave's public API only: Workarounds.cpp.
 //
 // The two replaced library functions are defined here under the library's mangled names and exported, so
 // libopenzwave's own calls, which go through its PLT, bind to them.
@@ -37,29 +36,6 @@
 
 using namespace zwshim;
 
-// ---- The bootstrap log ----
-
-namespace {
-// The log file OZW's own logger opens while the Manager is constructed (before ours replaces it). It is
-// created empty (both levels None at that moment) inside the user path and deleted right after.
-const char *const kBootstrapLogName = "ozw_bootstrap_log.txt";
-} // namespace
-
-namespace zwshim {
-
-std::string bootstrapLogOptions() {
-    std::string options = "--Logging true --ConsoleOutput false --AppendLogFile false";
-    options += std::string(" --LogFileName ") + kBootstrapLogName;
-    options += " --SaveLogLevel 1 --QueueLogLevel 1 --DumpTriggerLevel 1";
-    return options;
-}
-
-void removeBootstrapLog(const std::string &userPath) {
-    std::string bootstrapLog = userPath + kBootstrapLogName;
-    unlink(bootstrapLog.c_str());
-}
-
-} // namespace zwshim
 
 // ---- The gate ----
 

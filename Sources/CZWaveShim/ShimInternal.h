@@ -90,7 +90,7 @@ OpenZWave::i_LogImpl *makeForwardingLog(zw_log_fn fn, void *context, OpenZWave::
                                         OpenZWave::LogLevel queue, OpenZWave::LogLevel dump,
                                         std::string redacted);
 
-// ---- Work-arounds (OpenZWaveWorkarounds.cpp) ----
+// ---- Work-arounds (Workarounds.cpp) ----
 
 // The logging part of OpenZWave's command line: its own logger writes nothing, to a file removed right after
 // (removeBootstrapLog), never to the console.
@@ -98,7 +98,7 @@ std::string bootstrapLogOptions();
 void removeBootstrapLog(const std::string &userPath);
 
 // In its scope, the messages OpenZWave sends for the calling thread's request are a user's command: they go before
-// OpenZWave's background queries (Driver::SendMsg, in OpenZWaveWorkarounds.cpp).
+// OpenZWave's background queries (Driver::SendMsg, in LibraryPatches.cpp).
 struct UserCommand {
     UserCommand();
     ~UserCommand();
