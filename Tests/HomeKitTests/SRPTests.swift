@@ -1,3 +1,6 @@
+import Crypto
+import Foundation
+import TestSupport
 import Testing
 
 @testable import HomeKit
@@ -81,7 +84,7 @@ import Testing
         let server = try SRPServer(username: "Pair-Setup", password: "031-45-154", salt: salt)
         #expect(server.publicKey.count == 384 && server.publicKey.first != 0)
         let client = try SRPClient(server: server, password: "031-45-154")
-        #expect(client.publicKey.count == 384)
+        #expect(client.publicKey.count <= 384 && client.publicKey.first != 0)
         let (m2, key) = try server.verify(clientKey: client.publicKey, clientProof: client.proof)
         #expect(key == client.sessionKey)
         #expect(m2 == client.expectedServerProof)
@@ -94,6 +97,98 @@ import Testing
         #expect(throws: SRPError.invalidClientKey) {
             try server.verify(clientKey: SRPGroup.homeKit.prime, clientProof: client.proof)
         }
+        #expect(throws: SRPError.invalidClientKey) {
+            try server.verify(clientKey: [0] + client.publicKey + [0], clientProof: client.proof)
+        }
+    }
+
+    static let username = "Pair-Setup"
+    static let password = "031-45-154"
+    static let exchangeSalt = (0..<16).map { UInt8($0 * 7) }
+
+    /// The first secret of a fixed sequence (SHA-256 of a counter) whose public key has a leading zero byte
+    /// (1 in 256).
+    static func secret(leadingZeroIn publicKey: ([UInt8]) throws -> [UInt8]) throws -> [UInt8] {
+        for counter in 0..<4096 {
+            let secret = Array(SHA256.hash(data: Array("secret \(counter)".utf8)))
+            if try publicKey(secret).count < 384 { return secret }
+        }
+        throw SRPError.arithmetic("no secret with a leading zero in 4096 tries")
+    }
+
+    /// A server whose B, and a controller whose A, have a leading zero byte.
+    static func leadingZeroPair() throws -> (server: SRPServer, b: [UInt8], a: [UInt8]) {
+        let group = SRPGroup.homeKit
+        let verifier = try SRPServer.verifier(
+            group: group, username: username, password: password, salt: exchangeSalt)
+        let b = try secret { secret in
+            try SRPServer(
+                group: group, username: username, salt: exchangeSalt, verifier: verifier, secret: secret
+            ).publicKey
+        }
+        let server = try SRPServer(
+            group: group, username: username, salt: exchangeSalt, verifier: verifier, secret: b)
+        let a = try secret { try clientPublicKey(group, $0) }
+        return (server, b, a)
+    }
+
+    /// A and B with a leading zero byte: padded in u, minimal in M1, and both sides agree on K, M1 and M2 (the
+    /// exchange that failed 1 in 256 when the sides disagreed).
+    @Test func leadingZeroKeysInteroperate() throws {
+        let (server, _, a) = try Self.leadingZeroPair()
+        #expect(server.publicKey.count < 384 && server.publicKey.first != 0)
+        let client = try SRPClient(
+            group: .homeKit, username: Self.username, salt: Self.exchangeSalt, serverKey: server.publicKey,
+            password: Self.password, secret: a)
+        #expect(client.publicKey.count < 384 && client.publicKey.first != 0)
+        #expect(
+            server.scrambler(clientKey: client.publicKey)
+                == Array(
+                    SHA512.hash(
+                        data: [UInt8](repeating: 0, count: 384 - client.publicKey.count) + client.publicKey
+                            + [UInt8](repeating: 0, count: 384 - server.publicKey.count) + server.publicKey)))
+        let (m2, key) = try server.verify(clientKey: client.publicKey, clientProof: client.proof)
+        #expect(key == client.sessionKey && m2 == client.expectedServerProof)
+        // A padded to 384 bytes is a different M1 input: the server hashes A as the controller sent it.
+        let padded = [UInt8](repeating: 0, count: 384 - client.publicKey.count) + client.publicKey
+        #expect(throws: SRPError.proofMismatch) { try server.verify(clientKey: padded, clientProof: client.proof) }
+    }
+
+    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+    static let python = packageRoot.appendingPathComponent(".build-py/bin/python").path
+
+    /// HAP-python's accessory (`pyhap.hsrp.Server`) against the controller here, and the accessory here against
+    /// a controller written in Python with HAP-python's conventions, both with leading-zero A and B.
+    @Test(
+        .enabled(
+            if: FileManager.default.isExecutableFile(atPath: python),
+            "a venv with HAP-python at .build-py (python3 -m venv .build-py && .build-py/bin/pip install HAP-python)"))
+    func interoperatesWithHAPPython() async throws {
+        let (server, b, a) = try Self.leadingZeroPair()
+        let client = try SRPClient(
+            group: .homeKit, username: Self.username, salt: Self.exchangeSalt, serverKey: server.publicKey,
+            password: Self.password, secret: a)
+        let input: [String: [UInt8]] = [
+            "I": Array(Self.username.utf8), "p": Array(Self.password.utf8), "s": Self.exchangeSalt, "b": b,
+            "A": client.publicKey, "M1": client.proof, "a": a, "B": server.publicKey,
+        ]
+        let json = try JSONSerialization.data(withJSONObject: input.mapValues { Hex.encode($0) })
+        let script = Self.packageRoot.appendingPathComponent("Tests/HomeKitTests/Python/hap_python_srp.py").path
+        let (status, stdout, stderr) = await runPython(Self.python, [script], input: json)
+        #expect(status == 0, "\(String(decoding: stderr, as: UTF8.self))")
+        let out = try #require(try JSONSerialization.jsonObject(with: stdout) as? [String: Any])
+        func bytes(_ key: String) -> [UInt8]? { (out[key] as? String).flatMap(Hex.decode) }
+
+        // HAP-python's accessory (the same b as `server`) and the controller here.
+        #expect(bytes("pyB") == server.publicKey)
+        #expect(bytes("pyM2") == client.expectedServerProof, "HAP-python refused the controller's M1")
+        #expect(bytes("pyK") == client.sessionKey)
+        // The Python controller and the accessory here.
+        let clientA = try #require(bytes("clientA"))
+        #expect(clientA == client.publicKey)
+        let (m2, key) = try server.verify(clientKey: clientA, clientProof: try #require(bytes("clientM1")))
+        #expect(m2 == bytes("clientM2") && key == bytes("clientK"))
     }
 }
 
