@@ -49,12 +49,16 @@ public struct SRPGroup: Sendable {
 /// The accessory's side of SRP-6a as HomeKit's Pair Setup runs it (M2 to M4): the verifier from the setup code,
 /// the public key B, and the check of the controller's proof M1, answered with M2 and the shared session key K.
 ///
-/// Conventions (RFC 5054 with HomeKit's hash, byte for byte as HAP-python's `pyhap/hsrp.py` and aiohomekit
-/// compute them): k = H(N | PAD(g)), x = H(s | H(I ":" P)), u = H(PAD(A) | PAD(B)), S = (A · v^u)^b mod N,
-/// K = H(S), M1 = H(H(N) xor H(g) | H(I) | s | A | B | K), M2 = H(A | M1 | K). PAD is left-padding with zeros to
-/// the length of N (384 bytes), in k and u only. Everywhere else a number is its minimal big-endian bytes (no
-/// leading zero): S before it is hashed, K, and B; A is hashed as the controller sent it (its minimal bytes
-/// when it sends them so); M1 is compared and hashed whole (64 bytes, a leading zero kept).
+/// Conventions (RFC 5054 with HomeKit's hash): k = H(N | PAD(g)), x = H(s | H(I ":" P)), u = H(PAD(A) | PAD(B)),
+/// S = (A · v^u)^b mod N, K = H(S), M1 = H(H(N) xor H(g) | H(I) | s | A | B | K), M2 = H(A | M1 | K). PAD is
+/// left-padding with zeros to the length of N (384 bytes), in k and u. Implementations differ on the leading
+/// zero bytes elsewhere (each difference shows 1 time in 256), so the accessory accepts M1 in each of these
+/// conventions and answers M2 and derives its keys with the one that matched:
+/// - Apple's HomeKit ADK (`HAP_srp_session_key`, `HAP_srp_proof_m1`, `HAP_srp_proof_m2`), the reference iOS pairs
+///   with: K = H(MIN(S)) whole (64 bytes); MIN(A) and MIN(B) in M1, MIN(A) in M2. ``SRPClient`` uses it.
+/// - HAP-python (`pyhap/hsrp.py`): K = MIN(H(MIN(S))); A as sent and MIN(B) in M1, A as sent in M2.
+/// - aiohomekit (`aiohomekit/crypto/srp.py`): K = H(PAD(S)) whole; A as sent (padded) and B as sent in M1.
+/// MIN is the minimal big-endian bytes; B, as sent, is MIN(B); M1 is always compared and hashed whole.
 public struct SRPServer: Sendable {
     public let group: SRPGroup
     public let username: String
@@ -123,18 +127,31 @@ public struct SRPServer: Sendable {
         return try a.times(vu, modulo: prime).power(BigNumber(bytes: secret), modulo: prime).bytes
     }
 
-    /// Checks the controller's proof M1 for its public key A; answers M2 and the session key K.
+    /// Checks the controller's proof M1 for its public key A, in each convention above; answers M2 and the
+    /// session key K of the one that matched.
     public func verify(clientKey: [UInt8], clientProof: [UInt8]) throws(SRPError)
         -> (serverProof: [UInt8], sessionKey: [UInt8])
     {
-        let key = Self.minimal(group.digest(try premasterSecret(clientKey: clientKey)))
-        let expected = Self.proof(
-            group: group, username: username, salt: salt, clientKey: clientKey, serverKey: publicKey, sessionKey: key)
-        guard Self.constantTimeEqual(expected, clientProof) else { throw .proofMismatch }
-        return (group.digest(clientKey, expected, key), key)
+        let secret = try premasterSecret(clientKey: clientKey)
+        let whole = group.digest(secret)
+        let conventions = [
+            (Self.minimal(clientKey), whole),  // HomeKit ADK
+            (clientKey, Self.minimal(whole)),  // HAP-python
+            (clientKey, group.digest(Self.pad(secret, to: group.prime.count))),  // aiohomekit
+        ]
+        var matched: (serverProof: [UInt8], sessionKey: [UInt8])?
+        for (a, key) in conventions {
+            let expected = Self.proof(
+                group: group, username: username, salt: salt, clientKey: a, serverKey: publicKey, sessionKey: key)
+            if Self.constantTimeEqual(expected, clientProof), matched == nil {
+                matched = (group.digest(a, expected, key), key)
+            }
+        }
+        guard let matched else { throw .proofMismatch }
+        return matched
     }
 
-    /// M1 = H(H(N) xor H(g) | H(I) | s | A | B | K): A as sent, B and K minimal.
+    /// M1 = H(H(N) xor H(g) | H(I) | s | A | MIN(B) | K), A and K as given.
     static func proof(
         group: SRPGroup, username: String, salt: [UInt8], clientKey: [UInt8], serverKey: [UInt8],
         sessionKey: [UInt8]

@@ -1,6 +1,6 @@
 /// The controller's side of SRP-6a (Pair Setup M3), S = (B - k·g^x)^(a + u·x), written from RFC 5054 with the
-/// conventions of ``SRPServer`` (A sent as its minimal bytes, as aiohomekit sends it): the controller of the tests
-/// and of the benchmark.
+/// HomeKit ADK's conventions (see ``SRPServer``): A sent as its minimal bytes, K = H(MIN(S)) whole, MIN(A) and
+/// MIN(B) in M1. The controller of the tests and of the benchmark.
 public struct SRPClient: Sendable {
     /// A, its minimal bytes (fewer than 384 when it has a leading zero byte, 1 in 256).
     public let publicKey: [UInt8]
@@ -36,7 +36,7 @@ public struct SRPClient: Sendable {
         let big = try BigNumber(bytes: [1] + [UInt8](repeating: 0, count: 200))
         let exponent = try a.plus(u.times(x, modulo: big), modulo: big)
         let secret = try BigNumber(bytes: base).power(exponent, modulo: prime).bytes
-        sessionKey = SRPServer.minimal(group.digest(secret))
+        sessionKey = group.digest(secret)
         proof = SRPServer.proof(
             group: group, username: username, salt: salt, clientKey: publicKey, serverKey: serverKey,
             sessionKey: sessionKey)

@@ -109,11 +109,45 @@ import Testing
     /// The first secret of a fixed sequence (SHA-256 of a counter) whose public key has a leading zero byte
     /// (1 in 256).
     static func secret(leadingZeroIn publicKey: ([UInt8]) throws -> [UInt8]) throws -> [UInt8] {
+        try secret { try publicKey($0).count < 384 }
+    }
+
+    /// The first secret of a fixed sequence (SHA-256 of a counter) that `condition` accepts, in 4096 tries.
+    static func secret(where condition: ([UInt8]) throws -> Bool) throws -> [UInt8] {
         for counter in 0..<4096 {
             let secret = Array(SHA256.hash(data: Array("secret \(counter)".utf8)))
-            if try publicKey(secret).count < 384 { return secret }
+            if try condition(secret) { return secret }
         }
-        throw SRPError.arithmetic("no secret with a leading zero in 4096 tries")
+        throw SRPError.arithmetic("no secret found in 4096 tries")
+    }
+
+    /// Controllers in each convention (HomeKit ADK's, HAP-python's, aiohomekit's), with an S and then a K that
+    /// have a leading zero byte (where they differ): each M1 is accepted, answered with its M2 and its K.
+    @Test func eachConventionIsAccepted() throws {
+        let group = SRPGroup.homeKit
+        let server = try SRPServer(username: Self.username, password: Self.password, salt: Self.exchangeSalt)
+        func premaster(_ a: [UInt8]) throws -> ([UInt8], [UInt8]) {
+            let clientKey = try clientPublicKey(group, a)
+            return (clientKey, try server.premasterSecret(clientKey: clientKey))
+        }
+        let zeroS = try Self.secret { try premaster($0).1.count < 384 }
+        let zeroK = try Self.secret { group.digest(try premaster($0).1).first == 0 }
+        for a in [zeroS, zeroK] {
+            let (clientKey, secret) = try premaster(a)
+            let padded = SRPServer.pad(clientKey, to: 384)
+            let conventions = [
+                ("adk", clientKey, group.digest(secret)),
+                ("hap", clientKey, SRPServer.minimal(group.digest(secret))),
+                ("aio", padded, group.digest(SRPServer.pad(secret, to: 384))),
+            ]
+            for (name, sentKey, key) in conventions {
+                let proof = SRPServer.proof(
+                    group: group, username: Self.username, salt: Self.exchangeSalt, clientKey: sentKey,
+                    serverKey: server.publicKey, sessionKey: key)
+                let (m2, matched) = try server.verify(clientKey: sentKey, clientProof: proof)
+                #expect(matched == key && m2 == group.digest(sentKey, proof, key), "\(name)")
+            }
+        }
     }
 
     /// A server whose B, and a controller whose A, have a leading zero byte.
@@ -149,17 +183,22 @@ import Testing
                             + [UInt8](repeating: 0, count: 384 - server.publicKey.count) + server.publicKey)))
         let (m2, key) = try server.verify(clientKey: client.publicKey, clientProof: client.proof)
         #expect(key == client.sessionKey && m2 == client.expectedServerProof)
-        // A padded to 384 bytes is a different M1 input: the server hashes A as the controller sent it.
+        // The same proof with A sent padded: HomeKit ADK's convention hashes MIN(A), so it still matches.
         let padded = [UInt8](repeating: 0, count: 384 - client.publicKey.count) + client.publicKey
-        #expect(throws: SRPError.proofMismatch) { try server.verify(clientKey: padded, clientProof: client.proof) }
+        let (paddedM2, paddedKey) = try server.verify(clientKey: padded, clientProof: client.proof)
+        #expect(paddedM2 == m2 && paddedKey == key)
+        var wrongProof = client.proof
+        wrongProof[0] ^= 1
+        #expect(throws: SRPError.proofMismatch) { try server.verify(clientKey: padded, clientProof: wrongProof) }
     }
 
     static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()
     static let python = packageRoot.appendingPathComponent(".build-py/bin/python").path
 
-    /// HAP-python's accessory (`pyhap.hsrp.Server`) against the controller here, and the accessory here against
-    /// a controller written in Python with HAP-python's conventions, both with leading-zero A and B.
+    /// HAP-python's accessory (`pyhap.hsrp.Server`) against the controller here (HomeKit ADK's convention), and
+    /// the accessory here against a controller written in Python in HAP-python's, HomeKit ADK's and aiohomekit's
+    /// conventions, all with leading-zero A and B.
     @Test(
         .enabled(
             if: FileManager.default.isExecutableFile(atPath: python),
@@ -184,11 +223,13 @@ import Testing
         #expect(bytes("pyB") == server.publicKey)
         #expect(bytes("pyM2") == client.expectedServerProof, "HAP-python refused the controller's M1")
         #expect(bytes("pyK") == client.sessionKey)
-        // The Python controller and the accessory here.
-        let clientA = try #require(bytes("clientA"))
-        #expect(clientA == client.publicKey)
-        let (m2, key) = try server.verify(clientKey: clientA, clientProof: try #require(bytes("clientM1")))
-        #expect(m2 == bytes("clientM2") && key == bytes("clientK"))
+        // The Python controller in each convention and the accessory here.
+        #expect(bytes("adkA") == client.publicKey && bytes("adkM1") == client.proof)
+        for convention in ["hap", "adk", "aio"] {
+            let clientA = try #require(bytes(convention + "A"))
+            let (m2, key) = try server.verify(clientKey: clientA, clientProof: try #require(bytes(convention + "M1")))
+            #expect(m2 == bytes(convention + "M2") && key == bytes(convention + "K"), "\(convention)")
+        }
     }
 }
 

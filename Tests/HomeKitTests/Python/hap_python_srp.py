@@ -3,8 +3,9 @@ the same conventions, for SRPTests: reads a JSON object of hex strings on stdin,
 
 In: I, p, s (username, password, salt), b (the accessory's secret), A and M1 (the Swift controller's public key and
 proof, for HAP-python's server), a and B (a secret for the controller here, and the Swift accessory's public key).
-Out: pyB (HAP-python's B as it sends it), pyM2 (its answer to A and M1, or null), pyK (its session key);
-clientA, clientM1, clientM2, clientK (the controller here against B)."""
+Out: pyB (HAP-python's B as it sends it), pyM2 (its answer to A and M1, or null), pyK (its session key); for
+each convention the controller here computes against B (hap: HAP-python's, adk: Apple's HomeKit ADK's,
+aio: aiohomekit's), <convention>A, <convention>M1, <convention>M2 and <convention>K."""
 
 import hashlib
 import json
@@ -49,8 +50,16 @@ A = minimal(pow(g, a, N))
 B = number(args["B"])
 u = number(H(pad(A), pad(args["B"])))
 S = pow((B - k * pow(g, x, N)) % N, a + u * x, N)
-K = minimal(number(H(minimal(S))))
 hNG = bytes(left ^ right for left, right in zip(H(minimal(N)), H(minimal(g))))
-M1 = H(hNG, H(I), s, A, minimal(B), K)
-out.update(clientA=A.hex(), clientM1=M1.hex(), clientM2=H(A, M1, K).hex(), clientK=K.hex())
+conventions = {
+    # HAP-python: K = MIN(H(MIN(S))), A as sent (minimal here).
+    "hap": (A, minimal(number(H(minimal(S))))),
+    # HomeKit ADK: K = H(MIN(S)) whole, MIN(A).
+    "adk": (A, H(minimal(S))),
+    # aiohomekit: A sent padded, K = H(PAD(S)) whole.
+    "aio": (pad(A), H(pad(minimal(S)))),
+}
+for name, (sentA, K) in conventions.items():
+    M1 = H(hNG, H(I), s, sentA, args["B"], K)
+    out.update({name + "A": sentA.hex(), name + "M1": M1.hex(), name + "M2": H(sentA, M1, K).hex(), name + "K": K.hex()})
 json.dump(out, sys.stdout)
