@@ -359,6 +359,9 @@ public actor HAPServer {
     private func reachedLimit(_ id: Int) {
         guard let connection = connections[id], connection.controller == nil else { return }
         guard pairSetupOwner != id else {
+            logger.debug(
+                "HomeKit: connection \(id) is pairing: its limit is looked at again in \(configuration.unverifiedLimit)"
+            )
             connections[id]?.limit = unverifiedTimer(id)
             return
         }

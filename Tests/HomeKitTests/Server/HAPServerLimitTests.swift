@@ -52,6 +52,23 @@ import Testing
         }
     }
 
+    /// The connection pairing when `unverifiedLimit` passes is not exempt for good: once its Pair Setup failed
+    /// (a wrong proof releases the hold), it is closed at the next look.
+    @Test func aFormerPairSetupOwnerIsClosedAtTheLimit() async throws {
+        try await ServerFixture.run(unverifiedLimit: TestTime.scaled(.seconds(1))) { server in
+            try await server.connect { pairing in
+                let m2 = try await pairing.post("/pair-setup", Self.m1)
+                #expect(m2.tlv?[.error] == nil)
+                let looked = try await server.watch.line(containing: "is pairing: its limit is looked at again")
+                try #require(looked != nil, "the pairing connection's limit was not armed again")
+                let m4 = try await pairing.post("/pair-setup", TLV8([(.state, [3]), (.publicKey, [1]), (.proof, [2])]))
+                #expect(m4.tlv?.byte(.error) == PairingError.authentication.rawValue)
+                #expect(try await pairing.closes())
+            }
+            #expect(try await server.watch.line(containing: "neither verified nor pairing") != nil)
+        }
+    }
+
     /// Opens `count` connections, each answered once, then runs `body` with them.
     static func holding(
         _ count: Int, on server: ServerFixture, _ clients: [HAPClient] = [],
