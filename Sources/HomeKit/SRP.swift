@@ -50,18 +50,26 @@ public struct SRPGroup: Sendable {
 /// the public key B, and the check of the controller's proof M1, answered with M2 and the shared session key K.
 ///
 /// Conventions (RFC 5054 with HomeKit's hash): k = H(N | PAD(g)), x = H(s | H(I ":" P)), u = H(PAD(A) | PAD(B)),
-/// S = (A · v^u)^b mod N, K = H(S), M1 = H(H(N) xor H(g) | H(I) | s | A | B | K), M2 = H(A | M1 | K).
+/// S = (A · v^u)^b mod N, K = H(S), M1 = H(H(N) xor H(g) | H(I) | s | A | B | K), M2 = H(A | M1 | K). PAD is
+/// left-padding with zeros to the length of N (384 bytes), in k and u. Implementations differ on the leading
+/// zero bytes elsewhere (each difference shows 1 time in 256), so the accessory accepts M1 in each of these
+/// conventions and answers M2 and derives its keys with the one that matched:
+/// - Apple's HomeKit ADK (`HAP_srp_session_key`, `HAP_srp_proof_m1`, `HAP_srp_proof_m2`), the reference iOS pairs
+///   with: K = H(MIN(S)) whole (64 bytes); MIN(A) and MIN(B) in M1, MIN(A) in M2. ``SRPClient`` uses it.
+/// - HAP-python (`pyhap/hsrp.py`): K = MIN(H(MIN(S))); A as sent and MIN(B) in M1, A as sent in M2.
+/// - aiohomekit (`aiohomekit/crypto/srp.py`): K = H(PAD(S)) whole; A as sent (padded) and B as sent in M1.
+/// MIN is the minimal big-endian bytes; B, as sent, is MIN(B); M1 is always compared and hashed whole.
 public struct SRPServer: Sendable {
     public let group: SRPGroup
     public let username: String
     public let salt: [UInt8]
-    /// B, padded to the length of N.
+    /// B as sent in M2: its minimal bytes. The random server's B is always the full 384 bytes.
     public let publicKey: [UInt8]
     private let verifier: [UInt8]
     private let secret: [UInt8]
 
-    /// A server with a random 32-byte secret b (redrawn while B would have a leading zero byte: controllers
-    /// expect B at the full length of N).
+    /// A server with a random 32-byte secret b, redrawn while B would have a leading zero byte (1 in 256): then
+    /// B's minimal and padded bytes are the same, and a controller gets the same u and M1 whichever it hashes.
     public init(group: SRPGroup = .homeKit, username: String, password: String, salt: [UInt8]) throws(SRPError) {
         let verifier = try Self.verifier(group: group, username: username, password: password, salt: salt)
         var generator = SystemRandomNumberGenerator()
@@ -87,7 +95,7 @@ public struct SRPServer: Sendable {
         let k = try Self.multiplier(group)
         let v = try BigNumber(bytes: verifier)
         let gb = try BigNumber(bytes: group.generator).power(BigNumber(bytes: secret), modulo: prime)
-        publicKey = try k.times(v, modulo: prime).plus(gb, modulo: prime).padded(to: group.prime.count)
+        publicKey = try k.times(v, modulo: prime).plus(gb, modulo: prime).bytes
     }
 
     /// v = g^x mod N, x = H(s | H(I ":" P)).
@@ -106,11 +114,12 @@ public struct SRPServer: Sendable {
 
     /// u = H(PAD(A) | PAD(B)).
     func scrambler(clientKey: [UInt8]) -> [UInt8] {
-        group.digest(Self.pad(clientKey, to: group.prime.count), publicKey)
+        group.digest(Self.pad(clientKey, to: group.prime.count), Self.pad(publicKey, to: group.prime.count))
     }
 
-    /// S = (A · v^u)^b mod N.
+    /// S = (A · v^u)^b mod N, its minimal bytes. A longer than N is refused, as 0 modulo N is.
     func premasterSecret(clientKey: [UInt8]) throws(SRPError) -> [UInt8] {
+        guard clientKey.count <= group.prime.count else { throw .invalidClientKey }
         let prime = try BigNumber(bytes: group.prime)
         let a = try BigNumber(bytes: clientKey).reduced(modulo: prime)
         guard !a.isZero else { throw .invalidClientKey }
@@ -118,18 +127,38 @@ public struct SRPServer: Sendable {
         return try a.times(vu, modulo: prime).power(BigNumber(bytes: secret), modulo: prime).bytes
     }
 
-    /// Checks the controller's proof M1 for its public key A; answers M2 and the session key K.
+    /// Checks the controller's proof M1 for its public key A, in each convention above; answers M2 and the
+    /// session key K of the one that matched.
     public func verify(clientKey: [UInt8], clientProof: [UInt8]) throws(SRPError)
         -> (serverProof: [UInt8], sessionKey: [UInt8])
     {
-        let key = Self.minimal(group.digest(try premasterSecret(clientKey: clientKey)))
-        let hashN = group.digest(group.prime)
-        let hashG = group.digest(group.generator)
-        let expected = group.digest(
-            zip(hashN, hashG).map { $0 ^ $1 }, group.digest(Array(username.utf8)), salt, Self.minimal(clientKey),
-            Self.minimal(publicKey), key)
-        guard Self.constantTimeEqual(Self.minimal(expected), Self.minimal(clientProof)) else { throw .proofMismatch }
-        return (group.digest(Self.minimal(clientKey), Self.minimal(clientProof), key), key)
+        let secret = try premasterSecret(clientKey: clientKey)
+        let whole = group.digest(secret)
+        let conventions = [
+            (Self.minimal(clientKey), whole),  // HomeKit ADK
+            (clientKey, Self.minimal(whole)),  // HAP-python
+            (clientKey, group.digest(Self.pad(secret, to: group.prime.count))),  // aiohomekit
+        ]
+        var matched: (serverProof: [UInt8], sessionKey: [UInt8])?
+        for (a, key) in conventions {
+            let expected = Self.proof(
+                group: group, username: username, salt: salt, clientKey: a, serverKey: publicKey, sessionKey: key)
+            if Self.constantTimeEqual(expected, clientProof), matched == nil {
+                matched = (group.digest(a, expected, key), key)
+            }
+        }
+        guard let matched else { throw .proofMismatch }
+        return matched
+    }
+
+    /// M1 = H(H(N) xor H(g) | H(I) | s | A | MIN(B) | K), A and K as given.
+    static func proof(
+        group: SRPGroup, username: String, salt: [UInt8], clientKey: [UInt8], serverKey: [UInt8],
+        sessionKey: [UInt8]
+    ) -> [UInt8] {
+        let hashNG = zip(group.digest(group.prime), group.digest(group.generator)).map { $0 ^ $1 }
+        return group.digest(
+            hashNG, group.digest(Array(username.utf8)), salt, clientKey, minimal(serverKey), sessionKey)
     }
 
     static func pad(_ bytes: [UInt8], to length: Int) -> [UInt8] {

@@ -1,7 +1,8 @@
-/// The controller's side of SRP-6a (Pair Setup M3), S = (B - k·g^x)^(a + u·x), written from RFC 5054: the
-/// controller of the tests and of the benchmark.
+/// The controller's side of SRP-6a (Pair Setup M3), S = (B - k·g^x)^(a + u·x), written from RFC 5054 with the
+/// HomeKit ADK's conventions (see ``SRPServer``): A sent as its minimal bytes, K = H(MIN(S)) whole, MIN(A) and
+/// MIN(B) in M1. The controller of the tests and of the benchmark.
 public struct SRPClient: Sendable {
-    /// A.
+    /// A, its minimal bytes (fewer than 384 when it has a leading zero byte, 1 in 256).
     public let publicKey: [UInt8]
     /// M1, the proof sent in M3.
     public let proof: [UInt8]
@@ -25,19 +26,21 @@ public struct SRPClient: Sendable {
         let g = try BigNumber(bytes: group.generator)
         let a = try BigNumber(bytes: secret)
         publicKey = try g.power(a, modulo: prime).bytes
-        let u = try BigNumber(bytes: group.digest(SRPServer.pad(publicKey, to: group.prime.count), serverKey))
+        let length = group.prime.count
+        let u = try BigNumber(
+            bytes: group.digest(SRPServer.pad(publicKey, to: length), SRPServer.pad(serverKey, to: length)))
         let x = try BigNumber(bytes: group.digest(salt, group.digest(Array("\(username):\(password)".utf8))))
         let kgx = try SRPServer.multiplier(group).times(g.power(x, modulo: prime), modulo: prime)
-        let base = try subtract(serverKey, kgx.padded(to: group.prime.count), modulo: group.prime)
+        let base = try subtract(SRPServer.pad(serverKey, to: length), kgx.padded(to: length), modulo: group.prime)
         // a + u·x, without reduction: compute as (a + u·x) over the integers through a large modulus.
         let big = try BigNumber(bytes: [1] + [UInt8](repeating: 0, count: 200))
         let exponent = try a.plus(u.times(x, modulo: big), modulo: big)
         let secret = try BigNumber(bytes: base).power(exponent, modulo: prime).bytes
-        sessionKey = SRPServer.minimal(group.digest(secret))
-        let hashNG = zip(group.digest(group.prime), group.digest(group.generator)).map { $0 ^ $1 }
-        proof = group.digest(
-            hashNG, group.digest(Array(username.utf8)), salt, publicKey, serverKey, sessionKey)
-        expectedServerProof = group.digest(publicKey, SRPServer.minimal(proof), sessionKey)
+        sessionKey = group.digest(secret)
+        proof = SRPServer.proof(
+            group: group, username: username, salt: salt, clientKey: publicKey, serverKey: serverKey,
+            sessionKey: sessionKey)
+        expectedServerProof = group.digest(publicKey, proof, sessionKey)
     }
 }
 

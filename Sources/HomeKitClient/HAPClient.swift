@@ -84,14 +84,21 @@ public final class HAPClient {
         return length + Array(box.ciphertext) + Array(box.tag)
     }
 
-    public func request(
+    /// The bytes of a request, as ``request(_:_:body:contentType:)`` sends them (before any encryption).
+    public static func encode(
         _ method: String, _ target: String, body: [UInt8] = [], contentType: String = "application/hap+json"
-    ) async throws -> Response {
+    ) -> [UInt8] {
         var head = "\(method) \(target) HTTP/1.1\r\nHost: bridge\r\n"
         if !body.isEmpty || method != "GET" {
             head += "Content-Type: \(contentType)\r\nContent-Length: \(body.count)\r\n"
         }
-        try await send(Array((head + "\r\n").utf8) + body)
+        return Array((head + "\r\n").utf8) + body
+    }
+
+    public func request(
+        _ method: String, _ target: String, body: [UInt8] = [], contentType: String = "application/hap+json"
+    ) async throws -> Response {
+        try await send(Self.encode(method, target, body: body, contentType: contentType))
         guard let response = try await receive() else { throw Failure("the server closed the connection") }
         return response
     }
@@ -209,9 +216,13 @@ public final class HAPClient {
         return try await post("/pair-setup", TLV8([(.state, [5]), (.encryptedData, sealed)])).tlv ?? TLV8()
     }
 
-    /// Pair Verify M1 to M4 as `identifier`; on success the session is encrypted. Returns M4's TLV.
+    /// Pair Verify M1 to M4 as `identifier`; on success the session is encrypted. Returns M4's TLV. `trailing`
+    /// goes out in clear in the same write as M3 (an injection the accessory must refuse); an empty TLV when
+    /// the accessory closes the connection instead of answering M3.
     @discardableResult
-    public func pairVerify(identifier: String, key: Curve25519.Signing.PrivateKey) async throws -> TLV8 {
+    public func pairVerify(
+        identifier: String, key: Curve25519.Signing.PrivateKey, trailing: [UInt8] = []
+    ) async throws -> TLV8 {
         let ephemeral = Curve25519.KeyAgreement.PrivateKey()
         let ephemeralBytes = Array(ephemeral.publicKey.rawRepresentation)
         let m2 = try await post("/pair-verify", TLV8([(.state, [1]), (.publicKey, ephemeralBytes)]))
@@ -225,7 +236,10 @@ public final class HAPClient {
             let sealed = HAPKeys.seal(
                 TLV8([(.identifier, id), (.signature, signature)]).encoded, key: encryption, nonce: "PV-Msg03")
         else { throw Failure("sealing M3") }
-        let m4 = try await post("/pair-verify", TLV8([(.state, [3]), (.encryptedData, sealed)]))
+        let m3 = TLV8([(.state, [3]), (.encryptedData, sealed)]).encoded
+        try await send(
+            Self.encode("POST", "/pair-verify", body: m3, contentType: "application/pairing+tlv8") + trailing)
+        guard let m4 = try await receive() else { return TLV8() }
         let m4tlv = m4.tlv ?? TLV8()
         if m4tlv.byte(.state) == 4, m4tlv[.error] == nil {
             keys = (

@@ -82,4 +82,60 @@ import Testing
             return reason.contains("deviceID")
         }
     }
+
+    /// Adds from several threads at once: each is written in turn, and the file holds them all, with no
+    /// temporary file left beside it.
+    @Test func concurrentAddsAreAllWritten() async throws {
+        let directory = try TemporaryDirectory(prefix: "hk-store")
+        let path = directory.file("homekit.json")
+        let store = try HomeKitStore(path: path)
+        let failures = await withTaskGroup(of: [String].self) { group in
+            for thread in 0..<4 {
+                group.addTask {
+                    await onThread {
+                        (0..<25).compactMap { index -> String? in
+                            do {
+                                try store.add(
+                                    Pairing(
+                                        identifier: "controller-\(thread)-\(index)",
+                                        publicKey: [UInt8](repeating: UInt8(thread), count: 32), isAdmin: true))
+                                return nil
+                            } catch {
+                                return "\(error)"
+                            }
+                        }
+                    }
+                }
+            }
+            return await group.reduce(into: []) { $0 += $1 }
+        }
+        #expect(failures.isEmpty, "\(failures.first ?? "")")
+        let reopened = try HomeKitStore(path: path)
+        #expect(reopened.pairings.count == 100)
+        #expect(Set(reopened.pairings.map(\.identifier)) == Set(store.pairings.map(\.identifier)))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["homekit.json"])
+    }
+
+    /// A pairing that cannot be written is not kept (the error says why); a new accessory id is (until the
+    /// bridge stops).
+    @Test func aChangeThatCannotBeWrittenIsNotKept() throws {
+        let directory = try TemporaryDirectory(prefix: "hk-store")
+        let path = directory.file("homekit.json")
+        let store = try HomeKitStore(path: path)
+        // A directory where the file is: the rename over it fails, whoever runs the test (root included).
+        try FileManager.default.removeItem(atPath: path)
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: false)
+        #expect {
+            try store.add(
+                Pairing(identifier: "controller-A", publicKey: [UInt8](repeating: 1, count: 32), isAdmin: true))
+        } throws: { error in
+            guard case .unwritable = error as? HomeKitStoreError else { return false }
+            return true
+        }
+        #expect(store.pairings.isEmpty && !store.isPaired)
+        #expect(throws: HomeKitStoreError.self) { try store.noteFailedAttempt() }
+        #expect(store.failedAttempts == 0)
+        #expect(store.accessoryID(for: "lamp") == 2 && store.accessoryID(for: "lamp") == 2)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["homekit.json"])
+    }
 }

@@ -1,3 +1,6 @@
+import Crypto
+import Foundation
+import TestSupport
 import Testing
 
 @testable import HomeKit
@@ -81,7 +84,7 @@ import Testing
         let server = try SRPServer(username: "Pair-Setup", password: "031-45-154", salt: salt)
         #expect(server.publicKey.count == 384 && server.publicKey.first != 0)
         let client = try SRPClient(server: server, password: "031-45-154")
-        #expect(client.publicKey.count == 384)
+        #expect(client.publicKey.count <= 384 && client.publicKey.first != 0)
         let (m2, key) = try server.verify(clientKey: client.publicKey, clientProof: client.proof)
         #expect(key == client.sessionKey)
         #expect(m2 == client.expectedServerProof)
@@ -93,6 +96,139 @@ import Testing
         #expect(throws: SRPError.invalidClientKey) { try server.verify(clientKey: [0], clientProof: client.proof) }
         #expect(throws: SRPError.invalidClientKey) {
             try server.verify(clientKey: SRPGroup.homeKit.prime, clientProof: client.proof)
+        }
+        #expect(throws: SRPError.invalidClientKey) {
+            try server.verify(clientKey: [0] + client.publicKey + [0], clientProof: client.proof)
+        }
+    }
+
+    static let username = "Pair-Setup"
+    static let password = "031-45-154"
+    static let exchangeSalt = (0..<16).map { UInt8($0 * 7) }
+
+    /// The first secret of a fixed sequence (SHA-256 of a counter) whose public key has a leading zero byte
+    /// (1 in 256).
+    static func secret(leadingZeroIn publicKey: ([UInt8]) throws -> [UInt8]) throws -> [UInt8] {
+        try secret { try publicKey($0).count < 384 }
+    }
+
+    /// The first secret of a fixed sequence (SHA-256 of a counter) that `condition` accepts, in 4096 tries.
+    static func secret(where condition: ([UInt8]) throws -> Bool) throws -> [UInt8] {
+        for counter in 0..<4096 {
+            let secret = Array(SHA256.hash(data: Array("secret \(counter)".utf8)))
+            if try condition(secret) { return secret }
+        }
+        throw SRPError.arithmetic("no secret found in 4096 tries")
+    }
+
+    /// Controllers in each convention (HomeKit ADK's, HAP-python's, aiohomekit's), with an S and then a K that
+    /// have a leading zero byte (where they differ): each M1 is accepted, answered with its M2 and its K.
+    @Test func eachConventionIsAccepted() throws {
+        let group = SRPGroup.homeKit
+        let server = try SRPServer(username: Self.username, password: Self.password, salt: Self.exchangeSalt)
+        func premaster(_ a: [UInt8]) throws -> ([UInt8], [UInt8]) {
+            let clientKey = try clientPublicKey(group, a)
+            return (clientKey, try server.premasterSecret(clientKey: clientKey))
+        }
+        let zeroS = try Self.secret { try premaster($0).1.count < 384 }
+        let zeroK = try Self.secret { group.digest(try premaster($0).1).first == 0 }
+        for a in [zeroS, zeroK] {
+            let (clientKey, secret) = try premaster(a)
+            let padded = SRPServer.pad(clientKey, to: 384)
+            let conventions = [
+                ("adk", clientKey, group.digest(secret)),
+                ("hap", clientKey, SRPServer.minimal(group.digest(secret))),
+                ("aio", padded, group.digest(SRPServer.pad(secret, to: 384))),
+            ]
+            for (name, sentKey, key) in conventions {
+                let proof = SRPServer.proof(
+                    group: group, username: Self.username, salt: Self.exchangeSalt, clientKey: sentKey,
+                    serverKey: server.publicKey, sessionKey: key)
+                let (m2, matched) = try server.verify(clientKey: sentKey, clientProof: proof)
+                #expect(matched == key && m2 == group.digest(sentKey, proof, key), "\(name)")
+            }
+        }
+    }
+
+    /// A server whose B, and a controller whose A, have a leading zero byte.
+    static func leadingZeroPair() throws -> (server: SRPServer, b: [UInt8], a: [UInt8]) {
+        let group = SRPGroup.homeKit
+        let verifier = try SRPServer.verifier(
+            group: group, username: username, password: password, salt: exchangeSalt)
+        let b = try secret { secret in
+            try SRPServer(
+                group: group, username: username, salt: exchangeSalt, verifier: verifier, secret: secret
+            ).publicKey
+        }
+        let server = try SRPServer(
+            group: group, username: username, salt: exchangeSalt, verifier: verifier, secret: b)
+        let a = try secret { try clientPublicKey(group, $0) }
+        return (server, b, a)
+    }
+
+    /// A and B with a leading zero byte: padded in u, minimal in M1, and both sides agree on K, M1 and M2 (the
+    /// exchange that failed 1 in 256 when the sides disagreed).
+    @Test func leadingZeroKeysInteroperate() throws {
+        let (server, _, a) = try Self.leadingZeroPair()
+        #expect(server.publicKey.count < 384 && server.publicKey.first != 0)
+        let client = try SRPClient(
+            group: .homeKit, username: Self.username, salt: Self.exchangeSalt, serverKey: server.publicKey,
+            password: Self.password, secret: a)
+        #expect(client.publicKey.count < 384 && client.publicKey.first != 0)
+        #expect(
+            server.scrambler(clientKey: client.publicKey)
+                == Array(
+                    SHA512.hash(
+                        data: [UInt8](repeating: 0, count: 384 - client.publicKey.count) + client.publicKey
+                            + [UInt8](repeating: 0, count: 384 - server.publicKey.count) + server.publicKey)))
+        let (m2, key) = try server.verify(clientKey: client.publicKey, clientProof: client.proof)
+        #expect(key == client.sessionKey && m2 == client.expectedServerProof)
+        // The same proof with A sent padded: HomeKit ADK's convention hashes MIN(A), so it still matches.
+        let padded = [UInt8](repeating: 0, count: 384 - client.publicKey.count) + client.publicKey
+        let (paddedM2, paddedKey) = try server.verify(clientKey: padded, clientProof: client.proof)
+        #expect(paddedM2 == m2 && paddedKey == key)
+        var wrongProof = client.proof
+        wrongProof[0] ^= 1
+        #expect(throws: SRPError.proofMismatch) { try server.verify(clientKey: padded, clientProof: wrongProof) }
+    }
+
+    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+    static let python = packageRoot.appendingPathComponent(".build-py/bin/python").path
+
+    /// HAP-python's accessory (`pyhap.hsrp.Server`) against the controller here (HomeKit ADK's convention), and
+    /// the accessory here against a controller written in Python in HAP-python's, HomeKit ADK's and aiohomekit's
+    /// conventions, all with leading-zero A and B.
+    @Test(
+        .enabled(
+            if: FileManager.default.isExecutableFile(atPath: python),
+            "a venv with HAP-python at .build-py (python3 -m venv .build-py && .build-py/bin/pip install HAP-python)"))
+    func interoperatesWithHAPPython() async throws {
+        let (server, b, a) = try Self.leadingZeroPair()
+        let client = try SRPClient(
+            group: .homeKit, username: Self.username, salt: Self.exchangeSalt, serverKey: server.publicKey,
+            password: Self.password, secret: a)
+        let input: [String: [UInt8]] = [
+            "I": Array(Self.username.utf8), "p": Array(Self.password.utf8), "s": Self.exchangeSalt, "b": b,
+            "A": client.publicKey, "M1": client.proof, "a": a, "B": server.publicKey,
+        ]
+        let json = try JSONSerialization.data(withJSONObject: input.mapValues { Hex.encode($0) })
+        let script = Self.packageRoot.appendingPathComponent("Tests/HomeKitTests/Python/hap_python_srp.py").path
+        let (status, stdout, stderr) = await runPython(Self.python, [script], input: json)
+        #expect(status == 0, "\(String(decoding: stderr, as: UTF8.self))")
+        let out = try #require(try JSONSerialization.jsonObject(with: stdout) as? [String: Any])
+        func bytes(_ key: String) -> [UInt8]? { (out[key] as? String).flatMap(Hex.decode) }
+
+        // HAP-python's accessory (the same b as `server`) and the controller here.
+        #expect(bytes("pyB") == server.publicKey)
+        #expect(bytes("pyM2") == client.expectedServerProof, "HAP-python refused the controller's M1")
+        #expect(bytes("pyK") == client.sessionKey)
+        // The Python controller in each convention and the accessory here.
+        #expect(bytes("adkA") == client.publicKey && bytes("adkM1") == client.proof)
+        for convention in ["hap", "adk", "aio"] {
+            let clientA = try #require(bytes(convention + "A"))
+            let (m2, key) = try server.verify(clientKey: clientA, clientProof: try #require(bytes(convention + "M1")))
+            #expect(m2 == bytes(convention + "M2") && key == bytes(convention + "K"), "\(convention)")
         }
     }
 }

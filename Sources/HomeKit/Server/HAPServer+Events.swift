@@ -15,19 +15,30 @@ extension HAPServer {
         }
     }
 
-    /// One event per session with the values it subscribed to, except a value the session itself wrote.
+    /// One event per session with the values it subscribed to, except a value the session itself wrote. A
+    /// session whose queue is full (`outgoingLimit`: its controller stopped reading) is closed, logged and
+    /// counted.
     func deliver(_ values: [(CharacteristicID, JSONValue)]) {
-        for (id, var connection) in connections where connection.controller != nil {
+        for (id, var connection) in connections where connection.controller != nil && !connection.overflowed {
             var items: [JSONValue] = []
             for (characteristic, value) in values where connection.subscriptions.contains(characteristic) {
                 if let echo = connection.echoes.removeValue(forKey: characteristic), echo == value { continue }
                 items.append(
                     .object([("aid", .int(characteristic.aid)), ("iid", .int(characteristic.iid)), ("value", value)]))
             }
-            connections[id] = connection
-            guard !items.isEmpty else { continue }
+            guard !items.isEmpty else {
+                connections[id] = connection
+                continue
+            }
             let event = Self.json(200, .object([("characteristics", .array(items))]))
-            connection.output.yield(.bytes(event.encoded(protocol: "EVENT/1.0")))
+            if !connection.output.yield(.bytes(event.encoded(protocol: "EVENT/1.0"))) {
+                connection.overflowed = true
+                droppedSlowConnections += 1
+                logger.warning(
+                    "HomeKit: connection \(id) does not read its events (\(configuration.outgoingLimit) waiting): closed",
+                    metadata: ["dropped": "\(droppedSlowConnections)"])
+            }
+            connections[id] = connection
         }
     }
 

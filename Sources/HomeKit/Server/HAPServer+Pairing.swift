@@ -2,7 +2,7 @@ internal import Logging
 
 /// `/pair-setup`, `/pair-verify` and `/pairings`.
 extension HAPServer {
-    /// Pair Setup: one at a time (`busy` for the others), refused once paired, after 100 failed attempts
+    /// Pair Setup: one at a time (`busy` for the others, for at most `pairSetupLimit`), refused once paired, after 100 failed attempts
     /// (`maxTries`) and during the back-off after a failed attempt; a wrong setup code counts in the store.
     func pairSetup(_ request: HTTPRequest, connection id: Int) -> Reply {
         guard let decoded = decode(request, connection: id, route: "Pair Setup") else {
@@ -30,7 +30,7 @@ extension HAPServer {
         if outcome.response[.error] != nil || outcome.paired != nil {
             if pairSetupOwner == id { pairSetupOwner = nil }
         } else if message.byte(.state) == 1 {
-            pairSetupOwner = id
+            holdPairSetup(id)
         }
         if outcome.failedAttempt {
             do {
@@ -52,6 +52,43 @@ extension HAPServer {
             advertiseNow()
         }
         return Self.tlv(outcome.response)
+    }
+
+    /// The back-off deadline of the store's last failed attempt, when it is still ahead (after a restart): the
+    /// remaining wall-clock time from now, at most the whole back-off (a clock set back does not lengthen it).
+    static func restoredBackoff(
+        store: HomeKitStore, backoff: (Int) -> Duration
+    ) -> ContinuousClock.Instant? {
+        let failures = store.failedAttempts
+        guard failures > 0, let last = store.lastFailedAttempt else { return nil }
+        let whole = backoff(failures)
+        let elapsed = Duration.milliseconds(max(0, HomeKitStore.wallClockMilliseconds() - last))
+        guard elapsed < whole else { return nil }
+        return ContinuousClock.now + (whole - elapsed)
+    }
+
+    /// Makes connection `id` the one whose Pair Setup is in progress, until `pairSetupLimit` from now unless it
+    /// already holds it (another M1 does not extend the hold).
+    private func holdPairSetup(_ id: Int) {
+        guard pairSetupOwner != id else { return }
+        pairSetupOwner = id
+        pairSetupRelease?.cancel()
+        let limit = configuration.pairSetupLimit
+        pairSetupRelease = Task { [weak self] in
+            guard (try? await Task.sleep(for: limit)) != nil else { return }
+            await self?.releasePairSetup(id)
+        }
+    }
+
+    /// `pairSetupLimit` after connection `id` took Pair Setup: if it still holds it, the hold ends and the
+    /// connection is closed.
+    private func releasePairSetup(_ id: Int) {
+        guard pairSetupOwner == id else { return }
+        pairSetupOwner = nil
+        logger.warning(
+            "HomeKit: connection \(id) did not finish Pair Setup within \(configuration.pairSetupLimit): released and closed"
+        )
+        connections[id]?.output.yield(.close)
     }
 
     /// Pair Verify: on M4 the connection's session is encrypted, with the controller it verified.

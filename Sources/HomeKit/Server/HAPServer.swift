@@ -1,4 +1,5 @@
 internal import BridgeCore
+internal import Glibc
 public import Logging
 internal import NIOCore
 internal import NIOPosix
@@ -27,12 +28,28 @@ public actor HAPServer {
         /// code), is closed. A controller verifies within moments of connecting; without the limit a host on the
         /// network could hold every place (``maximumConnections``) by connecting and waiting.
         public var unverifiedLimit: Duration
+        /// How long one connection may hold Pair Setup (every other one is `busy` meanwhile), counted from the
+        /// M1 that took it: then the hold is released and the connection closed. One bound for the whole
+        /// exchange, which bounds every gap between its messages too: a controller sends M1, M3 and M5 within
+        /// moments of each other, and the only human wait, typing the code, comes before or right after M1; 60 s
+        /// leaves room for that. Without it a host that sends M1 and waits keeps every other controller out.
+        public var pairSetupLimit: Duration
+        /// At most this many connections at once from one address (``maximumConnections`` in all). A home hub or
+        /// an iPhone keeps one or two: 8, the number the HAP specification asks an accessory to accept in all,
+        /// leaves room for several apps on one device while one host cannot take every place.
+        public var connectionsPerAddress: Int
+        /// At most this many responses and events wait for one connection's writer (each at most one request's
+        /// answer or one event, a few KiB). A controller that stops reading while the socket's buffers are
+        /// full is disconnected (logged, counted in ``HAPServer/droppedSlowConnections``) instead of its
+        /// queue growing: 256 is far more than a live controller ever has in flight.
+        public var outgoingLimit: Int
 
         public init(
             name: String, port: Int = 0, host: String = "0.0.0.0", setupCode: SetupCode,
             category: UInt8 = SetupPayload.bridgeCategory,
             backoff: @escaping @Sendable (Int) -> Duration = Configuration.defaultBackoff,
-            unverifiedLimit: Duration = .seconds(30)
+            unverifiedLimit: Duration = .seconds(30), pairSetupLimit: Duration = .seconds(60),
+            connectionsPerAddress: Int = 8, outgoingLimit: Int = 256
         ) {
             self.name = name
             self.port = port
@@ -41,6 +58,9 @@ public actor HAPServer {
             self.category = category
             self.backoff = backoff
             self.unverifiedLimit = unverifiedLimit
+            self.pairSetupLimit = pairSetupLimit
+            self.connectionsPerAddress = connectionsPerAddress
+            self.outgoingLimit = outgoingLimit
         }
 
         public static let defaultBackoff: @Sendable (Int) -> Duration = { failures in
@@ -55,9 +75,28 @@ public actor HAPServer {
         case close
     }
 
+    /// A connection's queue to its writer, bounded by `outgoingLimit`: an item that does not fit closes the
+    /// connection's channel (its controller does not read) instead of being kept.
+    struct Outbox: Sendable {
+        let continuation: AsyncStream<Outgoing>.Continuation
+        let channel: any Channel
+
+        /// Queues `item`; false, and the channel closed, when the queue is full.
+        @discardableResult
+        func yield(_ item: Outgoing) -> Bool {
+            guard case .dropped = continuation.yield(item) else { return true }
+            channel.close(promise: nil)
+            return false
+        }
+
+        func finish() { continuation.finish() }
+    }
+
     /// What the server knows of one connection.
     struct Connection {
-        let output: AsyncStream<Outgoing>.Continuation
+        let output: Outbox
+        /// The peer's IP address (``Configuration/connectionsPerAddress``).
+        let address: String
         var setup: PairSetup
         var verify: PairVerify
         /// The controller of the encrypted session, after Pair Verify.
@@ -67,6 +106,8 @@ public actor HAPServer {
         var echoes: [CharacteristicID: JSONValue] = [:]
         /// Closes the connection at `unverifiedLimit` unless it is verified or pairing by then.
         var limit: Task<Void, Never>?
+        /// Its queue overflowed: the channel is closing, no more events are queued.
+        var overflowed = false
     }
 
     /// The answer to one request, and what happens to the connection after it went out.
@@ -86,6 +127,10 @@ public actor HAPServer {
     private var nextConnectionID = 0
     /// The connection whose Pair Setup is in progress: others are `busy` meanwhile.
     var pairSetupOwner: Int?
+    /// Releases `pairSetupOwner` at `pairSetupLimit`.
+    var pairSetupRelease: Task<Void, Never>?
+    /// Connections closed because their queue overflowed (``Configuration/outgoingLimit``).
+    public internal(set) var droppedSlowConnections = 0
     /// Pair Setup is refused with `backoff` until then.
     var backoffUntil: ContinuousClock.Instant?
     var advertise: @Sendable ([(String, String)]) -> Void = { _ in }
@@ -95,6 +140,7 @@ public actor HAPServer {
         self.store = store
         self.model = model
         self.logger = logger
+        backoffUntil = Self.restoredBackoff(store: store, backoff: configuration.backoff)
     }
 
     /// Listens, reports the port to `onListening` and the TXT records to `advertise` (again whenever they change:
@@ -107,6 +153,10 @@ public actor HAPServer {
         let server = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(ChannelOptions.socketOption(.so_reuseaddr), value: 1)
             .childChannelOption(ChannelOptions.socketOption(.tcp_nodelay), value: 1)
+            .childChannelOption(ChannelOptions.socketOption(.so_keepalive), value: 1)
+            .childChannelOption(Self.keepaliveOption(TCP_KEEPIDLE), value: Self.keepalive.idle)
+            .childChannelOption(Self.keepaliveOption(TCP_KEEPINTVL), value: Self.keepalive.interval)
+            .childChannelOption(Self.keepaliveOption(TCP_KEEPCNT), value: Self.keepalive.count)
             .bind(host: configuration.host, port: configuration.port) { channel in
                 channel.eventLoop.makeCompletedFuture {
                     try NIOAsyncChannel<ByteBuffer, ByteBuffer>(wrappingChannelSynchronously: channel)
@@ -129,15 +179,16 @@ public actor HAPServer {
     /// One connection: requests are read, decrypted once the session is, and answered in order; a writer task
     /// sends the responses and events.
     private nonisolated func serve(_ connection: NIOAsyncChannel<ByteBuffer, ByteBuffer>) async {
-        let (stream, output) = AsyncStream<Outgoing>.makeStream()
-        guard let id = await open(output) else {
-            logger.warning(
-                "HomeKit: \(Self.maximumConnections) connections are open: a new one is closed at once",
-                metadata: ["from": "\(connection.channel.remoteAddress.map { "\($0)" } ?? "?")"])
+        let channel = connection.channel
+        let (stream, continuation) = AsyncStream<Outgoing>.makeStream(
+            bufferingPolicy: .bufferingOldest(configuration.outgoingLimit))
+        let output = Outbox(continuation: continuation, channel: channel)
+        let address = channel.remoteAddress?.ipAddress ?? "?"
+        guard let id = await open(output, address: address) else {
             try? await connection.executeThenClose { _, _ in }
             return
         }
-        let channel = connection.channel
+        if logger.logLevel <= .debug { await logOpened(id, channel: channel, address: address) }
         do {
             try await connection.executeThenClose { inbound, outbound in
                 try await withThrowingTaskGroup(of: Void.self) { group in
@@ -153,9 +204,11 @@ public actor HAPServer {
         await closed(id)
     }
 
+    /// Requests in order. A request that switches the session to encryption or closes it must be the last
+    /// bytes received in clear: bytes already buffered behind it (sent in clear before the switch, the STARTTLS
+    /// injection of CVE-2011-0411) are a protocol error, and the connection closes without running them.
     private nonisolated func read(
-        _ inbound: NIOAsyncChannelInboundStream<ByteBuffer>, connection id: Int,
-        output: AsyncStream<Outgoing>.Continuation
+        _ inbound: NIOAsyncChannelInboundStream<ByteBuffer>, connection id: Int, output: Outbox
     ) async throws {
         var parser = HTTPRequestParser()
         var session: SecureSession?
@@ -183,7 +236,16 @@ public actor HAPServer {
                 }
                 guard let request else { break }
                 let reply = await handle(request, connection: id)
-                output.yield(.bytes(reply.response.encoded()))
+                if reply.encrypt != nil || reply.close, parser.bufferedCount > 0 {
+                    logger.warning(
+                        "HomeKit: connection \(id) sent \(parser.bufferedCount) bytes behind a request that changes its session: closed"
+                    )
+                    return
+                }
+                guard output.yield(.bytes(reply.response.encoded())) else {
+                    logger.warning("HomeKit: connection \(id) does not read its responses: closed")
+                    return
+                }
                 if let keys = reply.encrypt {
                     output.yield(.encrypt(keys))
                     session = SecureSession(keys: keys)
@@ -226,20 +288,63 @@ public actor HAPServer {
     /// cannot make the bridge hold sockets and session state without bound.
     static let maximumConnections = 32
 
-    private func open(_ output: AsyncStream<Outgoing>.Continuation) -> Int? {
-        guard connections.count < Self.maximumConnections else { return nil }
+    /// TCP keepalive on every accepted socket, so that a verified session whose controller vanished (a device
+    /// that lost power or the network, leaving the connection half open) is closed: after 5 minutes without a
+    /// segment the kernel probes every 60 s and closes the socket after 5 unanswered probes (10 minutes in
+    /// all). A live controller never reaches it: iOS and a home hub keep their HAP connection open and idle for
+    /// hours, and their TCP stack answers the probes even while the app sleeps.
+    static let keepalive: (idle: Int, interval: Int, count: Int) = (300, 60, 5)
+
+    static func keepaliveOption(_ name: CInt) -> ChannelOptions.Types.SocketOption {
+        ChannelOptions.Types.SocketOption(level: .tcp, name: NIOBSDSocket.Option(rawValue: name))
+    }
+
+    /// Logs the connection's peer and the keepalive settings the kernel reports for its socket.
+    private nonisolated func logOpened(_ id: Int, channel: any Channel, address: String) async {
+        func option(_ option: ChannelOptions.Types.SocketOption) async -> String {
+            (try? await channel.getOption(option).get()).map { "\($0)" } ?? "?"
+        }
+        let enabled = await option(ChannelOptions.socketOption(.so_keepalive))
+        let idle = await option(Self.keepaliveOption(TCP_KEEPIDLE))
+        let interval = await option(Self.keepaliveOption(TCP_KEEPINTVL))
+        let count = await option(Self.keepaliveOption(TCP_KEEPCNT))
+        logger.debug(
+            "HomeKit: connection \(id) from \(address), keepalive \(enabled) idle \(idle) s interval \(interval) s count \(count)"
+        )
+    }
+
+    /// A new connection's id; nil (logged) when ``maximumConnections`` are open, or
+    /// ``Configuration/connectionsPerAddress`` from `address`.
+    private func open(_ output: Outbox, address: String) -> Int? {
+        guard connections.count < Self.maximumConnections else {
+            logger.warning(
+                "HomeKit: \(Self.maximumConnections) connections are open: a new one is closed at once",
+                metadata: ["from": "\(address)"])
+            return nil
+        }
+        let fromAddress = connections.values.count { $0.address == address }
+        guard fromAddress < configuration.connectionsPerAddress else {
+            logger.warning(
+                "HomeKit: \(fromAddress) connections are open from \(address): a new one is closed at once")
+            return nil
+        }
         nextConnectionID += 1
         let id = nextConnectionID
         let identity = store.identity
-        let limit = configuration.unverifiedLimit
         connections[id] = Connection(
-            output: output, setup: PairSetup(identity: identity, setupCode: configuration.setupCode),
-            verify: PairVerify(identity: identity),
-            limit: Task { [weak self] in
-                guard (try? await Task.sleep(for: limit)) != nil else { return }
-                await self?.reachedLimit(id)
-            })
+            output: output, address: address,
+            setup: PairSetup(identity: identity, setupCode: configuration.setupCode),
+            verify: PairVerify(identity: identity), limit: unverifiedTimer(id))
         return id
+    }
+
+    /// Calls ``reachedLimit(_:)`` for connection `id` after `unverifiedLimit`.
+    private func unverifiedTimer(_ id: Int) -> Task<Void, Never> {
+        let limit = configuration.unverifiedLimit
+        return Task { [weak self] in
+            guard (try? await Task.sleep(for: limit)) != nil else { return }
+            await self?.reachedLimit(id)
+        }
     }
 
     private func closed(_ id: Int) {
@@ -248,9 +353,18 @@ public actor HAPServer {
         if pairSetupOwner == id { pairSetupOwner = nil }
     }
 
-    /// `unverifiedLimit` after connection `id` opened: closed unless verified or pairing.
+    /// `unverifiedLimit` after connection `id` opened: closed unless verified or pairing. The one pairing is
+    /// looked at again one `unverifiedLimit` later (its hold ends at `pairSetupLimit`): once its Pair Setup ended
+    /// without a verified session, it is closed like any other.
     private func reachedLimit(_ id: Int) {
-        guard let connection = connections[id], connection.controller == nil, pairSetupOwner != id else { return }
+        guard let connection = connections[id], connection.controller == nil else { return }
+        guard pairSetupOwner != id else {
+            logger.debug(
+                "HomeKit: connection \(id) is pairing: its limit is looked at again in \(configuration.unverifiedLimit)"
+            )
+            connections[id]?.limit = unverifiedTimer(id)
+            return
+        }
         logger.info(
             "HomeKit: connection \(id) neither verified nor pairing after \(configuration.unverifiedLimit): closed")
         connection.output.yield(.close)

@@ -35,6 +35,9 @@ struct HTTPRequestParser: Sendable {
 
     mutating func append(_ bytes: [UInt8]) { buffer += bytes }
 
+    /// How many received bytes are held that no request returned by ``next()`` took yet.
+    var bufferedCount: Int { buffer.count }
+
     /// The next complete request, or nil until more bytes arrive.
     mutating func next() throws(Failure) -> HTTPRequest? {
         guard let end = headerEnd() else {

@@ -10,14 +10,15 @@ extension HomeKitStore {
             ])
         }
         let accessories = state.accessoryIDs.sorted { $0.value < $1.value }.map { ($0.key, JSONValue.int($0.value)) }
-        let object = JSONValue.object([
+        var members: [(String, JSONValue)] = [
             ("version", .int(1)), ("deviceID", .string(state.deviceID)),
             ("signingKey", .string(Hex.encode(state.signingKey))), ("setupID", .string(state.setupID)),
             ("pairings", .array(pairings)), ("configurationNumber", .int(state.configurationNumber)),
             ("structureHash", .string(state.structureHash)), ("accessoryIDs", .object(accessories)),
             ("failedAttempts", .int(state.failedAttempts)),
-        ])
-        return Array(object.serialized.utf8)
+        ]
+        if let last = state.lastFailedAttempt { members.append(("lastFailedAttempt", .int(last))) }
+        return Array(JSONValue.object(members).serialized.utf8)
     }
 
     static func decode(_ bytes: [UInt8], path: String) throws(HomeKitStoreError) -> State {
@@ -44,6 +45,12 @@ extension HomeKitStore {
         guard case .int(let failedAttempts) = json["failedAttempts"], failedAttempts >= 0 else {
             throw fail("`failedAttempts` is missing or negative")
         }
+        var lastFailedAttempt: Int?
+        switch json["lastFailedAttempt"] {
+        case nil: break
+        case .int(let milliseconds)?: lastFailedAttempt = milliseconds
+        default: throw fail("`lastFailedAttempt` is not a number")
+        }
         guard case .array(let pairingValues) = json["pairings"] else { throw fail("`pairings` is missing") }
         var pairings: [Pairing] = []
         for value in pairingValues {
@@ -61,7 +68,7 @@ extension HomeKitStore {
         return State(
             deviceID: deviceID, signingKey: signingKey, setupID: setupID, pairings: pairings,
             configurationNumber: configurationNumber, structureHash: structureHash, accessoryIDs: accessoryIDs,
-            failedAttempts: failedAttempts)
+            failedAttempts: failedAttempts, lastFailedAttempt: lastFailedAttempt)
     }
 }
 

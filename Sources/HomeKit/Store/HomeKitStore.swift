@@ -1,4 +1,5 @@
 internal import Crypto
+internal import Glibc
 internal import Synchronization
 
 /// Why the pairing state file cannot be used.
@@ -26,8 +27,9 @@ public enum HomeKitStoreError: Error, Sendable, Equatable, CustomStringConvertib
 
 /// The accessory's pairing state, in one JSON file (mode 0600 in a 0700 directory, written atomically): its device
 /// id, Ed25519 long-term key and setup id, the paired controllers, the configuration number with the hash of the
-/// attribute database it counts, the stable accessory ids, and the failed Pair Setup attempts (so the limit of 100
-/// survives a restart). Shared by the daemon's HAP server and the command line.
+/// attribute database it counts, the stable accessory ids, and the failed Pair Setup attempts with the time of the
+/// last one (so the limit of 100 and the back-off survive a restart). Shared by the daemon's HAP server and the
+/// command line. One writer at a time: a change is written under the lock, and kept only once it is on disk.
 public final class HomeKitStore: Sendable {
     /// At most this many controllers may be paired (HAP specification).
     public static let maximumPairings = 16
@@ -41,6 +43,9 @@ public final class HomeKitStore: Sendable {
         var structureHash: String
         var accessoryIDs: [String: Int]
         var failedAttempts: Int
+        /// The wall-clock time of the last failed attempt, in milliseconds since 1970 (absent in files of earlier
+        /// versions).
+        var lastFailedAttempt: Int?
     }
 
     public let path: String
@@ -85,6 +90,10 @@ public final class HomeKitStore: Sendable {
     /// Failed Pair Setup attempts since the last reset of the pairings.
     public var failedAttempts: Int { state.withLock { $0.failedAttempts } }
 
+    /// When the last failed attempt was, in milliseconds since 1970 (wall clock): the HAP server's back-off
+    /// deadline after a restart.
+    var lastFailedAttempt: Int? { state.withLock { $0.lastFailedAttempt } }
+
     /// Adds a controller, or updates the permissions of one that is already paired with the same key.
     public func add(_ pairing: Pairing) throws(HomeKitStoreError) {
         try update { state in
@@ -116,16 +125,26 @@ public final class HomeKitStore: Sendable {
         try update { state in
             state.pairings = []
             state.failedAttempts = 0
+            state.lastFailedAttempt = nil
         }
     }
 
-    /// Counts a failed Pair Setup attempt; returns the count.
+    /// Counts a failed Pair Setup attempt made `now` (milliseconds since 1970); returns the count.
     @discardableResult
     public func noteFailedAttempt() throws(HomeKitStoreError) -> Int {
-        try update { state in
+        let now = Self.wallClockMilliseconds()
+        return try update { state in
             state.failedAttempts += 1
+            state.lastFailedAttempt = now
             return state.failedAttempts
         }
+    }
+
+    /// The wall clock, in milliseconds since 1970.
+    static func wallClockMilliseconds() -> Int {
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        return now.tv_sec * 1000 + now.tv_nsec / 1_000_000
     }
 
     /// Records the hash of the attribute database's structure; when it differs from the last one, the
@@ -143,14 +162,15 @@ public final class HomeKitStore: Sendable {
     }
 
     /// The accessory id of the device `key`: the one it had, or the next free one from 2 (1 is the bridge),
-    /// kept in the file. When the file cannot be written, the id holds until the bridge stops.
+    /// kept in the file. When the file cannot be written, the id holds until the bridge stops (the one change
+    /// kept in memory without the file: an accessory must keep its id while the bridge runs).
     public func accessoryID(for key: String) -> Int {
         if let known = state.withLock({ $0.accessoryIDs[key] }) { return known }
         return (try? allocateAccessoryID(for: key)) ?? state.withLock { $0.accessoryIDs[key] ?? 0 }
     }
 
     private func allocateAccessoryID(for key: String) throws(HomeKitStoreError) -> Int {
-        try update { state in
+        try update(keepingOnFailure: true) { state in
             if let known = state.accessoryIDs[key] { return known }
             let allocated = (state.accessoryIDs.values.max() ?? 1) + 1
             state.accessoryIDs[key] = allocated
@@ -158,15 +178,24 @@ public final class HomeKitStore: Sendable {
         }
     }
 
-    /// Changes the state and writes it; when the write fails the change stays in memory only, and the error says
-    /// why.
-    private func update<T: Sendable>(_ change: (inout State) -> T) throws(HomeKitStoreError) -> T {
-        let (result, bytes) = state.withLock { state in
-            let result = change(&state)
-            return (result, Self.encode(state))
+    /// Changes the state and writes it, under the lock: writes happen one at a time, in the order of the changes.
+    /// When the write fails the change is undone (kept in memory only with `keepingOnFailure`), and the error
+    /// says why.
+    private func update<T: Sendable>(
+        keepingOnFailure: Bool = false, _ change: (inout State) -> T
+    ) throws(HomeKitStoreError) -> T {
+        try state.withLock { (state) throws(HomeKitStoreError) -> T in
+            var next = state
+            let result = change(&next)
+            do throws(HomeKitStoreError) {
+                try StoreFile.write(Self.encode(next), to: path)
+            } catch {
+                if keepingOnFailure { state = next }
+                throw error
+            }
+            state = next
+            return result
         }
-        try StoreFile.write(bytes, to: path)
-        return result
     }
 
     static func fresh() -> State {
@@ -181,6 +210,6 @@ public final class HomeKitStore: Sendable {
         return State(
             deviceID: deviceID, signingKey: Array(Curve25519.Signing.PrivateKey().rawRepresentation),
             setupID: setupID, pairings: [], configurationNumber: 1, structureHash: "", accessoryIDs: [:],
-            failedAttempts: 0)
+            failedAttempts: 0, lastFailedAttempt: nil)
     }
 }

@@ -18,24 +18,7 @@ import Testing
             .appendingPathComponent("Python/aiohomekit_session.py").path
         try await ServerFixture.run { server in
             let arguments = [script, "127.0.0.1", String(server.port), ServerFixture.code, server.store.deviceID]
-            let (status, stdout, stderr) = await onThread { () -> (Int32, Data, Data) in
-                let process = Process()
-                process.executableURL = URL(fileURLWithPath: python)
-                process.arguments = arguments
-                let output = Pipe()
-                let errors = Pipe()
-                process.standardOutput = output
-                process.standardError = errors
-                do {
-                    try process.run()
-                } catch {
-                    return (-1, Data(), Data("\(error)".utf8))
-                }
-                let stdout = output.fileHandleForReading.readDataToEndOfFile()
-                let stderr = errors.fileHandleForReading.readDataToEndOfFile()
-                process.waitUntilExit()
-                return (process.terminationStatus, stdout, stderr)
-            }
+            let (status, stdout, stderr) = await runPython(python, arguments)
             #expect(status == 0, "\(String(decoding: stderr, as: UTF8.self))")
             let report = try JSONValue.parse(Array(stdout))
             print("aiohomekit: \(report.serialized)")

@@ -51,6 +51,27 @@ import Testing
         }
     }
 
+    /// The back-off after a wrong code survives a restart: the store keeps the time of the failed attempt.
+    @Test func backoffSurvivesARestart() async throws {
+        let directory = try TemporaryDirectory(prefix: "hap-backoff")
+        let path = directory.file("homekit.json")
+        try await ServerFixture.run(storePath: path, backoff: { _ in .seconds(600) }) { server in
+            let m4 = try await server.connect {
+                try await $0.pairSetup(code: "031-45-155", identifier: "controller-A", key: admin)
+            }
+            #expect(m4.byte(.error) == PairingError.authentication.rawValue)
+        }
+        try await ServerFixture.run(storePath: path, backoff: { _ in .seconds(600) }) { server in
+            let m2 = try await server.connect {
+                try await $0.post("/pair-setup", TLV8([(.state, [1]), (.method, [0])]))
+            }
+            #expect(m2.tlv?.byte(.error) == PairingError.backoff.rawValue)
+            let delay = try #require(m2.tlv?[.retryDelay])
+            #expect(delay.count == 2 && (500...600).contains(Int(delay[0]) | Int(delay[1]) << 8))
+        }
+        withExtendedLifetime(directory) {}
+    }
+
     @Test func outOfOrderMalformedAndConcurrentPairSetupAreRefused() async throws {
         try await ServerFixture.run { server in
             try await server.connect { client in
@@ -163,7 +184,7 @@ import Testing
     }
 
     @Test func oneConnectionOverTheLimitIsClosed() async throws {
-        try await ServerFixture.run { server in
+        try await ServerFixture.run(configure: { $0.connectionsPerAddress = HAPServer.maximumConnections }) { server in
             try await Self.holding(HAPServer.maximumConnections, on: server) {
                 // Served, it would answer 204; closed at once, the request finds no answer.
                 let answer = try? await server.connect { try await $0.request("POST", "/identify") }

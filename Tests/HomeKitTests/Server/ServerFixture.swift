@@ -17,24 +17,35 @@ struct ServerFixture: Sendable {
     let store: HomeKitStore
     let model: FakeAccessoryModel
     let log: LogCapture
+    /// The same lines, to wait for one.
+    let watch: LogWatch
+    let server: HAPServer
     let advertisements: AsyncStream<[(String, String)]>
 
     /// Runs `body` against a server that stops (its task cancelled) after it; the whole run is bounded so that a
     /// hang fails the test instead of stalling the suite.
     static func run(
         storePath: String? = nil, backoff: @escaping @Sendable (Int) -> Duration = { _ in .zero },
-        unverifiedLimit: Duration = .seconds(30), _ body: @escaping @Sendable (ServerFixture) async throws -> Void
+        unverifiedLimit: Duration = .seconds(30),
+        configure: @escaping @Sendable (inout HAPServer.Configuration) -> Void = { _ in },
+        _ body: @escaping @Sendable (ServerFixture) async throws -> Void
     ) async throws {
         let finished = try await finishing(within: .seconds(300)) {
             let directory = try TemporaryDirectory(prefix: "hap-server")
             let store = try HomeKitStore(path: storePath ?? directory.file("state/homekit.json"))
             let model = FakeAccessoryModel()
             let log = LogCapture()
-            let server = HAPServer(
-                configuration: .init(
-                    name: "Thuis", host: "127.0.0.1", setupCode: try SetupCode(code), backoff: backoff,
-                    unverifiedLimit: unverifiedLimit),
-                store: store, model: model, logger: log.logger(label: "hap"))
+            let watch = LogWatch()
+            let captured = log.logger(label: "hap")
+            var logger = Logger(label: "hap") { _ in
+                MultiplexLogHandler([captured.handler, watch.handler()])
+            }
+            logger.logLevel = .trace
+            var configuration = HAPServer.Configuration(
+                name: "Thuis", host: "127.0.0.1", setupCode: try SetupCode(code), backoff: backoff,
+                unverifiedLimit: unverifiedLimit)
+            configure(&configuration)
+            let server = HAPServer(configuration: configuration, store: store, model: model, logger: logger)
             let (ports, portSink) = AsyncStream<Int>.makeStream()
             let (advertisements, advertisementSink) = AsyncStream<[(String, String)]>.makeStream()
             let task = Task {
@@ -44,7 +55,8 @@ struct ServerFixture: Sendable {
             var portIterator = ports.makeAsyncIterator()
             guard let port = await portIterator.next() else { throw HAPClient.Failure("the server did not listen") }
             let fixture = ServerFixture(
-                port: port, store: store, model: model, log: log, advertisements: advertisements)
+                port: port, store: store, model: model, log: log, watch: watch, server: server,
+                advertisements: advertisements)
             do {
                 try await body(fixture)
             } catch {
