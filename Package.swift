@@ -104,7 +104,7 @@ let package = Package(
         .target(
             name: "HomeKit",
             dependencies: [
-                "COpenSSL", "BridgeCore", .product(name: "Crypto", package: "swift-crypto"),
+                "COpenSSL", "BridgeCore", "SystemSupport", .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),

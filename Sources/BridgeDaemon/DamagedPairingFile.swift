@@ -1,6 +1,6 @@
 import FoundationEssentials
 internal import Glibc
-public import SystemSupport
+internal import SystemSupport
 
 /// A HomeKit pairing file that cannot be parsed (truncated, garbage): moved aside to
 /// `<file>.damaged-<UTC time>` (`homekit.json.damaged-20261129T041500Z`), never deleted. While such a copy exists and

@@ -36,6 +36,7 @@ public enum AtomicFile {
             unlink(temporary)
             throw AtomicFileError(path: path, reason: failure)
         }
+        // The rename is done and cannot be undone: a directory that cannot be synced leaves the new file in place.
         let directory = Path.parent(path)
         let directoryDescriptor = open(directory.isEmpty ? "." : directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         if directoryDescriptor >= 0 {

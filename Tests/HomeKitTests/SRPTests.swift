@@ -194,7 +194,10 @@ import Testing
 
     static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()
-    static let python = packageRoot.appendingPathComponent(".build-py/bin/python").path
+    /// `HAP_PYTHON` (CI: the Home Assistant venv, where HAP-python comes with it), else the venv `.build-py`.
+    static let python =
+        ProcessInfo.processInfo.environment["HAP_PYTHON"]
+        ?? packageRoot.appendingPathComponent(".build-py/bin/python").path
 
     /// HAP-python's accessory (`pyhap.hsrp.Server`) against the controller here (HomeKit ADK's convention), and
     /// the accessory here against a controller written in Python in HAP-python's, HomeKit ADK's and aiohomekit's
@@ -202,7 +205,7 @@ import Testing
     @Test(
         .enabled(
             if: FileManager.default.isExecutableFile(atPath: python),
-            "a venv with HAP-python at .build-py (python3 -m venv .build-py && .build-py/bin/pip install HAP-python)"))
+            "HAP_PYTHON, or a venv with HAP-python at .build-py (python3 -m venv .build-py; pip install HAP-python)"))
     func interoperatesWithHAPPython() async throws {
         let (server, b, a) = try Self.leadingZeroPair()
         let client = try SRPClient(

@@ -1,4 +1,5 @@
 internal import Glibc
+internal import SystemSupport
 
 /// The pairing file on disk: read only when neither group nor others have permissions on it, written atomically
 /// and durably in a directory created with mode 0700: a new temporary file of mode 0600 beside it (a random name,
@@ -34,47 +35,12 @@ enum StoreFile {
     }
 
     static func write(_ bytes: [UInt8], to path: String) throws(HomeKitStoreError) {
-        let directory = directory(of: path)
-        try makeDirectory(directory, for: path)
-        let (temporary, descriptor) = try createTemporary(beside: path)
-        var written = 0
-        var failure: String?
-        if fchmod(descriptor, 0o600) != 0 { failure = reason() }
-        while failure == nil, written < bytes.count {
-            let count = bytes[written...].withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
-            if count < 0 {
-                if errno != EINTR { failure = reason() }
-            } else {
-                written += count
-            }
+        try makeDirectory(directory(of: path), for: path)
+        do {
+            try AtomicFile.write(bytes, to: path, mode: 0o600)
+        } catch {
+            throw .unwritable(path: path, reason: error.reason)
         }
-        if failure == nil, fsync(descriptor) != 0 { failure = reason() }
-        close(descriptor)
-        if failure == nil, rename(temporary, path) != 0 { failure = reason() }
-        if let failure {
-            unlink(temporary)
-            throw .unwritable(path: path, reason: failure)
-        }
-        // The rename is done and cannot be undone: a directory that cannot be synced leaves the new file in place.
-        let parent = open(directory.isEmpty ? "." : directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        if parent >= 0 {
-            _ = fsync(parent)
-            close(parent)
-        }
-    }
-
-    /// A new file `path.tmp-XXXXXXXXXXXXXXXX` (random hex), opened for writing with mode 0600: created
-    /// exclusively (never an existing file or a symbolic link planted at that name).
-    private static func createTemporary(beside path: String) throws(HomeKitStoreError) -> (String, CInt) {
-        var generator = SystemRandomNumberGenerator()
-        for _ in 0..<8 {
-            let temporary =
-                path + ".tmp-" + Hex.encode((0..<8).map { _ in UInt8.random(in: 0...255, using: &generator) })
-            let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
-            if descriptor >= 0 { return (temporary, descriptor) }
-            guard errno == EEXIST else { break }
-        }
-        throw .unwritable(path: path, reason: reason())
     }
 
     /// Creates `directory` and its missing parents, each with mode 0700.
