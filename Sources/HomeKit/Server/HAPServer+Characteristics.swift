@@ -40,54 +40,78 @@ extension HAPServer {
     /// `{"characteristics":[{"aid","iid","value"?,"ev"?,"r"?}]}`: 204 when every item succeeded and none asked
     /// for a write-response, else 207 with each item's `status` (and `value` when `r`); 400 for a body that is
     /// not JSON, 422 for an item without `aid` and `iid` or with neither `value` nor `ev`.
-    func writeCharacteristics(_ request: HTTPRequest, connection id: Int) async -> Reply {
-        guard let body = try? JSONValue.parse(request.body), case .array(let items)? = body["characteristics"] else {
-            return Reply(response: Self.json(400, .object([("status", .int(HAPStatus.invalidValue.rawValue))])))
+    /// One write of a `PUT /characteristics` body: the characteristic, the value (nil: none), whether events go
+    /// on or off (nil: unchanged), and whether the value is answered (`r`).
+    struct Write: Sendable, Equatable {
+        var id: CharacteristicID
+        var value: JSONValue?
+        var events: Bool?
+        var respond: Bool
+    }
+
+    /// The writes of a `PUT /characteristics` body, in order, or the HTTP status that refuses it: 400 for a body
+    /// that is not `{"characteristics": [...]}`, 422 for an item without `aid` and `iid` or with neither a value
+    /// nor `ev`.
+    static func writes(_ body: [UInt8]) -> Result<[Write], HTTPStatusRefusal> {
+        guard let parsed = try? JSONValue.parse(body), case .array(let items)? = parsed["characteristics"] else {
+            return .failure(HTTPStatusRefusal(status: 400))
         }
-        var writes: [(CharacteristicID, JSONValue, events: Bool?, respond: Bool)] = []
+        var writes: [Write] = []
         for item in items {
             guard case .int(let aid)? = item["aid"], case .int(let iid)? = item["iid"] else {
-                return Reply(response: Self.json(422, .object([("status", .int(HAPStatus.invalidValue.rawValue))])))
+                return .failure(HTTPStatusRefusal(status: 422))
             }
             var events: Bool?
             if case .bool(let flag)? = item["ev"] { events = flag }
             let value = item["value"]
-            guard value != nil || events != nil else {
-                return Reply(response: Self.json(422, .object([("status", .int(HAPStatus.invalidValue.rawValue))])))
-            }
+            guard value != nil || events != nil else { return .failure(HTTPStatusRefusal(status: 422)) }
             var respond = false
             if case .bool(true)? = item["r"] { respond = true }
-            writes.append((CharacteristicID(aid: aid, iid: iid), value ?? .null, events, respond && value != nil))
+            writes.append(
+                Write(
+                    id: CharacteristicID(aid: aid, iid: iid), value: value, events: events,
+                    respond: respond && value != nil))
         }
-        let values = zip(items, writes).compactMap { item, write in item["value"].map { (write.0, $0) } }
+        return .success(writes)
+    }
+
+    func writeCharacteristics(_ request: HTTPRequest, connection id: Int) async -> Reply {
+        let writes: [Write]
+        switch Self.writes(request.body) {
+        case .success(let parsed): writes = parsed
+        case .failure(let refusal):
+            return Reply(
+                response: Self.json(refusal.status, .object([("status", .int(HAPStatus.invalidValue.rawValue))])))
+        }
+        let values = writes.compactMap { write in write.value.map { (write.id, $0) } }
         for (characteristic, value) in values { connections[id]?.echoes[characteristic] = value }
         let written = values.isEmpty ? [:] : await model.write(values)
         var statuses: [HAPStatus] = []
-        for (item, write) in zip(items, writes) {
-            var status = item["value"] == nil ? HAPStatus.success : written[write.0] ?? .resourceDoesNotExist
-            if status != .success { connections[id]?.echoes[write.0] = nil }
+        for write in writes {
+            var status = write.value == nil ? HAPStatus.success : written[write.id] ?? .resourceDoesNotExist
+            if status != .success { connections[id]?.echoes[write.id] = nil }
             if let events = write.events, status == .success {
-                status = await model.eventStatus(write.0)
+                status = await model.eventStatus(write.id)
                 if status == .success {
                     if events {
-                        connections[id]?.subscriptions.insert(write.0)
+                        connections[id]?.subscriptions.insert(write.id)
                     } else {
-                        connections[id]?.subscriptions.remove(write.0)
+                        connections[id]?.subscriptions.remove(write.id)
                     }
                 }
             }
             statuses.append(status)
         }
-        let responded = writes.filter { $0.respond }.map { $0.0 }
+        let responded = writes.filter { $0.respond }.map { $0.id }
         let readBack = responded.isEmpty ? [:] : await model.read(responded)
         if statuses.allSatisfy({ $0 == .success }) && responded.isEmpty {
             return Reply(response: HTTPResponse(status: 204))
         }
         let answers = zip(writes, statuses).map { write, status in
             var members: [(String, JSONValue)] = [
-                ("aid", .int(write.0.aid)), ("iid", .int(write.0.iid)), ("status", .int(status.rawValue)),
+                ("aid", .int(write.id.aid)), ("iid", .int(write.id.iid)), ("status", .int(status.rawValue)),
             ]
-            if write.respond, status == .success, case .success(let value)? = readBack[write.0] {
+            if write.respond, status == .success, case .success(let value)? = readBack[write.id] {
                 members.append(("value", value))
             }
             return JSONValue.object(members)
@@ -130,4 +154,9 @@ extension HAPServer {
         }
         return found
     }
+}
+
+/// The HTTP status a request body is refused with.
+struct HTTPStatusRefusal: Error, Sendable, Equatable {
+    let status: Int
 }
