@@ -164,7 +164,10 @@ public struct Composition {
             }.map(\.node))
         let accessories = HomeKitAccessories(
             name: section.name, identity: identity, scenes: configuration.zwave?.scenes ?? [], sceneNodes: sceneNodes,
-            allocate: { store.accessoryID(for: $0) }, logger: logger)
+            allocate: { store.accessoryID(for: $0) },
+            memory: AccessoryMemory(
+                recall: { store.rememberedKind(for: $0) }, remember: { store.rememberKind($1, for: $0) }),
+            logger: logger)
         return (
             store, accessories,
             HAPServer.Configuration(name: section.name, port: section.port, setupCode: setupCode)

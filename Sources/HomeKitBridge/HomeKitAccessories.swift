@@ -17,6 +17,7 @@ public final class HomeKitAccessories: AccessoryModel, BridgeFrontEnd, Sendable 
     let scenes: [ZWaveSceneConfig]
     let sceneNodes: Set<Int>
     let allocate: @Sendable (String) -> Int
+    let memory: AccessoryMemory
     let logger: Logger
     public let changes: AsyncStream<AccessoryModelChange>
     let continuation: AsyncStream<AccessoryModelChange>.Continuation
@@ -48,15 +49,18 @@ public final class HomeKitAccessories: AccessoryModel, BridgeFrontEnd, Sendable 
     ///     buttons become programmable switches, named by a scene or not.
     ///   - allocate: the aid of a device by its hardware address (``AccessoryLayout/allocationKey(_:)``): the
     ///     same key must always get the same aid, never 1, and two keys never one aid.
+    ///   - memory: what each device was at the last start (the pairing store keeps it), for the devices whose
+    ///     interview has not told yet.
     public init(
         name: String, identity: BridgeIdentity, scenes: [ZWaveSceneConfig], sceneNodes: Set<Int> = [],
-        allocate: @escaping @Sendable (String) -> Int, logger: Logger
+        allocate: @escaping @Sendable (String) -> Int, memory: AccessoryMemory = .none, logger: Logger
     ) {
         self.name = name
         self.identity = identity
         self.scenes = scenes
         self.sceneNodes = sceneNodes
         self.allocate = allocate
+        self.memory = memory
         self.logger = logger
         (changes, continuation) = AsyncStream.makeStream(of: AccessoryModelChange.self, bufferingPolicy: .unbounded)
         let layout = AccessoryLayout(
@@ -110,9 +114,25 @@ public final class HomeKitAccessories: AccessoryModel, BridgeFrontEnd, Sendable 
     public func receive(_ message: InboundMessage) async {}
 
     public func inventoryChanged(_ inventory: BridgeInventory) async {
-        // Devices in devices.toml whose kind the hardware told (like Home Assistant discovery: a guessed kind
-        // would show the wrong accessory until the interview corrects it).
-        let devices = inventory.devices.filter { $0.descriptor.configured && $0.descriptor.kindKnown }
+        // Devices in devices.toml whose kind the hardware told (like Home Assistant discovery: a guessed kind would
+        // show the wrong accessory until the interview corrects it), or, until it tells, what it told at an earlier
+        // start: a start without OpenZWave's cache must not take an accessory, with its room, scenes and
+        // automations, out of the Home app. A device leaves only when devices.toml drops it.
+        let devices = inventory.devices.compactMap { device -> BridgeInventory.Device? in
+            let descriptor = device.descriptor
+            guard descriptor.configured else { return nil }
+            let key = AccessoryLayout.allocationKey(descriptor.source)
+            if descriptor.kindKnown {
+                memory.remember(key, RememberedKind(descriptor).text)
+                return device
+            }
+            guard let remembered = memory.recall(key).flatMap(RememberedKind.init(text:)) else { return nil }
+            return BridgeInventory.Device(
+                descriptor: DeviceDescriptor(
+                    address: descriptor.address, kind: remembered.kind, source: descriptor.source,
+                    metered: remembered.metered, inputs: descriptor.inputs, configured: true, kindKnown: false),
+                facts: device.facts)
+        }
         state.withLock { state in
             state.inventory = devices
             rebuild(&state)
@@ -260,4 +280,42 @@ extension Binding {
         if case .fixed = self { return true }
         return false
     }
+}
+
+/// What the accessory layout keeps of each device across starts (in the pairing store): its kind as text, by the
+/// aid allocator's key.
+public struct AccessoryMemory: Sendable {
+    public let recall: @Sendable (String) -> String?
+    public let remember: @Sendable (String, String) -> Void
+
+    public init(recall: @escaping @Sendable (String) -> String?, remember: @escaping @Sendable (String, String) -> Void)
+    {
+        self.recall = recall
+        self.remember = remember
+    }
+
+    /// Remembers nothing.
+    public static let none = AccessoryMemory(recall: { _ in nil }, remember: { _, _ in })
+}
+
+/// A device's kind and whether it is metered, as remembered: `dimmer`, `socket+metered`.
+struct RememberedKind: Equatable {
+    let kind: DeviceKind
+    let metered: Bool
+
+    init(_ descriptor: DeviceDescriptor) {
+        kind = descriptor.kind
+        metered = descriptor.metered
+    }
+
+    init?(text: String) {
+        let parts = text.split(separator: "+", omittingEmptySubsequences: false)
+        guard let first = parts.first, let kind = DeviceKind(rawValue: String(first)), parts.count <= 2,
+            parts.count == 1 || parts[1] == "metered"
+        else { return nil }
+        self.kind = kind
+        metered = parts.count == 2
+    }
+
+    var text: String { kind.rawValue + (metered ? "+metered" : "") }
 }

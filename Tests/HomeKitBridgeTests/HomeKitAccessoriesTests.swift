@@ -74,14 +74,14 @@ import Testing
 
     func withBridge(
         devices: [DeviceDescriptor] = [light, socket, tv], allocator: Allocator = Allocator(),
-        _ body: @Sendable (Fixture) async throws -> Void
+        memory: AccessoryMemory = .none, _ body: @Sendable (Fixture) async throws -> Void
     ) async throws {
         let mqtt = FakeMQTTPort()
         let zwave = FakeDeviceBackend(adapter: .zwave)
         let cec = FakeDeviceBackend(adapter: .cec)
         let model = HomeKitAccessories(
             name: "Thuis living", identity: Self.identity, scenes: Self.scenes, allocate: allocator.aid,
-            logger: Logger(label: "homekit"))
+            memory: memory, logger: Logger(label: "homekit"))
         let bridge = Bridge(
             identity: Self.identity, devices: devices, scenes: Self.scenes, backends: [zwave, cec],
             frontEnds: [model], mqtt: mqtt, logger: Logger(label: "test"))

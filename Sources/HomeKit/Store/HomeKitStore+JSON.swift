@@ -18,6 +18,10 @@ extension HomeKitStore {
             ("failedAttempts", .int(state.failedAttempts)),
         ]
         if let last = state.lastFailedAttempt { members.append(("lastFailedAttempt", .int(last))) }
+        if !state.accessoryKinds.isEmpty {
+            let kinds = state.accessoryKinds.sorted { $0.key < $1.key }.map { ($0.key, JSONValue.string($0.value)) }
+            members.append(("accessoryKinds", .object(kinds)))
+        }
         return Array(JSONValue.object(members).serialized.utf8)
     }
 
@@ -65,10 +69,21 @@ extension HomeKitStore {
             guard case .int(let aid) = value, aid >= 2 else { throw fail("accessory id of \(key) is not 2 or more") }
             accessoryIDs[key] = aid
         }
+        // Optional (files written before it have none).
+        var accessoryKinds: [String: String] = [:]
+        switch json["accessoryKinds"] {
+        case nil: break
+        case .object(let members)?:
+            for (key, value) in members {
+                guard case .string(let kind) = value else { throw fail("the remembered kind of \(key) is not text") }
+                accessoryKinds[key] = kind
+            }
+        default: throw fail("`accessoryKinds` is not an object")
+        }
         return State(
             deviceID: deviceID, signingKey: signingKey, setupID: setupID, pairings: pairings,
             configurationNumber: configurationNumber, structureHash: structureHash, accessoryIDs: accessoryIDs,
-            failedAttempts: failedAttempts, lastFailedAttempt: lastFailedAttempt)
+            failedAttempts: failedAttempts, lastFailedAttempt: lastFailedAttempt, accessoryKinds: accessoryKinds)
     }
 }
 

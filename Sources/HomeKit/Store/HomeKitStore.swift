@@ -46,6 +46,9 @@ public final class HomeKitStore: Sendable {
         /// The wall-clock time of the last failed attempt, in milliseconds since 1970 (absent in files of earlier
         /// versions).
         var lastFailedAttempt: Int?
+        /// What each accessory was when the hardware last said (by the aid allocator's key): served at the next start
+        /// until the interview says again, so Apple Home never loses an accessory (and its room) meanwhile.
+        var accessoryKinds: [String: String] = [:]
     }
 
     public let path: String
@@ -167,6 +170,16 @@ public final class HomeKitStore: Sendable {
     public func accessoryID(for key: String) -> Int {
         if let known = state.withLock({ $0.accessoryIDs[key] }) { return known }
         return (try? allocateAccessoryID(for: key)) ?? state.withLock { $0.accessoryIDs[key] ?? 0 }
+    }
+
+    /// What the device `key` was last time (``rememberKind(_:for:)``), nil when never told.
+    public func rememberedKind(for key: String) -> String? { state.withLock { $0.accessoryKinds[key] } }
+
+    /// Keeps what the device `key` is (its kind, as the accessory layout writes it) for the next start. When the
+    /// file cannot be written it holds until the bridge stops, as an accessory id does.
+    public func rememberKind(_ kind: String, for key: String) {
+        guard state.withLock({ $0.accessoryKinds[key] }) != kind else { return }
+        _ = try? update(keepingOnFailure: true) { $0.accessoryKinds[key] = kind }
     }
 
     private func allocateAccessoryID(for key: String) throws(HomeKitStoreError) -> Int {
