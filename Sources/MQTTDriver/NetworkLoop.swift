@@ -164,8 +164,8 @@ final class NetworkLoop: Sendable {
         if disconnectGracefully, callbacks.sessionEstablished {
             if mosquitto_disconnect(mosq) == Mosquitto.success {
                 // Pump the loop so the DISCONNECT is written; it returns an error once the socket is closed.
-                let deadline = Date(timeIntervalSinceNow: 1)
-                while Date() < deadline, mosquitto_loop(mosq, 50, 1) == Mosquitto.success {}
+                let deadline = ContinuousClock.now + .seconds(1)
+                while ContinuousClock.now < deadline, mosquitto_loop(mosq, 50, 1) == Mosquitto.success {}
             }
         }
         // A TLS connection made OpenSSL keep random generators for this thread. OpenSSL frees them when the thread

@@ -56,7 +56,7 @@ extension ZWaveBackend {
             await publishDetails(node)
             quirk.observe(.interviewCompleted(node))
             if configuration.takeOn(node) { workContinuation.yield(.applyConfiguration(node)) }
-        case .nodeRemoved(let node) where (refreshing[node] ?? .distantPast) > Date():
+        case .nodeRemoved(let node) where refreshing[node].map { $0 > .now } ?? false:
             logger.debug("node dropped and re-added by the re-interview", metadata: ["node": "\(node.rawValue)"])
         case .nodeRemoved(let node), .nodeReset(let node):
             removeNode(node)

@@ -18,7 +18,7 @@ extension ZWaveBackend: BridgeRequestHandler {
     }
 
     /// How long after a refresh a `Type_NodeRemoved` of the node is still taken as the library's reload.
-    static let refreshGrace: TimeInterval = 10
+    static let refreshGrace: Duration = .seconds(10)
 
     /// Runs a request the core parsed and validated; what only the library knows (whether a node exists, a
     /// parameter's size) is checked here.
@@ -189,9 +189,9 @@ extension ZWaveBackend: BridgeRequestHandler {
     /// `refresh`: re-interviews the node and waits for the result.
     func refresh(_ node: NodeID, interviewTimeout: Duration) async throws(RequestFailure) -> JSONValue {
         readyNodes.remove(node)
-        refreshing[node] = .distantFuture
+        refreshing[node] = .now + .seconds(1_000_000_000)  // until it ends, then the grace
         // A late drop/re-add of the reloaded node is still part of the refresh.
-        defer { refreshing[node] = Date().addingTimeInterval(Self.refreshGrace) }
+        defer { refreshing[node] = .now + Self.refreshGrace }
         do {
             try await driver.refreshNodeInfo(node: node)
         } catch {

@@ -22,10 +22,10 @@ extension ZWaveBackend {
 
     /// One NoOperation frame to `node` if it is a mains-powered node, alive, silent for `silence`.
     func pingIfSilent(_ node: NodeID, silence: Duration) async {
-        let now = Date()
-        let quiet = now.timeIntervalSince(
-            max(lastSeen.lastReport(node) ?? listeningSince, pingedAt[node] ?? .distantPast))
-        guard quiet >= Double(silence.components.seconds), session == nil, !healthCheckRunning,
+        let now = ContinuousClock.now
+        let since = [lastSeen.lastReport(node) ?? listeningSince, pingedAt[node]].compactMap { $0 }.max() ?? now
+        let quiet = now - since
+        guard quiet >= silence, session == nil, !healthCheckRunning,
             let info = try? await driver.nodeInfo(node), info.isListening, !info.isFailed
         else { return }
         pingedAt[node] = now
@@ -41,7 +41,7 @@ extension ZWaveBackend {
         }
         logger.warning(
             "a silent node did not acknowledge a NoOperation frame: dead",
-            metadata: ["node": "\(node.rawValue)", "silent_s": "\(Int(quiet))"])
+            metadata: ["node": "\(node.rawValue)", "silent_s": "\(quiet.components.seconds)"])
         continuation.yield(.availability(.zwave(node: Int(node.rawValue), instance: nil), online: false))
         reports.wakeWaiters(of: node)
     }

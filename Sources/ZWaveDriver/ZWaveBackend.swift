@@ -47,7 +47,7 @@ public final class ZWaveBackend: DeviceBackend {
     var knownNodes: Set<NodeID> = []
     /// Nodes being re-interviewed, until when: OpenZWave may drop and re-add them
     /// (`Type_NodeRemoved`/`NodeAdded`), which is not a removal from the network.
-    var refreshing: [NodeID: Date] = [:]
+    var refreshing: [NodeID: ContinuousClock.Instant] = [:]
     /// Nodes whose interview did not finish: controlled with Basic Set until it does.
     var basicOnly: Set<NodeID> = []
     var lastSeen = LastSeen()
@@ -57,9 +57,9 @@ public final class ZWaveBackend: DeviceBackend {
     /// `ping_silent_after`: how long a mains-powered node may stay silent before it gets a NoOperation frame (nil: off),
     /// and since when the bridge listens (the silence of a node that never reported counts from there).
     let pingSilentAfter: Duration?
-    let listeningSince = Date()
+    let listeningSince = ContinuousClock.now
     /// When each node last got a silence ping, so a silent (or dead) node gets one per `ping_silent_after`.
-    var pingedAt: [NodeID: Date] = [:]
+    var pingedAt: [NodeID: ContinuousClock.Instant] = [:]
     let work: AsyncStream<Work>
     let workContinuation: AsyncStream<Work>.Continuation
 

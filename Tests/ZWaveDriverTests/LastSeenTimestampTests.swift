@@ -22,3 +22,28 @@ import Testing
         }
     }
 }
+
+/// Intervals on the monotonic clock: NTP setting a Pi's wall clock at boot (it has no battery clock) changes no
+/// interval, while `last_seen` shows the wall-clock time.
+@Suite struct LastSeenIntervalTests {
+    @Test("a wall clock set back by hours neither holds back nor hurries the inventory's refresh")
+    func wallClockJumpsDoNotMoveIntervals() {
+        var lastSeen = LastSeen()
+        let start = ContinuousClock.now
+        let boot = Date(timeIntervalSince1970: 0)  // a Pi before NTP: 1970
+        let node = NodeID(2)
+        let first = lastSeen.note(node, at: .init(instant: start, date: boot))
+        #expect(first)
+        // NTP sets the wall clock 56 years ahead 10 s later: not a minute yet, no refresh.
+        let synced = Date(timeIntervalSince1970: 1_795_322_282)
+        let early = lastSeen.note(node, at: .init(instant: start + .seconds(10), date: synced))
+        #expect(!early)
+        // A minute after the first on the monotonic clock: due, whatever the wall clock did meanwhile.
+        let setBack = synced.addingTimeInterval(-7200)
+        let due = lastSeen.note(node, at: .init(instant: start + .seconds(61), date: setBack))
+        #expect(due)
+        #expect(lastSeen.lastReport(node) == start + .seconds(61))
+        let shown = lastSeen.publishing(node)
+        #expect(shown == setBack, "last_seen shows the wall-clock time")
+    }
+}
