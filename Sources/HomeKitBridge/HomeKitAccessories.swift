@@ -32,7 +32,8 @@ public final class HomeKitAccessories: AccessoryModel, BridgeFrontEnd, Sendable 
         var hasInventory = false
         /// The database without values: a change of it is a change of structure.
         var signature = ""
-        var bridge: Bridge?
+        /// Weak: the bridge holds this front end (a strong reference both ways would keep both for ever).
+        weak var bridge: Bridge?
     }
 
     /// One characteristic: its device (nil for the bridge), its type and what it shows.
