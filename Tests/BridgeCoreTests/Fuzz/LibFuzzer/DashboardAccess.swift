@@ -6,7 +6,8 @@ import WebDashboard
 
 private let admin = "admin-token-0123456789abcdef"
 private let control = "control-token-0123456789abcd"
-private let access = DashboardAccess(admin: try? DashboardToken(text: admin), control: try? DashboardToken(text: control))
+private let access = DashboardAccess(
+    admin: try? DashboardToken(text: admin), control: try? DashboardToken(text: control))
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
