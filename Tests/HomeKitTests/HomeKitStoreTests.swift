@@ -83,6 +83,23 @@ import Testing
         }
     }
 
+    /// The `hap-store` fuzzer's find: a file that gives one aid to two devices was accepted (and its state wrote
+    /// out differently each time). One aid is one accessory to every controller: such a file is refused.
+    @Test func aFileGivingOneAccessoryIDToTwoDevicesIsRefused() throws {
+        let directory = try TemporaryDirectory(prefix: "hk-store")
+        let path = directory.file("homekit.json")
+        let corpus = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("BridgeCoreTests/Fuzz/Corpus/hap-store/crash-duplicate-accessory-id.json")
+        try Data(contentsOf: corpus).write(to: URL(fileURLWithPath: path))
+        chmod(path, 0o600)
+        #expect {
+            try HomeKitStore(path: path)
+        } throws: { error in
+            guard case .malformed(_, let reason) = error as? HomeKitStoreError else { return false }
+            return reason.contains("accessory id 2 is given to both")
+        }
+    }
+
     /// Adds from several threads at once: each is written in turn, and the file holds them all, with no
     /// temporary file left beside it.
     @Test func concurrentAddsAreAllWritten() async throws {

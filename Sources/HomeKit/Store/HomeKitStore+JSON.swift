@@ -9,7 +9,9 @@ extension HomeKitStore {
                 ("admin", .bool(pairing.isAdmin)),
             ])
         }
-        let accessories = state.accessoryIDs.sorted { $0.value < $1.value }.map { ($0.key, JSONValue.int($0.value)) }
+        let accessories = state.accessoryIDs.sorted { ($0.value, $0.key) < ($1.value, $1.key) }.map {
+            ($0.key, JSONValue.int($0.value))
+        }
         var members: [(String, JSONValue)] = [
             ("version", .int(1)), ("deviceID", .string(state.deviceID)),
             ("signingKey", .string(Hex.encode(state.signingKey))), ("setupID", .string(state.setupID)),
@@ -65,8 +67,14 @@ extension HomeKitStore {
         }
         guard case .object(let accessoryMembers) = json["accessoryIDs"] else { throw fail("`accessoryIDs` is missing") }
         var accessoryIDs: [String: Int] = [:]
+        var owners: [Int: String] = [:]
         for (key, value) in accessoryMembers {
             guard case .int(let aid) = value, aid >= 2 else { throw fail("accessory id of \(key) is not 2 or more") }
+            // Two devices with one aid would be one accessory to every controller (the fuzzer's `hap-store` found a
+            // file that said so, and its two writes came out different).
+            if let other = owners.updateValue(key, forKey: aid) {
+                throw fail("accessory id \(aid) is given to both \(other) and \(key)")
+            }
             accessoryIDs[key] = aid
         }
         // Optional (files written before it have none).
