@@ -90,7 +90,7 @@ import ZWaveEmulator
             #expect(stick.isInclusionActive)
             // OpenZWave wrote the cache once every node was queried: removed, it must be written again at the stop.
             let before = try FileManager.default.contentsOfDirectory(atPath: state).filter {
-                $0.hasPrefix("ozwcache_")
+                $0.hasPrefix("ozwcache_") && $0.hasSuffix(".xml")  // the cache, not its kept copy (.complete)
             }
             for file in before { try FileManager.default.removeItem(atPath: state + "/" + file) }
 
@@ -105,7 +105,7 @@ import ZWaveEmulator
             #expect(took <= TestTime.scaled(.seconds(limit)), "the stop took \(took), the unit allows \(limit) s")
 
             let cache = try FileManager.default.contentsOfDirectory(atPath: state).filter {
-                $0.hasPrefix("ozwcache_")
+                $0.hasPrefix("ozwcache_") && $0.hasSuffix(".xml")  // the cache, not its kept copy (.complete)
             }
             let text = try cache.first.map { try String(contentsOfFile: state + "/" + $0, encoding: .utf8) } ?? ""
             #expect(cache.count == 1, "state dir: \(cache)")
