@@ -9,14 +9,14 @@ extension HomeKitAccessories {
     /// Refused (and not sent): unknown ids, read-only characteristics, wrong types, values out of range, devices
     /// that are offline, and everything before the bridge runs.
     public func write(_ values: [(CharacteristicID, JSONValue)]) async -> [CharacteristicID: HAPStatus] {
-        let (statuses, messages, bridge) = state.withLock { state in
-            var plan = WritePlan(topics: identity.topics)
+        let (statuses, commands, bridge) = state.withLock { state in
+            var plan = WritePlan()
             for (id, value) in values {
                 let entry = state.entries[id]
                 plan.add(id, value, entry, mirror: entry?.device.flatMap { state.mirrors[$0.address] })
             }
             let statuses = plan.finish()
-            return (statuses, plan.messages, state.bridge)
+            return (statuses, plan.commands, state.bridge)
         }
         for (id, status) in statuses.sorted(by: { $0.key < $1.key }) where status != .success {
             logger.debug("homekit write refused", metadata: ["characteristic": "\(id)", "status": "\(status)"])
@@ -24,9 +24,8 @@ extension HomeKitAccessories {
         guard let bridge else {
             return statuses.mapValues { $0 == .success ? .serviceCommunicationFailure : $0 }
         }
-        for message in messages {
-            let payload = Array(message.payload.utf8)
-            await bridge.receive(InboundMessage(topic: message.topic, payload: payload, retained: false))
+        for (device, command) in commands {
+            await bridge.submit(command, to: device, from: .homeKit)
         }
         return statuses
     }
@@ -34,13 +33,10 @@ extension HomeKitAccessories {
 
 /// The commands a batch of writes makes, and each write's status.
 struct WritePlan {
-    let topics: TopicScheme
     private(set) var statuses: [CharacteristicID: HAPStatus] = [:]
-    private(set) var messages: [(topic: String, payload: String)] = []
+    private(set) var commands: [(device: DeviceAddress, command: DeviceCommand)] = []
     /// A dimmer's On and Brightness of this batch, merged into one `/set` (by device, in order of first write).
     private var lights: [(device: DeviceAddress, on: Bool?, brightness: Int?)] = []
-
-    init(topics: TopicScheme) { self.topics = topics }
 
     mutating func add(
         _ id: CharacteristicID, _ value: JSONValue, _ entry: HomeKitAccessories.Entry?, mirror: DeviceMirror?
@@ -54,7 +50,6 @@ struct WritePlan {
         }
         guard mirror?.online == true else { return statuses[id] = .serviceCommunicationFailure }
         let address = device.address
-        let base = topics.device(address)
         switch (entry.binding, accepted) {
         case (.identify, _):
             break
@@ -63,19 +58,21 @@ struct WritePlan {
         case (.brightness, .int(let brightness)):
             light(address) { $0.brightness = brightness }
         case (.on, .bool(let on)):
-            messages.append((base.set, on ? "on" : "off"))
+            commands.append((address, on ? .on : .off))
         case (.active, .int(let active)):
-            messages.append((base.set, active == 1 ? "on" : "standby"))
+            commands.append((address, active == 1 ? .on : .off))
         case (.activeIdentifier, .int(let identifier)):
             let inputs = device.inputs.keys.sorted()
             guard inputs.indices.contains(identifier - 1) else { return statuses[id] = .invalidValue }
-            messages.append((base.inputSet, inputs[identifier - 1]))
+            let name = inputs[identifier - 1]
+            guard let input = device.inputs[name] else { return statuses[id] = .invalidValue }
+            commands.append((address, .input(name: name, address: input)))
         case (.mute, .bool(let muted)):
-            messages.append((base.muteSet, muted ? "on" : "off"))
+            commands.append((address, .mute(muted ? .on : .off)))
         case (.volume, .int(let volume)):
-            messages.append((base.volumeSet, String(volume)))
+            commands.append((address, .volume(.level(volume))))
         case (.volumeSelector, .int(let selector)):
-            messages.append((base.volumeSet, selector == 0 ? "up" : "down"))
+            commands.append((address, .volume(selector == 0 ? .up : .down)))
         default:
             return statuses[id] = .invalidValue
         }
@@ -98,11 +95,11 @@ struct WritePlan {
     /// is the dimmer's top level, 99); On alone is `on` (the dimmer's last level).
     mutating func finish() -> [CharacteristicID: HAPStatus] {
         for light in lights {
-            let payload =
-                if light.on == false { "off" } else if let brightness = light.brightness {
-                    String(min(brightness, 99))
-                } else { "on" }
-            messages.append((topics.device(light.device).set, payload))
+            let command: DeviceCommand =
+                if light.on == false { .off } else if let brightness = light.brightness {
+                    .level(min(brightness, 99))
+                } else { .on }
+            commands.append((light.device, command))
         }
         lights = []
         return statuses

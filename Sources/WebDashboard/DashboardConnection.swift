@@ -58,11 +58,21 @@ struct DashboardConnection: Sendable {
         let topics = hub.identity.topics
         switch parsed {
         case .set(let topic, let payload):
-            let registry = await bridge.currentRegistry
-            if let refusal = DashboardPolicy.refusal(ofSet: topic, topics: topics, registry: registry) {
-                return hub.send(DashboardProtocol.error(refusal), to: client)
+            let target: DashboardPolicy.SetTarget
+            switch DashboardPolicy.target(ofSet: topic, topics: topics, registry: await bridge.currentRegistry) {
+            case .success(let allowed): target = allowed
+            case .failure(let refusal): return hub.send(DashboardProtocol.error(refusal.reason), to: client)
             }
-            await bridge.receive(InboundMessage(topic: topic, payload: payload, retained: false))
+            // Parsed as an MQTT payload on the same topic would be; a payload that makes no command is refused like
+            // one (a `command_rejected` event).
+            do {
+                let command = try PayloadParser.command(for: target.route, payload: payload, device: target.device)
+                await bridge.submit(command, to: target.device.address, from: .dashboard(client: client))
+            } catch {
+                await bridge.refuse(
+                    InboundMessage(topic: topic, payload: payload, retained: false), reason: error.reason,
+                    from: .dashboard(client: client))
+            }
         case .request(let verb, let payload):
             if let refusal = DashboardPolicy.refusal(ofRequest: verb, role: role) {
                 return hub.send(DashboardProtocol.error(refusal), to: client)

@@ -3,30 +3,58 @@ public import BridgeCore
 /// What a dashboard may send over its WebSocket, by role (DocC: Security). Pure: the connection asks before it hands
 /// a message to the bridge, and answers a refusal with an `error` reply naming why.
 public enum DashboardPolicy {
-    /// Why a `set` on `topic` is refused (any role), nil when it is a device command (`/set`, `/get`, `volume/set`,
-    /// `mute/set`, `input/set`) of a device in this bridge's `registry`. Everything else a dashboard could publish
-    /// on MQTT (a bridge's state, a device's availability, another bridge's devices, requests) is not a command.
-    public static func refusal(ofSet topic: String, topics: TopicScheme, registry: DeviceRegistry) -> String? {
+    /// The device a `set` on `topic` commands and how its topic routes (parsed once, here), or why the `set` is
+    /// refused (any role): it must be a device command topic (`/set`, `/get`, `volume/set`, `mute/set`, `input/set`)
+    /// of a device in this bridge's `registry`. Everything else a dashboard could publish on MQTT (a bridge's state,
+    /// a device's availability, another bridge's devices, requests) is not a command.
+    public static func target(ofSet topic: String, topics: TopicScheme, registry: DeviceRegistry)
+        -> Result<SetTarget, SetRefusal>
+    {
+        let route: TopicScheme.Inbound
         let address: DeviceAddress
         switch topics.route(topic) {
-        case .success(.deviceSet(let device)), .success(.deviceGet(let device)), .success(.volumeSet(let device)),
-            .success(.muteSet(let device)), .success(.inputSet(let device)):
-            address = device
-        case .success(.bridgeRequest):
-            return "a set takes a device command topic; send requests as {\"type\": \"request\"}"
-        case .success(.bridgeState(let bridge)):
-            return "a set takes a device command topic, not bridge \"\(bridge)\"'s state: only that bridge publishes it"
-        case .success(.deviceAvailability(let device)):
-            return "a set takes a device command topic, not \(device)'s availability: only its bridge publishes it"
+        case .success(let parsed):
+            switch parsed {
+            case .deviceSet(let device), .deviceGet(let device), .volumeSet(let device), .muteSet(let device),
+                .inputSet(let device):
+                (route, address) = (parsed, device)
+            case .bridgeRequest:
+                return .failure(
+                    SetRefusal("a set takes a device command topic; send requests as {\"type\": \"request\"}"))
+            case .bridgeState(let bridge):
+                return .failure(
+                    SetRefusal(
+                        "a set takes a device command topic, not bridge \"\(bridge)\"'s state: only that bridge publishes it"
+                    ))
+            case .deviceAvailability(let device):
+                return .failure(
+                    SetRefusal(
+                        "a set takes a device command topic, not \(device)'s availability: only its bridge publishes it"
+                    ))
+            }
         case .failure(let error):
-            return "a set takes a device command topic of this bridge's devices: \(error.description)"
+            return .failure(
+                SetRefusal("a set takes a device command topic of this bridge's devices: \(error.description)"))
         }
-        guard registry.device(at: address) != nil else {
-            return
-                "\(address) is not a device of this bridge (\(topics.bridge)): its dashboard commands its own devices "
-                + "only"
+        guard let device = registry.device(at: address) else {
+            return .failure(
+                SetRefusal(
+                    "\(address) is not a device of this bridge (\(topics.bridge)): its dashboard commands its own devices "
+                        + "only"))
         }
-        return nil
+        return .success(SetTarget(route: route, device: device))
+    }
+
+    /// What a `set` that may be sent commands: its topic's route and the device.
+    public struct SetTarget: Sendable {
+        public let route: TopicScheme.Inbound
+        public let device: DeviceDescriptor
+    }
+
+    /// Why a dashboard's `set` is refused before it reaches the bridge: sent back to the dashboard as an `error`.
+    public struct SetRefusal: Error, Sendable, Equatable {
+        public let reason: String
+        init(_ reason: String) { self.reason = reason }
     }
 
     /// Why `role` may not send bridge request `verb`, nil when it may: every request is the admin's.

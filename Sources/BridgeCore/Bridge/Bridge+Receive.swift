@@ -41,17 +41,53 @@ extension Bridge {
         }
         let command: DeviceCommand
         do {
-            command = try parseCommand(inbound, payload: message.payload, device: device)
+            command = try PayloadParser.command(for: inbound, payload: message.payload, device: device)
         } catch {
             return await reject(message, reason: error.reason)
         }
+        if let refusal = admit(command, to: device) { await reject(message, reason: refusal.reason) }
+    }
+
+    /// The typed entry of device commands, for the front ends that build commands themselves (a dashboard's `set`,
+    /// a HomeKit write); an MQTT message takes the same path once ``receive(_:)`` parsed it. One check (the device
+    /// is this bridge's, the command fits it, its adapter is online), one queue, one coalescing for every origin.
+    /// - Returns: nil when the command was queued; else why not, which is also published as `command_rejected`
+    ///   (with the topic and payload that carry the command over MQTT) and logged with `origin`.
+    @discardableResult
+    public func submit(_ command: DeviceCommand, to address: DeviceAddress, from origin: CommandOrigin) async
+        -> CommandRefusal?
+    {
+        let wire = command.wire(identity.topics.device(address))
+        let refusal: CommandRefusal?
+        if let device = states.registry.device(at: address) {
+            refusal = command.refusal(for: device) ?? admit(command, to: device)
+        } else {
+            refusal = CommandRefusal("unknown device \(address): this bridge (\(identity.name)) does not serve it")
+        }
+        if let refusal {
+            let message = InboundMessage(topic: wire.topic, payload: Array(wire.payload.utf8), retained: false)
+            await reject(message, reason: refusal.reason, origin: origin)
+        }
+        return refusal
+    }
+
+    /// Refuses a device command a front end received but could not make a command of (a dashboard's `set` whose
+    /// payload does not parse): published as `command_rejected`, like the same message over MQTT.
+    public func refuse(_ message: InboundMessage, reason: String, from origin: CommandOrigin) async {
+        await reject(message, reason: reason, origin: origin)
+    }
+
+    /// Counts `command` received for `device` and queues it; nil when queued, else why not (no or an offline
+    /// adapter). The device was idle: the command is handed to `drain` at once.
+    func admit(_ command: DeviceCommand, to device: DeviceDescriptor) -> CommandRefusal? {
         pipeline.noteReceived()
         if let refusal = pipeline.refusal(for: device, adapterOnline: states.isOnline(device.source.adapter)) {
-            return await reject(message, reason: refusal)
+            return CommandRefusal(refusal)
         }
         if case .start(let first) = pipeline.submit(command, for: device) {
-            readyContinuation.yield(ReadyCommand(address: address, command: first))
+            readyContinuation.yield(ReadyCommand(address: device.address, command: first))
         }
+        return nil
     }
 
     /// Whether this bridge answers for a message on `topic` that is not a request, about `device` (the device its
@@ -66,26 +102,6 @@ extension Bridge {
         case .own, .unservedReportedHere: break
         }
         return verdict.answers
-    }
-
-    func parseCommand(_ inbound: TopicScheme.Inbound, payload: [UInt8], device: DeviceDescriptor) throws(PayloadError)
-        -> DeviceCommand
-    {
-        switch inbound {
-        case .deviceSet: return try PayloadParser.deviceCommand(payload, kind: device.kind)
-        case .deviceGet, .bridgeRequest, .bridgeState, .deviceAvailability: return .refresh
-        case .volumeSet, .muteSet, .inputSet:
-            guard device.kind == .tv else {
-                throw PayloadError("a \(device.kind.rawValue) has no volume, mute or input")
-            }
-            switch inbound {
-            case .volumeSet: return .volume(try PayloadParser.volumeCommand(payload))
-            case .muteSet: return .mute(try PayloadParser.muteCommand(payload))
-            default:
-                let input = try PayloadParser.inputCommand(payload, inputs: device.inputs)
-                return .input(name: input.name, address: input.address)
-            }
-        }
     }
 
     /// Executes the first command of a device that was idle, then the commands that queued behind it, one at a time,
@@ -143,9 +159,10 @@ extension Bridge {
         for frontEnd in frontEnds { frontEnd.commandFinished(report) }
     }
 
-    func reject(_ message: InboundMessage, reason: String) async {
+    func reject(_ message: InboundMessage, reason: String, origin: CommandOrigin = .mqtt) async {
         pipeline.noteRejected()
-        logger.warning("command rejected", metadata: ["topic": "\(message.topic)", "reason": "\(reason)"])
+        logger.warning(
+            "command rejected", metadata: ["topic": "\(message.topic)", "reason": "\(reason)", "origin": "\(origin)"])
         await publish(event: .commandRejected(topic: message.topic, payload: message.payload, reason: reason))
     }
 }

@@ -1,0 +1,68 @@
+/// A device command's MQTT form, and the one check that a command fits its device, whoever built it (the MQTT
+/// parser, a dashboard, HomeKit): `Bridge.submit(_:to:from:)` runs it for every command.
+extension DeviceCommand {
+    /// The topic and payload that carry this command to the device whose topics are `topics` (MQTT-CONTRACT.md):
+    /// what `PayloadParser.command(for:payload:device:)` parses back into the same command.
+    public func wire(_ topics: TopicScheme.Device) -> (topic: String, payload: String) {
+        switch self {
+        case .on: (topics.set, "on")
+        case .off: (topics.set, "off")
+        case .toggle: (topics.set, "toggle")
+        case .level(let level): (topics.set, String(level))
+        case .refresh: (topics.get, "")
+        case .volume(let volume): (topics.volumeSet, volume.description)
+        case .mute(let mute): (topics.muteSet, mute.rawValue)
+        case .input(let name, let address): (topics.inputSet, name ?? address)
+        }
+    }
+
+    /// Why this command cannot go to `device`, nil when it can: a level for a dimmer only (0...99), volume, mute and
+    /// input for a TV only, a volume of 0...100, an input as a physical address `a.b.c.d`.
+    public func refusal(for device: DeviceDescriptor) -> CommandRefusal? {
+        switch self {
+        case .on, .off, .toggle, .refresh:
+            return nil
+        case .level(let level):
+            guard device.kind == .dimmer else {
+                return CommandRefusal("a \(device.kind.rawValue) takes on, off or toggle, not a level")
+            }
+            return (0...99).contains(level)
+                ? nil : CommandRefusal("level \(level) is out of range; a dimmer takes 0..99")
+        case .volume, .mute, .input:
+            guard device.kind == .tv else {
+                return CommandRefusal("a \(device.kind.rawValue) has no volume, mute or input")
+            }
+            if case .volume(.level(let level)) = self, !(0...100).contains(level) {
+                return CommandRefusal("volume \(level) is out of range 0..100")
+            }
+            if case .input(_, let address) = self, !PayloadParser.isPhysicalAddress(address) {
+                return CommandRefusal("input address \"\(address.prefix(32))\" is not a physical address a.b.c.d")
+            }
+            return nil
+        }
+    }
+}
+
+extension PayloadParser {
+    /// The command an inbound device topic (`route`) with `payload` makes for `device`: `/set` by the device's kind,
+    /// `/get` a refresh, `volume/set`, `mute/set` and `input/set` for a TV.
+    public static func command(for route: TopicScheme.Inbound, payload: [UInt8], device: DeviceDescriptor)
+        throws(PayloadError) -> DeviceCommand
+    {
+        switch route {
+        case .deviceSet: return try deviceCommand(payload, kind: device.kind)
+        case .deviceGet, .bridgeRequest, .bridgeState, .deviceAvailability: return .refresh
+        case .volumeSet, .muteSet, .inputSet:
+            guard device.kind == .tv else {
+                throw PayloadError("a \(device.kind.rawValue) has no volume, mute or input")
+            }
+            switch route {
+            case .volumeSet: return .volume(try volumeCommand(payload))
+            case .muteSet: return .mute(try muteCommand(payload))
+            default:
+                let input = try inputCommand(payload, inputs: device.inputs)
+                return .input(name: input.name, address: input.address)
+            }
+        }
+    }
+}
