@@ -156,11 +156,12 @@ public struct Composition {
         guard let store = pairingStore(section.pairingFile, logger: logger, unavailable: &unavailable) else {
             return nil
         }
-        // A node whose scene activation devices.toml turns on (the FGD212's parameter 28) sends its clicks: both
-        // buttons become programmable switches.
+        // A node whose scene activation devices.toml turns on (a profile's activation parameter, the FGD212's 28)
+        // sends its clicks: every button of its scheme becomes a programmable switch.
+        let activations = Set(DeviceProfile.all.compactMap { $0.buttons?.activation?.parameter })
         let sceneNodes = Set(
             (configuration.zwave?.devices ?? []).filter { device in
-                device.config.contains { $0.parameter == 28 && $0.value != 0 }
+                device.config.contains { activations.contains($0.parameter) && $0.value != 0 }
             }.map(\.node))
         let accessories = HomeKitAccessories(
             name: section.name, identity: identity, scenes: configuration.zwave?.scenes ?? [], sceneNodes: sceneNodes,

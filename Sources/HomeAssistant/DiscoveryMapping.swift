@@ -79,15 +79,21 @@ public enum DiscoveryMapping {
         }
     }
 
-    /// The FGD212's scene ids (parameter 28 = 1) by button and press, as device trigger `type`/`subtype` and
-    /// event type: S1 is `button_1`, S2 `button_2`.
-    static let dimmerScenes: [(scene: Int, type: String, subtype: String)] = [
-        (16, "button_short_press", "button_1"), (14, "button_double_press", "button_1"),
-        (15, "button_triple_press", "button_1"), (12, "button_long_press", "button_1"),
-        (13, "button_long_release", "button_1"), (26, "button_short_press", "button_2"),
-        (24, "button_double_press", "button_2"), (25, "button_triple_press", "button_2"),
-        (22, "button_long_press", "button_2"), (23, "button_long_release", "button_2"),
-    ]
+    /// A button scheme's scenes as device trigger `type`/`subtype` (S1 is `button_1`, S2 `button_2`) and event type.
+    static func triggers(_ scheme: ButtonScheme) -> [(scene: Int, type: String, subtype: String)] {
+        scheme.scenes.map { ($0.scene, triggerType($0.press), "button_\($0.button)") }
+    }
+
+    /// Home Assistant's device trigger type of a press.
+    static func triggerType(_ press: ButtonPress) -> String {
+        switch press {
+        case .single: "button_short_press"
+        case .double: "button_double_press"
+        case .triple: "button_triple_press"
+        case .hold: "button_long_press"
+        case .release: "button_long_release"
+        }
+    }
 
     /// What every config of one bridge shares.
     struct Context {
@@ -195,9 +201,11 @@ public enum DiscoveryMapping {
                         "sensor", "energy", named("Energy"),
                         Self.sensor(topics.energy, "energy", "total_increasing", "kWh"))
                 }
-                if descriptor.kind == .dimmer {
-                    add("event", "scene", named("Scene"), Self.sceneEvent(topics.scene))
-                    for scene in DiscoveryMapping.dimmerScenes {
+                // The product's buttons (`DeviceProfile`), when it has them.
+                if let scheme = DeviceProfile.profile(facts: facts, kind: descriptor.kind)?.buttons {
+                    let triggers = DiscoveryMapping.triggers(scheme)
+                    add("event", "scene", named("Scene"), Self.sceneEvent(topics.scene, triggers))
+                    for scene in triggers {
                         configs.append(
                             DiscoveryConfig(
                                 component: "device_automation", nodeID: namespace,
@@ -245,8 +253,10 @@ public enum DiscoveryMapping {
         }
 
         /// The scene activations as events: `button_2_short_press` for S2's single click (scene 26).
-        static func sceneEvent(_ topic: String) -> [(String, JSONValue)] {
-            let names = DiscoveryMapping.dimmerScenes.map {
+        static func sceneEvent(_ topic: String, _ triggers: [(scene: Int, type: String, subtype: String)])
+            -> [(String, JSONValue)]
+        {
+            let names = triggers.map {
                 (String($0.scene), "\($0.subtype)_\($0.type.dropFirst(7))")
             }
             let table = names.map { "'\($0.0)': '\($0.1)'" }.joined(separator: ", ")

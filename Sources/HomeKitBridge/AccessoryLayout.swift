@@ -60,12 +60,41 @@ struct AccessoryLayout: Sendable {
     static let speakerIID = 20
     static let serviceLabelIID = 30
 
-    /// The FGD212's scene ids (parameter 28 = 1): tens digit the button (1: S1, 2: S2), units digit the press;
-    /// the presses HomeKit knows, as ProgrammableSwitchEvent values (single 0, double 1, long 2).
-    static let pressEvents: [Int: Int] = [6: 0, 4: 1, 2: 2]
-    static let buttons = 1...2
+    /// The button scheme of a Z-Wave node whose first device is `first`: its kind's profile (``DeviceProfile``).
+    /// HomeKit takes it from the configured kind, not from the interview, so an accessory's services (and the
+    /// configuration number) do not change when a node's interview ends.
+    static func scheme(ofNodeWith first: DeviceDescriptor?) -> ButtonScheme? {
+        first.flatMap { DeviceProfile.profile(facts: [:], kind: $0.kind)?.buttons }
+    }
+
+    /// A press as HomeKit's ProgrammableSwitchEvent (single 0, double 1, long 2), nil for a press HomeKit does not
+    /// know (triple, release).
+    static func switchEvent(_ press: ButtonPress) -> Int? {
+        switch press {
+        case .single: 0
+        case .double: 1
+        case .hold: 2
+        case .triple, .release: nil
+        }
+    }
+
+    /// The button and ProgrammableSwitchEvent value of `scene` on the node whose first device is `first`.
+    static func press(_ scene: Int, ofNodeWith first: DeviceDescriptor?) -> (button: Int, event: Int)? {
+        guard let press = scheme(ofNodeWith: first)?.press(of: scene), let event = switchEvent(press.press) else {
+            return nil
+        }
+        return (press.button, event)
+    }
 
     let accessories: [LayoutAccessory]
+    /// The first device of each Z-Wave node, in inventory order (whose kind gives the node's button scheme).
+    let firstDevices: [Int: DeviceDescriptor]
+
+    /// The button and ProgrammableSwitchEvent value of `scene` from Z-Wave `node`, nil when it is no press HomeKit
+    /// knows.
+    func press(_ scene: Int, ofNode node: Int) -> (button: Int, event: Int)? {
+        Self.press(scene, ofNodeWith: firstDevices[node])
+    }
 
     /// The key of a device for the aid allocator: its hardware address (`zwave:2`, `zwave:3:1`, `cec:0`), which a
     /// rename in devices.toml keeps.
@@ -77,24 +106,29 @@ struct AccessoryLayout: Sendable {
         }
     }
 
-    /// The buttons of `device`: both on the node's first device when its scene activation is on (`sceneNodes`, the
-    /// FGD212's parameter 28 in devices.toml), and those a `[[zwave.scene]]` names (on the device the bridge
+    /// The buttons of `device`: all of its scheme's on the node's first device when its scene activation is on
+    /// (`sceneNodes`, the profile's activation parameter in devices.toml), and those a `[[zwave.scene]]` names (on the device the bridge
     /// publishes the node's `/scene` on: the endpoint itself, else the node's first device).
     static func buttons(
         of device: DeviceDescriptor, scenes: [ZWaveSceneConfig], devices: [DeviceDescriptor],
         sceneNodes: Set<Int> = []
     ) -> [Int] {
         guard case .zwave(let node, let instance) = device.source else { return [] }
-        let first = devices.first { if case .zwave(node, _) = $0.source { true } else { false } }
-        if sceneNodes.contains(node), first?.source == device.source { return Array(buttons) }
+        let first = firstDevice(ofNode: node, in: devices)
+        guard let scheme = scheme(ofNodeWith: first) else { return [] }
+        if sceneNodes.contains(node), first?.source == device.source { return scheme.buttons }
         let pressed = scenes.filter { scene in
-            guard scene.node == node, buttons.contains(scene.scene / 10), pressEvents[scene.scene % 10] != nil
-            else { return false }
+            guard scene.node == node, press(scene.scene, ofNodeWith: first) != nil else { return false }
             let target =
                 devices.first { $0.source == .zwave(node: node, instance: scene.instance) } ?? first
             return target?.source == .zwave(node: node, instance: instance)
         }
-        return Set(pressed.map { $0.scene / 10 }).sorted()
+        return Set(pressed.compactMap { press($0.scene, ofNodeWith: first)?.button }).sorted()
+    }
+
+    /// The first device of Z-Wave `node` in `devices` (the one its node-level reports and scenes go to).
+    static func firstDevice(ofNode node: Int, in devices: [DeviceDescriptor]) -> DeviceDescriptor? {
+        devices.first { if case .zwave(node, _) = $0.source { true } else { false } }
     }
 
     init(
@@ -113,6 +147,11 @@ struct AccessoryLayout: Sendable {
                 ])
         ]
         let devices = inventory.map(\.descriptor)
+        var firstDevices: [Int: DeviceDescriptor] = [:]
+        for device in devices {
+            if case .zwave(let node, _) = device.source, firstDevices[node] == nil { firstDevices[node] = device }
+        }
+        self.firstDevices = firstDevices
         for entry in inventory {
             let device = entry.descriptor
             let key = Self.allocationKey(device.source)

@@ -153,8 +153,9 @@ public final class HomeKitAccessories: AccessoryModel, BridgeFrontEnd, Sendable 
         state.withLock { state in
             let accessory = state.layout.accessories.first { $0.device?.address == address }
             if case .scene(let scene) = publication {
-                let button = scene / 10
-                guard let accessory, let press = AccessoryLayout.pressEvents[scene % 10] else { return }
+                guard let accessory, case .zwave(let node, _) = accessory.device?.source,
+                    let (button, press) = state.layout.press(scene, ofNode: node)
+                else { return }
                 let switchEvent = accessory.services.flatMap(\.characteristics).first {
                     if case .switchEvent(button) = $0.binding { true } else { false }
                 }

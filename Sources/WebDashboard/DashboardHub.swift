@@ -25,6 +25,8 @@ public final class DashboardHub: BridgeFrontEnd, Sendable {
         var nextClient = 0
         /// Clients disconnected because their queue was full.
         var dropped: Set<Int> = []
+        /// Each Z-Wave node's button scheme (its ``DeviceProfile``), from the inventory: names a mapped scene's press.
+        var schemes: [Int: ButtonScheme] = [:]
     }
 
     /// A connected dashboard's queue, and its role: the answers to bridge requests go only to the admin's dashboards.
@@ -137,15 +139,19 @@ public final class DashboardHub: BridgeFrontEnd, Sendable {
 
     /// Everything a dashboard needs to draw the whole house: who the bridge is, the dashboard's role, its mapped
     /// scenes, its state, the inventory and every retained device topic.
+    /// A mapped scene also names the button and press that send it, when the node's product is known
+    /// (`"button": 2, "press": "single"`).
     private func snapshot(_ state: State, role: DashboardRole) -> String {
         let scenes = JSONValue.array(
             self.scenes.map { scene in
-                .object(
+                let press = state.schemes[scene.node]?.press(of: scene.scene)
+                return .object(
                     [("node", .int(scene.node))] + (scene.instance.map { [("instance", JSONValue.int($0))] } ?? [])
                         + [
                             ("scene", .int(scene.scene)), ("topic", .string(scene.topic)),
                             ("payload", .string(scene.payload)),
-                        ])
+                        ]
+                        + (press.map { [("button", .int($0.button)), ("press", .string($0.press.rawValue))] } ?? []))
             })
         let head = JSONValue.object([
             ("type", "snapshot"), ("version", .string(BuildInfo.version)), ("bridge", .string(identity.name)),
@@ -163,6 +169,17 @@ public final class DashboardHub: BridgeFrontEnd, Sendable {
     public var subscriptions: [String] { [] }
     public func owns(_ topic: String) -> Bool { false }
     public func receive(_ message: InboundMessage) async {}
-    public func inventoryChanged(_ inventory: BridgeInventory) async { metrics.inventoryChanged(inventory) }
+    public func inventoryChanged(_ inventory: BridgeInventory) async {
+        metrics.inventoryChanged(inventory)
+        var schemes: [Int: ButtonScheme] = [:]
+        for device in inventory.devices {
+            // A node's identity and kind are its first device's (its node-level facts).
+            guard case .zwave(let node, _) = device.descriptor.source, schemes[node] == nil else { continue }
+            if let scheme = DeviceProfile.profile(facts: device.facts, kind: device.descriptor.kind)?.buttons {
+                schemes[node] = scheme
+            }
+        }
+        state.withLock { $0.schemes = schemes }
+    }
     public func run(serving bridge: Bridge) async {}
 }

@@ -1,3 +1,4 @@
+internal import BridgeCore
 import FoundationEssentials
 internal import Glibc
 internal import SystemSupport
@@ -20,7 +21,8 @@ public struct DeviceDatabaseOverlay: Sendable {
     public let destination: String
 
     /// Device files (relative to the database) whose Switch Multilevel level needs no verifying Get.
-    public static let noRefreshAfterSetDevices = ["fibaro/fgd212.xml"]
+    /// (The profiles that report their own level: ``DeviceProfile/reportsOwnLevel``.)
+    public static let noRefreshAfterSetDevices = DeviceProfile.all.filter(\.reportsOwnLevel).compactMap(\.databaseFile)
 
     /// - Parameters:
     ///   - source: OpenZWave's installed device database (`[zwave] config_path`).

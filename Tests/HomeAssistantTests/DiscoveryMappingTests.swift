@@ -115,6 +115,21 @@ import Testing
     }
 
     /// Without the Z-Wave home id, no Z-Wave config (its identity is not known yet).
+    /// Scene triggers come from the node's product (`DeviceProfile`): an FGD212 gets its ten, a dimmer whose identity
+    /// shows another product gets none (the FGD212's scene ids would mean nothing on it).
+    @Test func sceneTriggersAreTheProductsButtons() {
+        func triggers(_ facts: [String: String]) -> [String] {
+            let device = BridgeInventory.Device(descriptor: Self.dimmer.descriptor, facts: facts)
+            return Self.configs([device]).filter { $0.component == "device_automation" }.map(\.objectID)
+        }
+        let fgd212 = ["manufacturer_id": "0x010f", "product_type": "0x0102", "product_id": "0x1000"]
+        #expect(triggers(fgd212).count == 10)
+        #expect(triggers(fgd212).contains("thuis_zwave_c0ffee01_2_scene_26"))
+        #expect(triggers(["manufacturer_id": "0x0086", "product_type": "0x0003", "product_id": "0x0063"]).isEmpty)
+        // Before the node's identity is read, a dimmer is the one the bridge knows.
+        #expect(triggers([:]).count == 10)
+    }
+
     @Test func zwaveWaitsForTheHomeID() {
         let configs = DiscoveryMapping.configs(for: BridgeInventory(identity: Self.identity, devices: [Self.dimmer]))
         #expect(configs.map(\.component) == ["binary_sensor"])

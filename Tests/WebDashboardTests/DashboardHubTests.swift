@@ -64,6 +64,32 @@ import WebDashboard
         #expect(hub.clientCount == 0)
     }
 
+    /// A mapped scene names the button and press that send it once the node's product is known (its device
+    /// profile); before, only the node and scene id.
+    @Test func aMappedSceneNamesItsButtonAndPressFromTheProductsProfile() async throws {
+        let hub = hub()
+        func scene() throws -> JSONValue? {
+            guard case .array(let scenes)? = try JSONValue.parse(Array(hub.connect().snapshot.utf8))["scenes"] else {
+                return nil
+            }
+            return scenes.first
+        }
+        #expect(try scene()?["button"] == nil)
+        let dimmer = DeviceDescriptor(
+            address: DeviceAddress(room: "bedroom", name: "light"), kind: .dimmer,
+            source: .zwave(node: 2, instance: nil))
+        let fgd212 = ["manufacturer_id": "0x010f", "product_type": "0x0102", "product_id": "0x1000"]
+        await hub.inventoryChanged(
+            BridgeInventory(identity: identity, devices: [BridgeInventory.Device(descriptor: dimmer, facts: fgd212)]))
+        #expect(try scene()?["button"] == .int(2))
+        #expect(try scene()?["press"] == "single")
+        // Another product: its scene 26 is nothing the bridge can name.
+        let other = ["manufacturer_id": "0x0086", "product_type": "0x0003", "product_id": "0x0063"]
+        await hub.inventoryChanged(
+            BridgeInventory(identity: identity, devices: [BridgeInventory.Device(descriptor: dimmer, facts: other)]))
+        #expect(try scene()?["press"] == nil)
+    }
+
     @Test func aDashboardThatDoesNotKeepUpIsDroppedAndTheOthersGetEverything() async throws {
         let hub = hub(queueLimit: 4)
         let slow = hub.connect()

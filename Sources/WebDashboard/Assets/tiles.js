@@ -180,6 +180,14 @@ const KINDS = {
   },
 };
 
+/// What sends a mapped scene: the button and press when the bridge knows the node's product (its device profile),
+/// else the node and scene id.
+function pressName(scene) {
+  const where = `node ${scene.node}`;
+  if (scene.button === undefined) return `${where} scene ${scene.scene}`;
+  return `${where} S${scene.button} ${scene.press} press (scene ${scene.scene})`;
+}
+
 /// A mapped scene (`[[zwave.scene]]`): pressing it publishes its topic and payload as the device's button would;
 /// it lights up whenever the scene is published.
 function sceneTile(store, scene) {
@@ -189,7 +197,7 @@ function sceneTile(store, scene) {
   const element = h("article", { class: "tile scene", dataset: { sceneTopic: scene.topic } },
     h("header", {}, h("span", { class: "name" }, label(name)), last),
     h("div", { class: "controls" }, button),
-    h("span", { class: "detail" }, `node ${scene.node} scene ${scene.scene} → ${scene.topic} ${scene.payload}`));
+    h("span", { class: "detail" }, `${pressName(scene)} → ${scene.topic} ${scene.payload}`));
   return {
     element,
     update() {},

@@ -4,9 +4,9 @@ internal import Logging
 /// The Greenwave PowerNode 6's framing: the device puts the socket number in the destination endpoint byte of its
 /// reports, and OpenZWave 1.6 then files every one of them under instance 1.
 ///
-/// For an adopted node (manufacturer 0x0099), a Switch Binary or Meter report on instance 1 is attributed to the
-/// socket the bridge is waiting for (after a command, or during a sweep), inside an attribution window that commands
-/// and sweeps of the node take in turn. An unsolicited one is never published as socket 1's: it asks for a debounced
+/// For an adopted node (its `DeviceProfile` says `endpointInDestinationByte`: the PowerNode 6), a Switch Binary or
+/// Meter report on instance 1 is attributed to the socket the bridge is waiting for (after a command, or during a
+/// sweep), inside an attribution window that commands and sweeps of the node take in turn. An unsolicited one is never published as socket 1's: it asks for a debounced
 /// sweep that re-reads every socket one at a time (`PowerNodeFraming+Sweep`). The end of the node's interview sweeps
 /// at once (no debounce).
 ///
@@ -14,9 +14,6 @@ internal import Logging
 /// the sweep's current read) and the sweep scheduling (requests, debounce, deferred meter reads).
 @ZWaveBackendActor
 final class PowerNodeFraming: DeviceQuirk {
-    /// Greenwave Reality's manufacturer id, as OpenZWave spells it.
-    static let manufacturerID = "0x0099"
-
     let driver: OpenZWave
     let reports: ReportWaiter
     let logger: Logger
@@ -54,7 +51,9 @@ final class PowerNodeFraming: DeviceQuirk {
     func observe(_ change: NetworkChange) {
         switch change {
         case .identified(let info):
-            if info.manufacturerID.lowercased() == Self.manufacturerID, nodes.insert(info.node).inserted {
+            if DeviceProfile.profile(manufacturer: info.manufacturerID, type: info.productType, id: info.productID)?
+                .endpointInDestinationByte == true, nodes.insert(info.node).inserted
+            {
                 logger.info(
                     "PowerNode endpoint quirk: reports on instance 1 are attributed per socket",
                     metadata: ["node": "\(info.node.rawValue)"])
