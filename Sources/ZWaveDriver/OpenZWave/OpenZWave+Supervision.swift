@@ -6,7 +6,7 @@ internal import SystemSupport
 extension OpenZWave {
     /// Consumes the callbacks' events in order: updates the driver's state, then publishes them.
     func pump() async {
-        for await event in supervisedStream {
+        for await event in sink.supervisedEvents {
             handle(event)
         }
     }
@@ -19,7 +19,7 @@ extension OpenZWave {
     /// appearing adds the driver.
     func supervise() async {
         let wakeups = Wakeups()
-        supervisionWakeups = wakeups
+        supervision.wakeups = wakeups
         let watcher = PathWatcher(path: configuration.port) { wakeups.wake() }
         if watcher == nil {
             logger.warning(
@@ -29,26 +29,12 @@ extension OpenZWave {
         defer {
             watcher?.cancel()
             wakeups.finish()
-            supervisionWakeups = nil
+            supervision.wakeups = nil
         }
         for await _ in wakeups.stream {
             tick(now: .now)
-            wakeups.wake(at: nextSupervisionDeadline)
+            wakeups.wake(at: supervision.nextDeadline)
         }
-    }
-
-    /// When the watchdog has something to do next without an event: the phase's deadline, or the end of the
-    /// cache-write deferral.
-    var nextSupervisionDeadline: ContinuousClock.Instant? {
-        let phaseDeadline: ContinuousClock.Instant? =
-            switch phase {
-            case .waitingForReady(let deadline): deadline
-            case .failing(let until, _): until
-            case .backingOff(let until): until
-            case .ready, .stopped: nil
-            }
-        let deferral: ContinuousClock.Instant? = if case .ready = phase { cacheDeferralDeadline } else { nil }
-        return [phaseDeadline, deferral].compactMap { $0 }.min()
     }
 
     /// Updates the driver's state from one event and publishes it; a failure of the supervised driver
@@ -58,14 +44,13 @@ extension OpenZWave {
         var recovered = false
         var failure: String?
         var failedDriver: String?
+        network.note(event)
         switch event {
         case .driverReady(let home, let controller):
-            self.home = home
-            self.controller = controller
-            phase = .ready
-            restartAttempt = 0
-            if outage != nil {
-                outage = nil
+            supervision.phase = .ready
+            supervision.restartAttempt = 0
+            if supervision.outage != nil {
+                supervision.outage = nil
                 recovered = true
             }
             logger.info("Z-Wave driver ready", metadata: ["home": "\(home)", "controller": "\(controller)"])
@@ -74,25 +59,17 @@ extension OpenZWave {
             // stops itself and queues another message). Removing the driver at once deletes it under that
             // thread (seen as an abort on a freed mutex in OZW-poll): report the outage now, remove it a
             // moment later.
-            if isSupervising {
+            if supervision.isSupervising {
                 let reason = "the driver failed on \(configuration.port)"
                 failedDriver = reason
-                phase = .failing(until: .now + Self.failedDriverGrace, reason: reason)
+                supervision.phase = .failing(until: .now + Self.failedDriverGrace, reason: reason)
             }
         case .driverRemoved:
-            if pendingRemovals > 0 {
-                pendingRemovals -= 1
-            } else if isSupervising {
+            if supervision.pendingRemovals > 0 {
+                supervision.pendingRemovals -= 1
+            } else if supervision.isSupervising {
                 failure = "the driver on \(configuration.port) was removed by OpenZWave"
             }
-        case .driverReset:
-            values.removeAll()
-        case .valueAdded(let value), .valueChanged(let value), .valueRefreshed(let value):
-            values[value.id.key] = value.id
-        case .valueRemoved(let id):
-            values[id.key] = nil
-        case .nodeRemoved(let node), .nodeReset(let node):
-            values = values.filter { $0.key.node != node }
         case .nodeReady:
             releaseNodeCacheCopies()
         case .awakeNodesQueried, .allNodesQueried:
@@ -101,31 +78,23 @@ extension OpenZWave {
         default:
             break
         }
-        published.yield(event)
+        sink.publish(event)
         if recovered {
             logger.notice("Z-Wave adapter recovered")
-            published.yield(.adapterRecovered)
+            sink.publish(.adapterRecovered)
         }
         if let failedDriver { reportOutage(failedDriver) }
         if let failure { restart(reason: failure) }
-    }
-
-    /// Whether a failure of the driver now means the adapter was lost (not while stopping or backing off).
-    private var isSupervising: Bool {
-        switch phase {
-        case .ready, .waitingForReady: true
-        case .stopped, .backingOff, .failing: false
-        }
     }
 
     /// How long a driver that reported DriverFailed is left alone before it is removed.
     static let failedDriverGrace = Duration.milliseconds(500)
 
     func tick(now: ContinuousClock.Instant) {
-        if let deadline = cacheDeferralDeadline, now >= deadline, case .ready = phase {
+        if let deadline = supervision.cacheDeferralDeadline, now >= deadline, case .ready = supervision.phase {
             finishCacheDeferral(reason: "deferral limit reached")
         }
-        switch phase {
+        switch supervision.phase {
         case .waitingForReady(let deadline) where now >= deadline:
             restart(reason: "no DriverReady within \(configuration.readyTimeout) on \(configuration.port)")
         case .waitingForReady where !portExists:
@@ -141,7 +110,8 @@ extension OpenZWave {
                 try addDriver()
             } catch {
                 logger.warning("could not re-add the Z-Wave driver", metadata: ["error": "\(error)"])
-                phase = .backingOff(until: now + backoff())
+                let wait = supervision.backoff(configuration)
+                supervision.phase = .backingOff(until: now + wait)
             }
         default:
             break
@@ -153,29 +123,21 @@ extension OpenZWave {
         reportOutage(reason)
         removeDriver()
         cacheCopy.keepComplete()
-        home = nil
-        controller = nil
-        values.removeAll()
-        let wait = backoff()
-        logger.info("re-adding the Z-Wave driver", metadata: ["in": "\(wait)", "attempt": "\(restartAttempt)"])
-        phase = .backingOff(until: .now + wait)
+        network.forget()
+        let wait = supervision.backoff(configuration)
+        logger.info(
+            "re-adding the Z-Wave driver", metadata: ["in": "\(wait)", "attempt": "\(supervision.restartAttempt)"])
+        supervision.phase = .backingOff(until: .now + wait)
     }
 
     /// Reports the outage (`adapterLost`) unless one is already reported.
     func reportOutage(_ reason: String) {
-        guard outage == nil else { return }
-        outage = reason
+        guard supervision.outage == nil else { return }
+        supervision.outage = reason
         logger.warning("Z-Wave adapter lost", metadata: ["reason": "\(reason)"])
-        published.yield(.adapterLost(reason: reason))
+        sink.publish(.adapterLost(reason: reason))
     }
 
-    /// `restartBackoff * 2^attempt`, at most `maxRestartBackoff`; counts the attempt.
-    private func backoff() -> Duration {
-        let exponent = min(restartAttempt, 16)
-        restartAttempt += 1
-        let wait = configuration.restartBackoff * (1 << exponent)
-        return min(wait, configuration.maxRestartBackoff)
-    }
 }
 
 extension OpenZWave {
@@ -184,12 +146,12 @@ extension OpenZWave {
     func deferCacheWrites() {
         guard patches.active.contains(.deferredCacheWrites) else { return }
         zw_set_cache_writes_deferred(true)
-        cacheDeferralDeadline = .now + configuration.cacheWriteDeferralLimit
+        supervision.cacheDeferralDeadline = .now + configuration.cacheWriteDeferralLimit
     }
 
     /// Ends the deferral and writes the cache once.
     func finishCacheDeferral(reason: String) {
-        guard cacheDeferralDeadline != nil else { return }
+        guard supervision.cacheDeferralDeadline != nil else { return }
         // The flag is cleared only after the write: a write OpenZWave started meanwhile on its own thread would
         // otherwise run at the same time as this one, on the same file.
         defer { endCacheDeferral() }
@@ -216,7 +178,7 @@ extension OpenZWave {
     /// that the write OpenZWave makes as it removes the driver (a restart, a stop before the network was
     /// queried) keeps what the interview has learned so far.
     func endCacheDeferral() {
-        cacheDeferralDeadline = nil
+        supervision.cacheDeferralDeadline = nil
         zw_set_cache_writes_deferred(false)
     }
 

@@ -17,7 +17,7 @@ extension OpenZWave {
     }
 
     /// Whether OpenZWave has reported the value at `key` (a Set to it can be made).
-    func knowsValue(_ key: ZWaveValueKey) -> Bool { values[key] != nil }
+    func knowsValue(_ key: ZWaveValueKey) -> Bool { network.valueID(for: key) != nil }
 
     /// Switches a binary switch or socket (Switch Binary 0x25, index 0). Wraps `zw_value_set_bool`.
     public func setSwitch(node: NodeID, instance: UInt8 = 1, on: Bool) throws(ZWaveError) {
@@ -72,14 +72,11 @@ extension OpenZWave {
     }
 
     /// The value id OpenZWave reported for this place, if any.
-    public func valueID(for key: ZWaveValueKey) -> ZWaveValueID? { values[key] }
+    public func valueID(for key: ZWaveValueKey) -> ZWaveValueID? { network.valueID(for: key) }
 
     /// All values OpenZWave reported for a node (or all nodes), sorted by place.
     public func valueIDs(node: NodeID? = nil) -> [ZWaveValueID] {
-        values.values.filter { node == nil || $0.node == node }.sorted {
-            ($0.node.rawValue, $0.commandClass, $0.instance, $0.index)
-                < ($1.node.rawValue, $1.commandClass, $1.instance, $1.index)
-        }
+        network.valueIDs(node: node)
     }
 
     /// Sets configuration parameter `param` (`zw_set_config_param`, Manager::SetConfigParam); size 1, 2 or 4.
@@ -101,7 +98,7 @@ extension OpenZWave {
 
     func knownValue(_ key: ZWaveValueKey, call: String) throws(ZWaveError) -> ZWaveValueID {
         _ = try requireReady(call, node: key.node)
-        guard let id = values[key] else {
+        guard let id = network.valueID(for: key) else {
             throw ZWaveError(.valueNotFound, call: call, node: key.node, message: "no value at \(key)")
         }
         return id
@@ -114,7 +111,7 @@ extension OpenZWave {
 
     func requireReady(_ call: String, node: NodeID?) throws(ZWaveError) -> (OpaquePointer, HomeID) {
         let manager = try requireManager(call, node: node)
-        guard case .ready = phase, let home else { throw ZWaveError(.notReady, call: call, node: node) }
+        guard case .ready = supervision.phase, let home else { throw ZWaveError(.notReady, call: call, node: node) }
         return (manager, home)
     }
 }

@@ -5,7 +5,7 @@ internal import Logging
 /// devices.toml. Everything the library knows (the node, its groups, their maximum, the target node) is checked
 /// before anything is sent, so a wrong request never reaches the radio. The Lifeline (group 1 → the controller) is
 /// never removed: without it the node stops reporting to the bridge.
-extension ZWaveBackend {
+extension ConfigurationApplier {
     /// `associations`: every group of the node with its label, maximum and members, as OpenZWave last read them.
     func associations(_ node: NodeID) async throws(RequestFailure) -> JSONValue {
         let count = try await groupCount(node)
@@ -89,7 +89,7 @@ extension ZWaveBackend {
         }
         let targetNode: NodeID
         do {
-            targetNode = try await knownNode(target.node)
+            targetNode = try await ZWaveBackend.knownNode(target.node, on: driver)
         } catch {
             throw RequestFailure("target \(target): \(error.reason)")
         }
@@ -155,13 +155,13 @@ extension ZWaveBackend {
 
     /// Whether devices.toml wants associations on `node`.
     func wantsAssociations(_ node: NodeID) -> Bool {
-        configured.contains { $0.node == Int(node.rawValue) && !$0.associations.isEmpty }
+        devices.contains { $0.node == Int(node.rawValue) && !$0.associations.isEmpty }
     }
 
     /// Adds the desired members of every configured group of `node` that it does not hold; removes nothing.
     func applyAssociations(_ node: NodeID) async -> AssociationsOutcome {
         var wanted: [Int: [AssociationTarget]] = [:]
-        for device in configured where device.node == Int(node.rawValue) {
+        for device in devices where device.node == Int(node.rawValue) {
             for (group, targets) in device.associations {
                 let existing = wanted[group] ?? []
                 wanted[group] = existing + targets.filter { !existing.contains($0) }

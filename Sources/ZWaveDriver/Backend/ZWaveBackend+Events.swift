@@ -1,6 +1,7 @@
 internal import BridgeCore
 internal import FoundationEssentials
 internal import Logging
+internal import SystemSupport
 
 /// Hardware → bridge: each `ZWaveEvent` becomes `HardwareEvent`s (state updates, scenes, availability, devices
 /// identified or discovered, node details), in the order the driver reported them.
@@ -8,10 +9,10 @@ extension ZWaveBackend {
     func handle(_ event: ZWaveEvent) async {
         switch event {
         case .controllerCommand(let update):
-            controllerUpdate(update)
-            meshUpdate(update)
+            sessions.update(update)
+            mesh.neighbourUpdate(update)
         case .nodeNew(let node):
-            sessionSawNode(node)
+            sessions.saw(node)
         case .driverReady(let home, _):
             quirk.observe(.queriesStarted)
             continuation.yield(.network(adapter, id: String(home.description.dropFirst(2))))
@@ -24,7 +25,7 @@ extension ZWaveBackend {
         case .driverFailed, .driverRemoved:
             break  // the driver's supervision reports these as adapterLost
         case .valueAdded(let value):
-            identify(value)
+            announced.identify(value)
             record(value, initial: true)
         case .valueChanged(let value):
             if let scene = Self.centralScene(value) {
@@ -40,23 +41,22 @@ extension ZWaveBackend {
             continuation.yield(.availability(.zwave(node: Int(node.rawValue), instance: nil), online: false))
             reports.wakeWaiters(of: node)
         case .noOperationCompleted(let node):
-            reports.reportArrived(Self.noOperationKey(node))
+            reports.reportArrived(MeshMonitor.noOperationKey(node))
         case .nodeAlive(let node):
             continuation.yield(.availability(.zwave(node: Int(node.rawValue), instance: nil), online: true))
         case .nodeAdded(let node):
-            knownNodes.insert(node)
-            sessionSawNode(node)
+            interview.added(node)
+            sessions.saw(node)
             await publishDetails(node)
         case .nodeProtocolInfo(let node), .nodeNaming(let node), .essentialQueriesComplete(let node):
             await publishDetails(node)
         case .nodeReady(let node):
-            readyNodes.insert(node)
-            mesh.readAt[node] = Date()
-            basicOnly.remove(node)
+            interview.ready(node)
+            mesh.tableRead(node)
             await publishDetails(node)
             quirk.observe(.interviewCompleted(node))
-            if configuration.takeOn(node) { workContinuation.yield(.applyConfiguration(node)) }
-        case .nodeRemoved(let node) where refreshing[node].map { $0 > .now } ?? false:
+            if configuration.takeOn(node) { interview.schedule(.applyConfiguration(node)) }
+        case .nodeRemoved(let node) where interview.isReloading(node):
             logger.debug("node dropped and re-added by the re-interview", metadata: ["node": "\(node.rawValue)"])
         case .nodeRemoved(let node), .nodeReset(let node):
             removeNode(node)
@@ -75,10 +75,11 @@ extension ZWaveBackend {
     /// the library asks for at start-up, is the first state published, in the device's format.
     func record(_ value: ZWaveValue, initial: Bool) {
         let id = value.id
-        if !initial { noteSeen(id.node) }
+        if !initial { interview.noteSeen(id.node) }
         let update = Self.stateUpdate(value)
         let report = ValueReport(
-            value: value, initial: initial, publishable: update != nil, nodeReady: readyNodes.contains(id.node))
+            value: value, initial: initial, publishable: update != nil,
+            nodeReady: interview.readyNodes.contains(id.node))
         var instance = id.instance
         switch quirk.attribute(report) {
         case .asReported:
@@ -128,49 +129,6 @@ extension ZWaveBackend {
         }
     }
 
-    /// A Switch Multilevel or Switch Binary value tells what a device is, a Meter value that the node's devices are
-    /// metered; nodes not in devices.toml appear as `unassigned/node<N>[_<instance>]`.
-    func identify(_ value: ZWaveValue) {
-        let id = value.id
-        let node = Int(id.node.rawValue)
-        guard value.id.index == 0 || id.commandClass == CommandClass.meter else { return }
-        let nodeConfigured = configured.contains { $0.node == node }
-        switch id.commandClass {
-        case CommandClass.switchMultilevel, CommandClass.switchBinary:
-            let multiChannel = id.commandClass == CommandClass.switchBinary && id.instance > 1
-            let kind: DeviceKind =
-                id.commandClass == CommandClass.switchMultilevel ? .dimmer : (multiChannel ? .socket : .binarySwitch)
-            if nodeConfigured {
-                let source = DeviceSource.zwave(node: node, instance: Int(id.instance))
-                if identified.insert(source).inserted {
-                    let instanceConfigured = configured.contains { $0.node == node && $0.instance != nil }
-                    let kind = instanceConfigured && kind == .binarySwitch ? DeviceKind.socket : kind
-                    kinds[source] = kind
-                    continuation.yield(.identified(source, kind: kind, metered: meteredNodes.contains(node)))
-                }
-            } else if id.commandClass == CommandClass.switchBinary || id.instance == 1 {
-                let instance: Int? = id.instance > 1 || multiChannel ? Int(id.instance) : nil
-                let source = DeviceSource.zwave(node: node, instance: instance)
-                guard discovered.insert(source).inserted else { return }
-                kinds[source] = kind
-                continuation.yield(
-                    .discovered(
-                        DeviceDescriptor(
-                            address: TopicScheme.unassignedAddress(node: node, instance: instance), kind: kind,
-                            source: source, metered: meteredNodes.contains(node), configured: false)))
-            }
-        case CommandClass.meter:
-            guard meteredNodes.insert(node).inserted else { return }
-            // The node's own devices, the node itself before its endpoints (compared as numbers).
-            let devices = kinds.filter { $0.key.node == node }.map { (source: $0.key, kind: $0.value) }
-            for (source, kind) in devices.sorted(by: { ($0.source.endpoint ?? 0) < ($1.source.endpoint ?? 0) }) {
-                continuation.yield(.identified(source, kind: kind, metered: true))
-            }
-        default:
-            break
-        }
-    }
-
     /// Publishes what the library knows about `node` (identity, interview stage, last seen) and tells the quirk
     /// who the node is.
     func publishDetails(_ node: NodeID) async {
@@ -183,6 +141,20 @@ extension ZWaveBackend {
                     ("manufacturer", .string(info.manufacturerName)), ("product", .string(info.productName)),
                     ("manufacturer_id", .string(info.manufacturerID)), ("product_type", .string(info.productType)),
                     ("product_id", .string(info.productID)), ("interview_stage", .string(info.queryStage)),
-                ] + (lastSeen.publishing(node).map { [("last_seen", .string(Self.timestamp($0)))] } ?? [])))
+                ] + (interview.publishingLastSeen(node).map { [("last_seen", .string(Self.timestamp($0)))] } ?? [])))
+    }
+
+    /// A node left the network: every device of it (configured or unassigned) is removed, so the bridge
+    /// clears its retained topics and updates the inventory.
+    func removeNode(_ node: NodeID) {
+        announced.remove(node: Int(node.rawValue))
+        interview.removed(node)
+        quirk.observe(.removed(node))
+        continuation.emit(.nodeRemoved(node: Int(node.rawValue)))
+    }
+
+    /// `2026-11-22T04:38:02Z`: UTC, whole seconds (truncated).
+    nonisolated static func timestamp(_ date: Date) -> String {
+        Timestamp.iso8601(secondsSince1970: date.timeIntervalSince1970)
     }
 }

@@ -1,9 +1,10 @@
 internal import BridgeCore
 internal import Logging
 
-/// Brings a node's configuration parameters to the values in devices.toml (`[zwave.device.config]`) once its
-/// interview completed: reads each parameter, sets those that differ and reports what changed
-/// (`configuration_applied`).
+/// A node's configuration: brings its configuration parameters to the values in devices.toml
+/// (`[zwave.device.config]`) once its interview completed (reads each parameter, sets those that differ and reports
+/// what changed, `configuration_applied`), and its desired associations (`ConfigurationApplier+Associations`); answers
+/// the parameter requests (`ConfigurationApplier+Parameters`) and the association requests.
 ///
 /// Owns which nodes it has taken on since start (each once: a later re-interview does not apply again).
 @ZWaveBackendActor
@@ -21,6 +22,9 @@ final class ConfigurationApplier {
         self.reports = reports
         self.logger = logger
     }
+
+    /// How long a command waits for the device's report.
+    var confirmationTimeout: Duration { reports.timeout }
 
     /// Whether devices.toml sets configuration parameters of `node`.
     func wantsParameters(_ node: NodeID) -> Bool {

@@ -5,16 +5,18 @@ internal import Logging
 /// `ping_silent_after`: a mains-powered node that has not reported for that long gets one NoOperation frame; when it
 /// is not acknowledged the node is dead (`node_dead`, its devices offline), as after a failed Set. Battery nodes
 /// sleep between wake-ups and are never pinged.
-extension ZWaveBackend {
+extension MeshMonitor {
     /// Checks for silent nodes every quarter of `silence` (at least every second, at most every minute) until
     /// cancelled.
     func pingSilentNodes(after silence: Duration) async {
         let interval = min(max(silence / 4, .seconds(1)), .seconds(60))
         while !Task.isCancelled {
             try? await Task.sleep(for: interval)
-            guard !Task.isCancelled, await driver.isReady, session == nil, !healthCheckRunning else { continue }
+            guard !Task.isCancelled, await driver.isReady, sessions.session == nil, !healthCheckRunning else {
+                continue
+            }
             let controller = await driver.controllerNode
-            for node in knownNodes.sorted(by: { $0.rawValue < $1.rawValue }) where node != controller {
+            for node in interview.knownNodes.sorted(by: { $0.rawValue < $1.rawValue }) where node != controller {
                 await pingIfSilent(node, silence: silence)
             }
         }
@@ -23,9 +25,9 @@ extension ZWaveBackend {
     /// One NoOperation frame to `node` if it is a mains-powered node, alive, silent for `silence`.
     func pingIfSilent(_ node: NodeID, silence: Duration) async {
         let now = ContinuousClock.now
-        let since = [lastSeen.lastReport(node) ?? listeningSince, pingedAt[node]].compactMap { $0 }.max() ?? now
+        let since = [interview.lastReport(node) ?? listeningSince, pingedAt[node]].compactMap { $0 }.max() ?? now
         let quiet = now - since
-        guard quiet >= silence, session == nil, !healthCheckRunning,
+        guard quiet >= silence, sessions.session == nil, !healthCheckRunning,
             let info = try? await driver.nodeInfo(node), info.isListening, !info.isFailed
         else { return }
         pingedAt[node] = now
@@ -33,7 +35,7 @@ extension ZWaveBackend {
         case .unsent, .neverSent:  // never left: nothing said about the node
             return
         case .acknowledged:
-            noteSeen(node)
+            interview.noteSeen(node)
             continuation.yield(.availability(.zwave(node: Int(node.rawValue), instance: nil), online: true))
             return
         case .failed:

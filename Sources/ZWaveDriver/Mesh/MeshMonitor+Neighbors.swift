@@ -2,21 +2,10 @@ internal import BridgeCore
 internal import FoundationEssentials
 internal import Logging
 
-/// What the backend knows of the mesh beyond the library: when each node's neighbour table was read, and the running
-/// neighbour update's progress.
-struct MeshState {
-    /// When the bridge saw each node's table read: the end of its interview (OpenZWave reads the table in it), or the
-    /// end of a neighbour update.
-    var readAt: [NodeID: Date] = [:]
-    /// The node whose neighbour update runs, and the last state the controller reported for it.
-    var updating: NodeID?
-    var updateState: ZWaveControllerUpdate.State?
-}
-
 /// The `neighbors` request: each node's neighbours in the controller's routing table, its hops from the controller
 /// (a breadth-first search over the links, both ways), when the table was read; with `refresh`, after a neighbour
 /// update of the node(s).
-extension ZWaveBackend {
+extension MeshMonitor {
     /// OpenZWave's `ControllerCommand_RequestNodeNeighborUpdate`.
     static let neighborUpdateCommand: UInt8 = 10
     /// How long a node's neighbour update may take before the request gives up on it.
@@ -28,16 +17,16 @@ extension ZWaveBackend {
         let controller = await driver.controllerNode
         var targets: [NodeID]
         if let number {
-            targets = [try await knownNode(number)]
+            targets = [try await ZWaveBackend.knownNode(number, on: driver)]
         } else {
-            targets = knownNodes.filter { $0 != controller }.sorted()
+            targets = interview.knownNodes.filter { $0 != controller }.sorted()
         }
         var refreshErrors: [NodeID: String] = [:]
         if refresh {
-            if let running = session {
+            if let running = sessions.session {
                 throw RequestFailure("busy: \(running.kind.rawValue) is running; try again after it")
             }
-            guard mesh.updating == nil else { throw RequestFailure("busy: a neighbour update is running") }
+            guard neighbours.updating == nil else { throw RequestFailure("busy: a neighbour update is running") }
             for node in targets where node != controller {
                 do {
                     try await updateNeighbors(of: node)
@@ -48,7 +37,7 @@ extension ZWaveBackend {
             }
         }
         var table: [NodeID: [NodeID]] = [:]
-        for node in knownNodes.union(controller.map { [$0] } ?? []) {
+        for node in interview.knownNodes.union(controller.map { [$0] } ?? []) {
             table[node] = (try? await driver.neighbors(of: node)) ?? []
         }
         let hops = controller.map { Self.hops(from: $0, table) } ?? [:]
@@ -59,7 +48,7 @@ extension ZWaveBackend {
                 ("node", .int(Int(node.rawValue))),
                 ("neighbors", .array((table[node] ?? []).map { .int(Int($0.rawValue)) })),
                 ("hops", hops[node].map { .int($0) } ?? .null),
-                ("read_at", mesh.readAt[node].map { .string(Self.timestamp($0)) } ?? .null),
+                ("read_at", neighbours.readAt[node].map { .string(ZWaveBackend.timestamp($0)) } ?? .null),
                 ("dead", .bool(info?.isFailed ?? false)),
             ]
             if let error = refreshErrors[node] { fields.append(("refresh_error", .string(error))) }
@@ -74,9 +63,9 @@ extension ZWaveBackend {
     /// table (it changed, or the library's queues emptied after the read).
     func updateNeighbors(of node: NodeID) async throws(RequestFailure) {
         let before = (try? await driver.neighbors(of: node)) ?? []
-        mesh.updating = node
-        mesh.updateState = nil
-        defer { mesh.updating = nil }
+        neighbours.updating = node
+        neighbours.updateState = nil
+        defer { neighbours.updating = nil }
         do {
             try await driver.requestNeighborUpdate(node: node)
         } catch {
@@ -85,13 +74,13 @@ extension ZWaveBackend {
         let clock = ContinuousClock()
         let deadline = clock.now.advanced(by: Self.neighborUpdateTimeout)
         while clock.now < deadline, !Task.isCancelled {
-            switch mesh.updateState {
+            switch neighbours.updateState {
             case .completed?:
                 await awaitNeighborRead(of: node, before: before)
-                mesh.readAt[node] = Date()
+                neighbours.readAt[node] = Date()
                 return
             case .failed?, .error?, .cancel?, .nodeFailed?:
-                let state = mesh.updateState.map { "\($0)" } ?? ""
+                let state = neighbours.updateState.map { "\($0)" } ?? ""
                 throw RequestFailure("the neighbour update of \(node) failed: the controller reported \(state)")
             default:
                 try? await Task.sleep(for: .milliseconds(20))
@@ -121,11 +110,11 @@ extension ZWaveBackend {
     }
 
     /// A `Type_ControllerCommand` notification of the running neighbour update.
-    func meshUpdate(_ update: ZWaveControllerUpdate) {
-        guard update.command == Self.neighborUpdateCommand, let node = mesh.updating, update.node == node else {
+    func neighbourUpdate(_ update: ZWaveControllerUpdate) {
+        guard update.command == Self.neighborUpdateCommand, let node = neighbours.updating, update.node == node else {
             return
         }
-        mesh.updateState = update.state
+        neighbours.updateState = update.state
     }
 
     /// Each node's hops from `root` over the links of `table`, counted both ways; unreachable nodes are left out.

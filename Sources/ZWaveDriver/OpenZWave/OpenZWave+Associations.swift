@@ -91,6 +91,6 @@ extension OpenZWave {
     /// creates one instance per Multi Channel endpoint (plus one for the root unless the device's configuration maps
     /// the root onto endpoint 1), so no endpoint of the node is numbered above it.
     public func highestInstance(_ node: NodeID) -> UInt8 {
-        values.keys.lazy.filter { $0.node == node }.map(\.instance).max() ?? 1
+        network.highestInstance(node)
     }
 }

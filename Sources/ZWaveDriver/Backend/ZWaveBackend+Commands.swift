@@ -12,7 +12,7 @@ extension ZWaveBackend {
         // Inclusion freezes the library's normal traffic: hold the command until it ends (it always
         // ends, by completion, cancel or its timeout); the bridge's queue coalesces what arrives meanwhile.
         // A held command fails when the bridge stops (`bridge stopping`), never sent blind.
-        try await waitUntilControllerIdle()
+        try await sessions.waitUntilControllerIdle()
         try await perform(command, node: NodeID(nodeID), instance: UInt8(instance ?? 1), device: device)
     }
 
@@ -56,7 +56,7 @@ extension ZWaveBackend {
     /// most `valueWaitLimit`; a lost adapter or a dead node ends the wait (the Set then fails with its reason). A node
     /// the network does not have, or one whose interview is over, fails at once.
     func awaitValue(for command: DeviceCommand, node: NodeID, instance: UInt8) async {
-        guard knownNodes.contains(node), !readyNodes.contains(node),
+        guard interview.knownNodes.contains(node), !interview.readyNodes.contains(node),
             let key = Self.setKey(command, node: node, instance: instance), await !driver.knowsValue(key)
         else { return }
         let before = reports.generation(of: key)
@@ -68,7 +68,9 @@ extension ZWaveBackend {
     func perform(_ command: DeviceCommand, node: NodeID, instance: UInt8, device: DeviceDescriptor)
         async throws(CommandFailure)
     {
-        if basicOnly.contains(node), try await performBasic(command, node: node, instance: instance) { return }
+        if interview.basicOnly.contains(node), try await performBasic(command, node: node, instance: instance) {
+            return
+        }
         await awaitValue(for: command, node: node, instance: instance)
         switch command {
         case .level:

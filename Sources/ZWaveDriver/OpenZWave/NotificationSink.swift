@@ -4,20 +4,35 @@ internal import Synchronization
 
 /// The context object OpenZWave's callbacks receive (through the shim's context pointer): it turns
 /// each copied notification into a `ZWaveEvent` and yields it, and logs OpenZWave's lines. Never blocks.
+///
+/// Owns the driver's two event streams: what the callbacks report (for the supervision) and what the driver
+/// publishes.
 final class NotificationSink: Sendable {
+    /// What the driver publishes (`OpenZWave.events`), and what the callbacks report for the driver's supervision
+    /// first (`OpenZWave.pump()`); both unbounded, single consumer.
+    let events: AsyncStream<ZWaveEvent>
+    let supervisedEvents: AsyncStream<ZWaveEvent>
     private let supervised: AsyncStream<ZWaveEvent>.Continuation
     private let published: AsyncStream<ZWaveEvent>.Continuation
     private let logger: Logger
     /// Whether events bypass the supervision (teardown).
     private let direct = Mutex(false)
 
-    init(
-        supervised: AsyncStream<ZWaveEvent>.Continuation, published: AsyncStream<ZWaveEvent>.Continuation,
-        logger: Logger
-    ) {
-        self.supervised = supervised
-        self.published = published
+    init(logger: Logger) {
+        (events, published) = AsyncStream.makeStream(of: ZWaveEvent.self, bufferingPolicy: .unbounded)
+        (supervisedEvents, supervised) = AsyncStream.makeStream(of: ZWaveEvent.self, bufferingPolicy: .unbounded)
         self.logger = logger
+    }
+
+    /// Publishes `event` on `events` (the driver's supervision has seen it, or made it).
+    func publish(_ event: ZWaveEvent) {
+        published.yield(event)
+    }
+
+    /// Ends both streams (the driver stopped).
+    func finish() {
+        supervised.finish()
+        published.finish()
     }
 
     /// From now on events bypass the driver's supervision and go straight to `events` (teardown).

@@ -8,20 +8,12 @@ extension ZWaveBackend {
     /// Gives a node with an unfinished interview a device (`unassigned/node<N>` unless configured) and
     /// marks it for Basic Set control.
     func enableBasicControl(_ node: NodeID) async {
-        basicOnly.insert(node)
+        interview.controlWithBasicSet(node)
         let number = Int(node.rawValue)
-        guard !configured.contains(where: { $0.node == number }),
-            !discovered.contains(where: { $0.node == number })
-        else { return }
+        guard !announced.hasDevice(node: number) else { return }
         let type = (try? await driver.nodeInfo(node))?.type.lowercased() ?? ""
         let kind: DeviceKind = type.contains("multilevel") || type.contains("dimmer") ? .dimmer : .binarySwitch
-        let source = DeviceSource.zwave(node: number, instance: nil)
-        discovered.insert(source)
-        continuation.yield(
-            .discovered(
-                DeviceDescriptor(
-                    address: TopicScheme.unassignedAddress(node: number, instance: nil), kind: kind, source: source,
-                    configured: false)))
+        announced.discoverUnfinished(node: number, kind: kind)
         logger.notice("interview unfinished: node controlled with Basic Set", metadata: ["node": "\(number)"])
     }
 

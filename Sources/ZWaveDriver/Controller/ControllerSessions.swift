@@ -2,16 +2,40 @@ internal import BridgeCore
 internal import FoundationEssentials
 internal import Logging
 
-/// Controller commands (inclusion, exclusion, failed-node removal): progress events, their end, and
-/// holding device commands while one runs.
-extension ZWaveBackend {
+/// Controller commands (inclusion, exclusion, failed-node removal): the running one (`ControllerSession`), its
+/// progress events, its end, and the device commands held while it runs (`HeldCommands`).
+///
+/// Owns the session, the session counter and a cancel that waits for the controller's confirmation as the bridge
+/// stops. Shares the `ZWaveBackendActor` with `ZWaveBackend`, which composes it.
+@ZWaveBackendActor
+final class ControllerSessions {
+    let driver: OpenZWave
+    let logger: Logger
+    let continuation: AsyncStream<HardwareEvent>.Continuation
+    /// The running controller command (inclusion, exclusion, failed-node removal), if any.
+    private(set) var session: ControllerSession?
+    private var sessionCounter = 0
+    /// A controller command that was cancelled as the bridge stopped, until the controller confirms it (its
+    /// session ended at once: nobody was left to wait); `leaveControllerMode()` waits for the confirmation.
+    private var awaitingStopConfirmation: ControllerSession.Kind?
+    /// Device commands waiting for the controller command to end (the library sends nothing meanwhile).
+    let held = HeldCommands()
+
+    nonisolated init(driver: OpenZWave, logger: Logger, continuation: AsyncStream<HardwareEvent>.Continuation) {
+        self.driver = driver
+        self.logger = logger
+        self.continuation = continuation
+    }
+
     /// How long the controller may take to confirm a cancel before the command is considered ended.
     static let cancelGrace: Duration = .seconds(5)
 
     /// Starts `kind` with `start`, reports progress and waits for its end: completion, failure, `cancel`
     /// or `timeout` (then the command is cancelled on the controller, which leaves inclusion/exclusion mode).
-    func runControllerCommand(
-        _ kind: ControllerSession.Kind, timeout: Duration, start: () async throws(ZWaveError) -> Void
+    /// `healthCheckRunning`: whether a health check runs now (then nothing starts).
+    func run(
+        _ kind: ControllerSession.Kind, timeout: Duration, healthCheckRunning: Bool,
+        start: () async throws(ZWaveError) -> Void
     ) async throws(RequestFailure) -> ControllerSession.Outcome {
         if let running = session {
             throw RequestFailure("busy: \(running.kind.rawValue) is running; send cancel first")
@@ -73,12 +97,12 @@ extension ZWaveBackend {
     /// Before the driver is torn down (the daemon stops): a running inclusion or exclusion is cancelled on the
     /// controller, and the controller's confirmation of that cancel, or of the one sent as the bridge stopped, is
     /// awaited (at most `cancelGrace`), so the stick does not stay in inclusion mode after the bridge exited.
-    public func leaveControllerMode() async {
+    func leaveControllerMode() async {
         guard await driver.isReady else {
             awaitingStopConfirmation = nil  // no driver: no controller command to leave
             return
         }
-        if session != nil { _ = await cancelSession() }
+        if session != nil { _ = await cancel() }
         let deadline = ContinuousClock.now.advanced(by: Self.cancelGrace)
         while awaitingStopConfirmation != nil, !Task.isCancelled, ContinuousClock.now < deadline {
             try? await Task.sleep(for: .milliseconds(20))
@@ -93,7 +117,7 @@ extension ZWaveBackend {
 
     /// `cancel`: stops the running controller command and returns once it ended (the controller confirmed,
     /// or the grace time passed); nil when none runs.
-    func cancelSession() async -> String? {
+    func cancel() async -> String? {
         guard let running = session else { return nil }
         await stopSession(.cancelled)
         let deadline = ContinuousClock.now.advanced(by: Self.cancelGrace)
@@ -142,7 +166,7 @@ extension ZWaveBackend {
     }
 
     /// A `Type_ControllerCommand` notification.
-    func controllerUpdate(_ update: ZWaveControllerUpdate) {
+    func update(_ update: ZWaveControllerUpdate) {
         logger.debug(
             "controller command update",
             metadata: [
@@ -159,19 +183,19 @@ extension ZWaveBackend {
         if let node = ControllerSession.valid(update.node) { current.node = node }
         switch update.state {
         case .waiting:
-            emit(.controller(operation, .waiting))
+            continuation.emit(.controller(operation, .waiting))
         case .inProgress:
             if !current.nodeFoundReported {
                 current.nodeFoundReported = true
-                emit(.controller(operation, .nodeFound))
+                continuation.emit(.controller(operation, .nodeFound))
             }
             if let node = current.node, !current.addingReported {
                 current.addingReported = true
-                emit(.controller(operation, .node(Int(node.rawValue))))
+                continuation.emit(.controller(operation, .node(Int(node.rawValue))))
             }
         case .completed:
             let node = current.node
-            emit(.controller(operation, .protocolDone(node: node.map { Int($0.rawValue) })))
+            continuation.emit(.controller(operation, .protocolDone(node: node.map { Int($0.rawValue) })))
             session = current
             finishSession(
                 current.stopReason != nil && node == nil ? current.stopReason ?? .cancelled : .completed(node))
@@ -207,7 +231,7 @@ extension ZWaveBackend {
     }
 
     /// `nodeNew`/`nodeAdded` while including: the node the controller is adding.
-    func sessionSawNode(_ node: NodeID) {
+    func saw(_ node: NodeID) {
         guard var current = session, current.kind == .include, current.node == nil || current.node == node else {
             return
         }
@@ -216,34 +240,10 @@ extension ZWaveBackend {
             current.addingReported = true
             if !current.nodeFoundReported {
                 current.nodeFoundReported = true
-                emit(.controller(.inclusion, .nodeFound))
+                continuation.emit(.controller(.inclusion, .nodeFound))
             }
-            emit(.controller(.inclusion, .node(Int(node.rawValue))))
+            continuation.emit(.controller(.inclusion, .node(Int(node.rawValue))))
         }
         session = current
-    }
-
-    /// A node left the network: every device of it (configured or unassigned) is removed, so the bridge
-    /// clears its retained topics and updates the inventory.
-    func removeNode(_ node: NodeID) {
-        let number = Int(node.rawValue)
-        var sources = discovered.filter { $0.node == number }
-        for device in configured where device.node == number { sources.insert(device.source) }
-        for source in sources.sorted(by: { $0.description < $1.description }) {
-            continuation.yield(.removed(source))
-        }
-        discovered = discovered.filter { $0.node != number }
-        identified = identified.filter { $0.node != number }
-        kinds = kinds.filter { $0.key.node != number }
-        meteredNodes.remove(number)
-        readyNodes.remove(node)
-        knownNodes.remove(node)
-        quirk.observe(.removed(node))
-        emit(.nodeRemoved(node: number))
-    }
-
-    /// Publishes an event on the bridge's event topic.
-    func emit(_ event: BridgeEvent) {
-        continuation.yield(.event(event))
     }
 }

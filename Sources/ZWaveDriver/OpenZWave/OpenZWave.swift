@@ -20,13 +20,11 @@ public actor OpenZWave {
     /// is dropped: like OpenZWave's own notification queue (a list in its Driver) it holds what the library reported
     /// and the consumer has not taken yet, at most about one event per value of the network in a start from the
     /// network cache. Finishes when `run()` returns.
-    public nonisolated let events: AsyncStream<ZWaveEvent>
+    public nonisolated var events: AsyncStream<ZWaveEvent> { sink.events }
 
     let configuration: ZWaveDriverConfiguration
     let logger: Logger
-    let published: AsyncStream<ZWaveEvent>.Continuation
-    let supervisedStream: AsyncStream<ZWaveEvent>
-    let supervised: AsyncStream<ZWaveEvent>.Continuation
+    /// The callbacks' context; owns the event streams.
     let sink: NotificationSink
     private nonisolated let executor = DispatchQueueExecutor(label: "thuis.zwave-driver")
     /// How often the actor has woken up so far (jobs given to its queue); tests read it.
@@ -36,27 +34,14 @@ public actor OpenZWave {
     var manager: OpaquePointer?
     /// The retained sink passed to the shim as callback context; released after zw_manager_destroy.
     var sinkContext: Unmanaged<NotificationSink>?
-    var phase = Phase.stopped {
-        didSet { supervisionWakeups?.wake() }
-    }
-    var driverAdded = false
-    /// DriverRemoved notifications we caused ourselves (the watchdog's remove), not to be treated as failure.
-    var pendingRemovals = 0
-    /// Why the adapter is lost, while it is.
-    var outage: String?
-    /// While OpenZWave's own cache writes are deferred: until when at most.
-    var cacheDeferralDeadline: ContinuousClock.Instant? { didSet { supervisionWakeups?.wake() } }
-    /// The watchdog's wake-ups while it runs (`supervise()`).
-    var supervisionWakeups: Wakeups?
+    /// The watchdog's state: the driver's phase, the outage, the restarts, the cache-write deferral.
+    var supervision = Supervision()
     /// Set when the shim refused to free OpenZWave's node cache copies (a library layout it does not know).
     var nodeCacheCopiesKept = false
-    var restartAttempt = 0
-    var home: HomeID?
-    var controller: NodeID?
     /// The library patches in force (decided when OpenZWave starts).
     var patches = LibraryPatches(libraryVersion: "not started", active: [], refusal: "OpenZWave is not started")
-    /// The value ids OpenZWave reported, by place.
-    var values: [ZWaveValueKey: ZWaveValueID] = [:]
+    /// The network the driver runs: home id, controller, value ids.
+    var network = NetworkView()
 
     public nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
 
@@ -66,17 +51,17 @@ public actor OpenZWave {
     public init(configuration: ZWaveDriverConfiguration, logger: Logger) {
         self.configuration = configuration
         self.logger = logger
-        (events, published) = AsyncStream.makeStream(of: ZWaveEvent.self, bufferingPolicy: .unbounded)
-        (supervisedStream, supervised) = AsyncStream.makeStream(of: ZWaveEvent.self, bufferingPolicy: .unbounded)
-        sink = NotificationSink(supervised: supervised, published: published, logger: logger)
+        sink = NotificationSink(logger: logger)
     }
 
     /// The network's home id while the driver is ready.
-    public var homeID: HomeID? { home }
+    public var homeID: HomeID? { network.home }
     /// The controller's node id while the driver is ready.
-    public var controllerNode: NodeID? { controller }
+    public var controllerNode: NodeID? { network.controller }
+    /// The network's home id while a driver runs.
+    var home: HomeID? { network.home }
     /// Whether the driver is ready (DriverReady seen, not lost since).
-    public var isReady: Bool { if case .ready = phase { true } else { false } }
+    public var isReady: Bool { if case .ready = supervision.phase { true } else { false } }
 
     /// Starts OpenZWave (`zw_manager_create`, `zw_add_driver`) and supervises it until cancelled; then
     /// tears it down (`zw_write_config`, `zw_remove_driver`, `zw_manager_destroy`) and finishes `events`.
@@ -193,7 +178,7 @@ public actor OpenZWave {
     private func stop() {
         sink.deliverDirectly()
         if let manager {
-            if let home, case .ready = phase {
+            if let home, case .ready = supervision.phase {
                 do {
                     try ZWaveError.check(zw_write_config(manager, home.rawValue), call: "zw_write_config")
                 } catch {
@@ -214,13 +199,10 @@ public actor OpenZWave {
         endCacheDeferral()
         sinkContext?.release()
         sinkContext = nil
-        phase = .stopped
-        home = nil
-        controller = nil
-        values.removeAll()
+        supervision.phase = .stopped
+        network.forget()
         runState = .finished
-        supervised.finish()
-        published.finish()
+        sink.finish()
     }
 
     /// Hands the port to OpenZWave (`zw_add_driver`); while the port does not exist (no stick plugged in, at
@@ -230,25 +212,25 @@ public actor OpenZWave {
         guard let manager else { throw ZWaveError(.notRunning, call: "zw_add_driver") }
         guard portExists else {
             reportOutage(portMissingReason)
-            phase = .backingOff(until: .now)
+            supervision.phase = .backingOff(until: .now)
             logger.info("waiting for the Z-Wave port to appear", metadata: ["port": "\(configuration.port)"])
             return
         }
         deferCacheWrites()
         try ZWaveError.check(zw_add_driver(manager, configuration.port), call: "zw_add_driver")
-        driverAdded = true
-        phase = .waitingForReady(deadline: ContinuousClock.now + configuration.readyTimeout)
+        supervision.driverAdded = true
+        supervision.phase = .waitingForReady(deadline: ContinuousClock.now + configuration.readyTimeout)
         logger.info("Z-Wave driver added", metadata: ["port": "\(configuration.port)"])
     }
 
     func removeDriver() {
-        guard let manager, driverAdded else { return }
-        driverAdded = false
+        guard let manager, supervision.driverAdded else { return }
+        supervision.driverAdded = false
         endCacheDeferral()
         let started = ContinuousClock.now
         do {
             try ZWaveError.check(zw_remove_driver(manager, configuration.port), call: "zw_remove_driver")
-            pendingRemovals += 1
+            supervision.pendingRemovals += 1
         } catch {
             logger.warning("could not remove the Z-Wave driver", metadata: ["error": "\(error)"])
         }

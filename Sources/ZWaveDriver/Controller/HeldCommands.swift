@@ -1,7 +1,7 @@
 internal import Synchronization
 
 /// Device commands waiting for a controller command (inclusion, exclusion) to end, since OpenZWave sends nothing
-/// else meanwhile (`ZWaveBackend.waitUntilControllerIdle`).
+/// else meanwhile (`ControllerSessions.waitUntilControllerIdle`).
 ///
 /// Each waits until `releaseAll()` (the controller command ended) or until its own task is cancelled (the bridge
 /// stops), which resumes it at once: the cancellation handler runs on the cancelling thread, outside the actor,

@@ -1,5 +1,4 @@
 internal import FoundationEssentials
-internal import SystemSupport
 
 /// When each node last reported a value, and when that was last put in the inventory (its `last_seen`), so the
 /// inventory is refreshed at most once per `resolution`. Intervals are measured on the monotonic clock (a Pi has no
@@ -33,19 +32,5 @@ struct LastSeen {
         guard let moment = seen[node] else { return nil }
         published[node] = moment.instant
         return moment.date
-    }
-}
-
-extension ZWaveBackend {
-    /// A report arrived from `node`: remembers when, and refreshes the inventory at most once a minute.
-    func noteSeen(_ node: NodeID) {
-        if lastSeen.note(node, at: LastSeen.Moment(instant: .now, date: Date())) {
-            workContinuation.yield(.details(node))
-        }
-    }
-
-    /// `2026-11-22T04:38:02Z`: UTC, whole seconds (truncated).
-    nonisolated static func timestamp(_ date: Date) -> String {
-        Timestamp.iso8601(secondsSince1970: date.timeIntervalSince1970)
     }
 }

@@ -4,7 +4,7 @@ internal import FoundationEssentials
 /// `health_check`: NoOperation frames to one node or each node in turn (`Manager::TestNetworkNode`, one frame at a
 /// time so each frame's end and round trip are known), progress as `health_check_*` events, and per node the
 /// frames sent, acknowledged and failed, the round trips and a ``HealthRating``.
-extension ZWaveBackend {
+extension MeshMonitor {
     /// How long one NoOperation frame may take, counted from when it left for the stick, before it counts as failed
     /// (the library reports its end, acknowledged or not, long before that unless the stick stopped answering).
     static let noOperationTimeout: Duration = .seconds(10)
@@ -20,7 +20,7 @@ extension ZWaveBackend {
     }
 
     func healthCheck(node number: Int?, frames: Int) async throws(RequestFailure) -> JSONValue {
-        if let running = session {
+        if let running = sessions.session {
             throw RequestFailure("busy: \(running.kind.rawValue) is running; a health check waits for its end")
         }
         if healthCheckRunning { throw RequestFailure("busy: another health check is running") }
@@ -29,15 +29,15 @@ extension ZWaveBackend {
             if let controller = await driver.controllerNode, Int(controller.rawValue) == number {
                 throw RequestFailure("node \(number) is the controller itself; a health check tests the other nodes")
             }
-            let node = try await knownNode(number)
+            let node = try await ZWaveBackend.knownNode(number, on: driver)
             nodes = [node]
         } else {
             let controller = await driver.controllerNode
-            nodes = knownNodes.filter { $0 != controller }.sorted { $0.rawValue < $1.rawValue }
+            nodes = interview.knownNodes.filter { $0 != controller }.sorted { $0.rawValue < $1.rawValue }
         }
         healthCheckRunning = true
         defer { healthCheckRunning = false }
-        emit(
+        continuation.emit(
             .healthCheck(
                 HealthCheckStep(
                     "started", [("nodes", .array(nodes.map { .int(Int($0.rawValue)) })), ("frames", .int(frames))])))
@@ -45,10 +45,10 @@ extension ZWaveBackend {
         for node in nodes {
             if Task.isCancelled { break }
             let result = await test(node, frames: frames)
-            emit(.healthCheck(HealthCheckStep("node", result.fields)))
+            continuation.emit(.healthCheck(HealthCheckStep("node", result.fields)))
             results.append(.object(result.fields))
         }
-        emit(.healthCheck(HealthCheckStep("completed", [("nodes", .int(results.count))])))
+        continuation.emit(.healthCheck(HealthCheckStep("completed", [("nodes", .int(results.count))])))
         return .object([("frames", .int(frames)), ("nodes", .array(results))])
     }
 
@@ -84,7 +84,7 @@ extension ZWaveBackend {
             }
             if result.status != "tested" { break }
             result.sent += 1
-            emit(
+            continuation.emit(
                 .healthCheck(
                     HealthCheckStep(
                         "frame",
