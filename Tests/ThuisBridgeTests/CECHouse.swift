@@ -1,6 +1,7 @@
 import CECEmulator
 import Foundation
 import IntegrationSupport
+import LabSupport
 import Logging
 import MQTTDriver
 import TestSupport

@@ -3,6 +3,7 @@ import BridgeDaemon
 import Foundation
 import HomeKit
 import IntegrationSupport
+import LabSupport
 import MQTTDriver
 import TestSupport
 import Testing
