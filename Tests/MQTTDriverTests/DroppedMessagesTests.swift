@@ -119,10 +119,8 @@ struct DroppedMessagesTests {
             for index in 0..<10 {
                 try await watcher.publish(topic: "Thuis/device/hall/lamp/set", text: "\(index)")
             }
-            let event = try await watcher.waitForMessage(topic: "Thuis/bridge/living/event") {
-                $0.text.contains("messages_dropped")
-            }
-            let json = try JSONValue.parse(event.payload)
+            let event = try await watcher.waitForEvent("messages_dropped", topic: "Thuis/bridge/living/event")
+            let json = event.json
             #expect(json["direction"] == "inbound")
             if case .int(let count)? = json["count"] {
                 #expect(count >= 1 && count <= 8)
