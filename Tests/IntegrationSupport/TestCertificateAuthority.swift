@@ -1,5 +1,5 @@
 import Foundation
-import LabSupport
+public import LabSupport
 public import TestSupport
 
 /// A throw-away certificate authority made with `openssl` (P-256 keys, valid one day) and a server

@@ -125,9 +125,9 @@ struct DroppedMessagesTests {
             if case .int(let count)? = json["count"] {
                 #expect(count >= 1 && count <= 8)
             } else {
-                Issue.record("the event's count is not a whole number: \(event.text)")
+                Issue.record("the event's count is not a whole number: \(event)")
             }
-            #expect(json["topics"]?["Thuis/device/hall/lamp/set"] != nil, "\(event.text)")
+            #expect(json["topics"]?["Thuis/device/hall/lamp/set"] != nil, "\(event)")
         } catch {
             Issue.record(error)
         }

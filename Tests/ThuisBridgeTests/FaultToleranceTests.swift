@@ -1,5 +1,6 @@
 import Foundation
 import IntegrationSupport
+import LabSupport
 import MQTTDriver
 import TestSupport
 import Testing
@@ -164,8 +165,9 @@ import ZWaveEmulator
             #expect(stick.level(node: 2) == 35)
 
             let events = await house.events()
-            #expect(events.filter { $0.contains("adapter_lost") && $0.contains("zwave") }.count == 1, "\(events)")
-            #expect(!events.contains { $0.contains("adapter_lost") && $0.contains("cec") }, "\(events)")
+            #expect(
+                events.filter { $0.type == "adapter_lost" && $0.string("adapter") == "zwave" }.count == 1, "\(events)")
+            #expect(!events.contains { $0.type == "adapter_lost" && $0.string("adapter") == "cec" }, "\(events)")
             let tv = await house.watcher.received(on: house.topic("living/tv", "/availability")).map(\.text)
             #expect(!tv.drop { $0 != "online" }.contains("offline"), "the TV went offline: \(tv)")
             #expect(house.bridge.isRunning)
