@@ -1,6 +1,7 @@
 import BridgeCore
 import Foundation
 import IntegrationSupport
+import LabSupport
 import Logging
 import MQTTDriver
 import TestSupport
@@ -118,17 +119,15 @@ struct DroppedMessagesTests {
             for index in 0..<10 {
                 try await watcher.publish(topic: "Thuis/device/hall/lamp/set", text: "\(index)")
             }
-            let event = try await watcher.waitForMessage(topic: "Thuis/bridge/living/event") {
-                $0.text.contains("messages_dropped")
-            }
-            let json = try JSONValue.parse(event.payload)
+            let event = try await watcher.waitForEvent("messages_dropped", topic: "Thuis/bridge/living/event")
+            let json = event.json
             #expect(json["direction"] == "inbound")
             if case .int(let count)? = json["count"] {
                 #expect(count >= 1 && count <= 8)
             } else {
-                Issue.record("the event's count is not a whole number: \(event.text)")
+                Issue.record("the event's count is not a whole number: \(event)")
             }
-            #expect(json["topics"]?["Thuis/device/hall/lamp/set"] != nil, "\(event.text)")
+            #expect(json["topics"]?["Thuis/device/hall/lamp/set"] != nil, "\(event)")
         } catch {
             Issue.record(error)
         }

@@ -1,13 +1,23 @@
-import Foundation
-import SerialPTY
-import SystemSupport
-import TestSupport
+import FoundationEssentials
+internal import Glibc
+internal import SerialPTY
+internal import SystemSupport
 
-/// A child process with its stdout and stderr captured line by line. Two reader threads drain the pipes
-/// continuously, so the child never blocks on a full pipe; a third thread reaps it (`waitpid`). The
-/// helper threads keep the object alive until the child exits: always `stop()` or `kill()` it.
+/// A child process of the tests, the bench or the demo, with its stdout and stderr captured line by line (or written
+/// to a log file). Two reader threads drain the pipes continuously, so the child never blocks on a full pipe; a third
+/// thread reaps it (`waitpid`). The helper threads keep the object alive until the child exits: always `stop()` or
+/// `kill()` it.
 public final class ChildProcess: @unchecked Sendable {  // `pid` is set once in init; the rest is Sendable
     public enum Stream: String, Sendable { case stdout, stderr }
+
+    /// Where the child's stdout and stderr go.
+    public enum Output: Sendable, Equatable {
+        /// Pipes read line by line into ``output`` and ``lines``.
+        case captured
+        /// Both into the file at this path (created or truncated), read back by ``output``: a long run's log that
+        /// stays for people to read, without reader threads in this process.
+        case file(String)
+    }
 
     /// One line of output (without the newline).
     public struct Line: Sendable, CustomStringConvertible {
@@ -33,6 +43,10 @@ public final class ChildProcess: @unchecked Sendable {  // `pid` is set once in 
     public private(set) var pid: Int32 = 0
     public let executable: String
     public let arguments: [String]
+    /// The log file, with `Output.file`.
+    public let logPath: String?
+    /// When the child was started (just before `posix_spawn`).
+    public let started: ContinuousClock.Instant
 
     private let continuation: AsyncStream<Line>.Continuation
     /// What the reader and reaper threads have seen.
@@ -55,28 +69,33 @@ public final class ChildProcess: @unchecked Sendable {  // `pid` is set once in 
     /// inherited environment. The child starts with an empty signal mask and default signal handlers:
     /// Swift's worker threads block most signals, and a child spawned from one (e.g. by Foundation's
     /// `Process`) would inherit that and ignore SIGTERM. Its stdin is /dev/null, or with `standardInput` a
-    /// pipe that `writeInput(_:)` writes to.
+    /// pipe that `writeInput(_:)` writes to (and that stays silent until the child ends, for one that waits on
+    /// its input). With `ownProcessGroup` it leads a process group of its own, so the Ctrl-C the terminal sends to
+    /// this process's group does not reach it.
     public init(
         executable: String, arguments: [String] = [], environment: [String: String] = [:],
-        workingDirectory: String? = nil, standardInput: Bool = false
-    ) throws {
+        workingDirectory: String? = nil, standardInput: Bool = false, output: Output = .captured,
+        ownProcessGroup: Bool = false
+    ) throws(LabError) {
         self.executable = executable
         self.arguments = arguments
+        if case .file(let path) = output { logPath = path } else { logPath = nil }
         (lines, continuation) = AsyncStream.makeStream(of: Line.self, bufferingPolicy: .bufferingNewest(10_000))
-        let stdoutPipe = try Self.makePipe()
-        let stderrPipe: [Int32]
-        do {
-            stderrPipe = try Self.makePipe()
-        } catch {
-            close(stdoutPipe[0])
-            close(stdoutPipe[1])
-            throw error
+        var outputPipes: [Int32] = []  // stdout's read and write ends, then stderr's
+        if output == .captured {
+            do {
+                outputPipes = try Self.makePipe()
+                outputPipes += try Self.makePipe()
+            } catch {
+                for fd in outputPipes { close(fd) }
+                throw error
+            }
         }
         let inputPipe: [Int32]?
         do {
             inputPipe = standardInput ? try Self.makePipe() : nil
         } catch {
-            for fd in stdoutPipe + stderrPipe { close(fd) }
+            for fd in outputPipes { close(fd) }
             throw error
         }
         var actions = posix_spawn_file_actions_t()
@@ -87,8 +106,13 @@ public final class ChildProcess: @unchecked Sendable {  // `pid` is set once in 
         } else {
             posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         }
-        posix_spawn_file_actions_adddup2(&actions, stdoutPipe[1], 1)
-        posix_spawn_file_actions_adddup2(&actions, stderrPipe[1], 2)
+        if let logPath {
+            posix_spawn_file_actions_addopen(&actions, 1, logPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+            posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        } else {
+            posix_spawn_file_actions_adddup2(&actions, outputPipes[1], 1)
+            posix_spawn_file_actions_adddup2(&actions, outputPipes[3], 2)
+        }
         // Nothing else of the test process (emulator ptys, other tests' MQTT sockets) leaks into the child:
         // glibc's posix_spawn_file_actions_addclosefrom_np (2.34+), which Swift's Glibc module does not export.
         typealias AddCloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
@@ -108,7 +132,12 @@ public final class ChildProcess: @unchecked Sendable {  // `pid` is set once in 
             sigaddset(&defaults, signal)
         }
         posix_spawnattr_setsigdefault(&attributes, &defaults)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        var flags = POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF
+        if ownProcessGroup {
+            posix_spawnattr_setpgroup(&attributes, 0)
+            flags |= POSIX_SPAWN_SETPGROUP
+        }
+        posix_spawnattr_setflags(&attributes, Int16(flags))
 
         let environmentLines = ProcessInfo.processInfo.environment.merging(environment) { $1 }
             .map { "\($0.key)=\($0.value)" }
@@ -123,22 +152,32 @@ public final class ChildProcess: @unchecked Sendable {  // `pid` is set once in 
             for pointer in envp { free(pointer) }
         }
         var childPID: pid_t = 0
+        started = .now
         let spawned = posix_spawn(
             &childPID, workingDirectory == nil ? executable : "/bin/sh", &actions, &attributes, argv, envp)
-        close(stdoutPipe[1])
-        close(stderrPipe[1])
+        if outputPipes.count == 4 {
+            close(outputPipes[1])
+            close(outputPipes[3])
+        }
         if let inputPipe { close(inputPipe[0]) }
         guard spawned == 0 else {
-            close(stdoutPipe[0])
-            close(stderrPipe[0])
+            if outputPipes.count == 4 {
+                close(outputPipes[0])
+                close(outputPipes[2])
+            }
             if let inputPipe { close(inputPipe[1]) }
             continuation.finish()
-            throw TestSupportError("could not start \(executable): \(String(cString: strerror(spawned)))")
+            throw LabError("could not start \(executable): \(String(cString: strerror(spawned)))")
         }
         pid = childPID
         state.withLock { $0.input = inputPipe?[1] }
-        startReader(stdoutPipe[0], .stdout)
-        startReader(stderrPipe[0], .stderr)
+        if outputPipes.count == 4 {
+            startReader(outputPipes[0], .stdout)
+            startReader(outputPipes[2], .stderr)
+        } else {
+            state.withLock { $0.openStreams = 0 }
+            continuation.finish()
+        }
         startReaper()
     }
 
@@ -149,7 +188,7 @@ public final class ChildProcess: @unchecked Sendable {  // `pid` is set once in 
         if name.contains("/") { return FileManager.default.isExecutableFile(atPath: name) ? name : nil }
         let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
         for directory in path.split(separator: ":").map(String.init) + extraDirectories {
-            let candidate = (directory as NSString).appendingPathComponent(name)
+            let candidate = Path.join(directory, name)
             if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
         }
         return nil
@@ -157,35 +196,35 @@ public final class ChildProcess: @unchecked Sendable {  // `pid` is set once in 
 
     /// Runs a tool to completion and returns its output; throws when it fails or exceeds `timeout`.
     @discardableResult
-    public static func run(_ executable: String, _ arguments: [String], timeout: Duration = .seconds(30)) async throws
-        -> String
-    {
+    public static func run(
+        _ executable: String, _ arguments: [String], timeout: Duration = .seconds(30)
+    ) async throws(LabError) -> String {
         let child = try ChildProcess(executable: executable, arguments: arguments)
         guard let result = await child.waitForExit(timeout: timeout) else {
             _ = await child.stop()
-            throw TestSupportError("\(executable) \(arguments.joined(separator: " ")) timed out:\n\(child.outputText)")
+            throw LabError("\(executable) \(arguments.joined(separator: " ")) timed out:\n\(child.outputText)")
         }
         await child.waitForOutputEnd(timeout: .seconds(2))
         guard result == .exited(0) else {
-            throw TestSupportError(
+            throw LabError(
                 "\(executable) \(arguments.joined(separator: " ")) failed (\(result)):\n\(child.outputText)")
         }
         return child.outputText
     }
 
     /// Writes `text` to the child's stdin (started with `standardInput: true`); throws when the child is gone.
-    public func writeInput(_ text: String) throws {
+    public func writeInput(_ text: String) throws(LabError) {
         // A write to a pipe nobody reads raises SIGPIPE, which would end the whole test process: the test
         // process takes EPIPE instead (children get the default action back, see `init`).
-        _ = Foundation.signal(SIGPIPE, SIG_IGN)
-        try state.withLock { state in
-            guard let fd = state.input else { throw TestSupportError("\(executable): no stdin pipe (closed?)") }
+        _ = Glibc.signal(SIGPIPE, SIG_IGN)
+        try state.withLock { (state) throws(LabError) in
+            guard let fd = state.input else { throw LabError("\(executable): no stdin pipe (closed?)") }
             var bytes = Array(text.utf8)[...]
             while !bytes.isEmpty {
-                let written = bytes.withUnsafeBytes { Foundation.write(fd, $0.baseAddress, $0.count) }
+                let written = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
                 if written < 0, errno == EINTR { continue }
                 guard written > 0 else {
-                    throw TestSupportError("\(executable): writing its stdin failed: errno \(errno)")
+                    throw LabError("\(executable): writing its stdin failed: errno \(errno)")
                 }
                 bytes = bytes.dropFirst(written)
             }
@@ -205,11 +244,19 @@ public final class ChildProcess: @unchecked Sendable {  // `pid` is set once in 
         }
     }
 
-    /// Every line received so far (the first 50 000).
-    public var output: [Line] { state.withLock { $0.record } }
+    /// Every line received so far (the first 50 000); with `Output.file`, the log file's lines (as `stdout`).
+    public var output: [Line] {
+        guard logPath != nil else { return state.withLock { $0.record } }
+        return outputText.split(separator: "\n", omittingEmptySubsequences: false).map {
+            Line(stream: .stdout, text: String($0))
+        }
+    }
 
     /// All output so far as one text.
-    public var outputText: String { output.map(\.text).joined(separator: "\n") }
+    public var outputText: String {
+        guard let logPath else { return output.map(\.text).joined(separator: "\n") }
+        return (try? readTextFile(logPath)) ?? ""
+    }
 
     /// How the child ended, or nil while it runs.
     public var terminated: Termination? { state.withLock { $0.termination } }
@@ -219,7 +266,7 @@ public final class ChildProcess: @unchecked Sendable {  // `pid` is set once in 
     /// Sends `signal` (e.g. SIGTERM, SIGKILL, SIGINT) unless the child has already exited.
     public func signal(_ signal: Int32) {
         guard isRunning else { return }
-        Foundation.kill(pid, signal)
+        Glibc.kill(pid, signal)
     }
 
     /// SIGKILL.
@@ -227,7 +274,7 @@ public final class ChildProcess: @unchecked Sendable {  // `pid` is set once in 
 
     /// Waits until the child exits; nil after `timeout`.
     public func waitForExit(timeout: Duration) async -> Termination? {
-        let deadline = ContinuousClock.now.advanced(by: TestTime.scaled(timeout))
+        let deadline = ContinuousClock.now.advanced(by: LabTime.scaled(timeout))
         while ContinuousClock.now < deadline {
             if let terminated { return terminated }
             try? await Task.sleep(for: .milliseconds(10))
@@ -246,7 +293,7 @@ public final class ChildProcess: @unchecked Sendable {  // `pid` is set once in 
 
     /// The first line so far or within `timeout` that satisfies `predicate`.
     public func waitForLine(timeout: Duration, where predicate: (Line) -> Bool) async -> Line? {
-        let deadline = ContinuousClock.now.advanced(by: TestTime.scaled(timeout))
+        let deadline = ContinuousClock.now.advanced(by: LabTime.scaled(timeout))
         repeat {
             if let line = output.first(where: predicate) { return line }
             try? await Task.sleep(for: .milliseconds(10))
@@ -256,7 +303,7 @@ public final class ChildProcess: @unchecked Sendable {  // `pid` is set once in 
 
     /// Waits until both pipes reached EOF (all output read).
     public func waitForOutputEnd(timeout: Duration) async {
-        let deadline = ContinuousClock.now.advanced(by: TestTime.scaled(timeout))
+        let deadline = ContinuousClock.now.advanced(by: LabTime.scaled(timeout))
         while ContinuousClock.now < deadline, state.withLock({ $0.openStreams > 0 }) {
             try? await Task.sleep(for: .milliseconds(5))
         }
@@ -268,16 +315,16 @@ public final class ChildProcess: @unchecked Sendable {  // `pid` is set once in 
     }
 
     /// A pipe whose ends are close-on-exec (the child gets only the dup2'd copies).
-    private static func makePipe() throws -> [Int32] {
+    private static func makePipe() throws(LabError) -> [Int32] {
         // pipe2 with O_CLOEXEC: atomically, so a child spawned meanwhile by another test cannot inherit the
         // write end (which would keep this reader from ever seeing EOF).
-        guard let fds = makeCloseOnExecPipe() else { throw TestSupportError("pipe2 failed: errno \(errno)") }
+        guard let fds = makeCloseOnExecPipe() else { throw LabError("pipe2 failed: errno \(errno)") }
         return fds
     }
 
     /// Reads `fd` until EOF on its own thread, splitting lines.
     private func startReader(_ fd: Int32, _ stream: Stream) {
-        let thread = Thread { [self] in
+        let running = startThread(name: "child-\(stream.rawValue)") { [self] in
             var pending: [UInt8] = []
             var buffer = [UInt8](repeating: 0, count: 4096)
             while true {
@@ -298,14 +345,20 @@ public final class ChildProcess: @unchecked Sendable {  // `pid` is set once in 
             }
             if remaining == 0 { continuation.finish() }
         }
-        thread.name = "child-\(stream.rawValue)"
-        thread.start()
+        if !running {
+            close(fd)
+            let remaining = state.withLock {
+                $0.openStreams -= 1
+                return $0.openStreams
+            }
+            if remaining == 0 { continuation.finish() }
+        }
     }
 
     /// Waits for the child on its own thread (`waitpid`) and records how it ended.
     private func startReaper() {
         let pid = pid
-        let thread = Thread { [self] in
+        let running = startThread(name: "child-wait") { [self] in
             var status: Int32 = 0
             while waitpid(pid, &status, 0) < 0 {
                 if errno != EINTR {
@@ -316,8 +369,7 @@ public final class ChildProcess: @unchecked Sendable {  // `pid` is set once in 
             let signal = status & 0x7f
             didTerminate(signal == 0 ? .exited((status >> 8) & 0xff) : .signalled(signal))
         }
-        thread.name = "child-wait"
-        thread.start()
+        if !running { didTerminate(.exited(-1)) }
     }
 
     private func emit(_ line: Line) {

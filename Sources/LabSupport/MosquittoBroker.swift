@@ -1,10 +1,11 @@
-import Foundation
-import Synchronization
-import TestSupport
+import FoundationEssentials
+internal import Glibc
+internal import Synchronization
+internal import SystemSupport
 
-/// A real `mosquitto` broker on a free 127.0.0.1 port with a temporary config (persistence off, so a
-/// restart starts with an empty retained store). Stop it in a `defer` (`await broker.stop()`); its
-/// temporary directory is removed then.
+/// A real `mosquitto` broker on a free 127.0.0.1 port with a config of its own (persistence off, so a restart starts
+/// with an empty retained store): the tests' (one per test), the bench's and the demo's. Stop it with
+/// `await broker.stop()`; its temporary directory is removed then.
 public final class MosquittoBroker: Sendable {
     /// TLS listener files (PEM).
     public struct TLSFiles: Sendable {
@@ -37,13 +38,24 @@ public final class MosquittoBroker: Sendable {
         public var persistence: Bool
         /// Log every packet (`log_type all`), e.g. to count the PUBLISHes a client sent.
         public var logPackets: Bool
+        /// What the broker logs (`log_type` lines) unless `logPackets`.
+        public var logTypes: [String]
         /// Extra lines appended to the config.
         public var extraConfig: [String]
+        /// Keep the config and the log in this directory (kept at `stop()`) instead of a temporary one; its files
+        /// are named after the port, so several brokers share one directory.
+        public var directory: String?
+        /// Log to `mosquitto-<port>.log` in the directory (``MosquittoBroker/logPath``) instead of stderr.
+        public var logToFile: Bool
+        /// Run the broker in a process group of its own: the Ctrl-C a terminal sends to this process's group does
+        /// not stop it (the demo stops it itself, after the bridge has said goodbye).
+        public var ownProcessGroup: Bool
 
         public init(
             allowAnonymous: Bool = true, users: [String: String] = [:], tls: TLSFiles? = nil,
             port: Int? = nil, persistence: Bool = false, logPackets: Bool = false,
-            extraConfig: [String] = []
+            logTypes: [String] = ["error", "warning", "notice", "information"], extraConfig: [String] = [],
+            directory: String? = nil, logToFile: Bool = false, ownProcessGroup: Bool = false
         ) {
             self.allowAnonymous = allowAnonymous
             self.users = users
@@ -51,7 +63,11 @@ public final class MosquittoBroker: Sendable {
             self.port = port
             self.persistence = persistence
             self.logPackets = logPackets
+            self.logTypes = logTypes
             self.extraConfig = extraConfig
+            self.directory = directory
+            self.logToFile = logToFile
+            self.ownProcessGroup = ownProcessGroup
         }
     }
 
@@ -60,7 +76,13 @@ public final class MosquittoBroker: Sendable {
     public let binary: String
     /// The broker's configuration file.
     public let configFile: String
-    private let directory: TemporaryDirectory
+    /// The broker's log file, with `Options.logToFile`.
+    public let logPath: String?
+    /// The directory of the config (and the store, and the log).
+    public let directory: String
+    /// Whether `directory` is a temporary one of this broker's, removed by `stop()`.
+    private let ownsDirectory: Bool
+    private let ownProcessGroup: Bool
     /// The running broker process, and the output of the ones before a restart.
     private struct Processes {
         var child: ChildProcess?
@@ -70,9 +92,9 @@ public final class MosquittoBroker: Sendable {
     private let processes = Mutex(Processes())
 
     /// The `mosquitto` binary (PATH or /usr/sbin); throws with the install instruction when missing.
-    public static func locateBinary() throws -> String {
+    public static func locateBinary() throws(LabError) -> String {
         guard let binary = ChildProcess.locate("mosquitto") else {
-            throw TestSupportError(
+            throw LabError(
                 "mosquitto not found in PATH or /usr/sbin: install it with `apt-get install mosquitto mosquitto-clients`"
             )
         }
@@ -80,7 +102,7 @@ public final class MosquittoBroker: Sendable {
     }
 
     /// Writes the config (and password file), starts the broker and waits until it accepts TCP connections.
-    public static func start(_ options: Options = Options()) async throws -> MosquittoBroker {
+    public static func start(_ options: Options = Options()) async throws(LabError) -> MosquittoBroker {
         let broker = try await MosquittoBroker(options: options)
         do {
             try await broker.launch()
@@ -91,33 +113,41 @@ public final class MosquittoBroker: Sendable {
         return broker
     }
 
-    private init(options: Options) async throws {
+    private init(options: Options) async throws(LabError) {
         binary = try Self.locateBinary()
-        directory = try TemporaryDirectory(prefix: "mosquitto")
-        port = try options.port ?? FreePort.next()
+        if let given = options.directory {
+            directory = given
+        } else {
+            directory = try Self.makeTemporaryDirectory()
+        }
+        ownsDirectory = options.directory == nil
+        ownProcessGroup = options.ownProcessGroup
+        if let given = options.port {
+            port = given
+        } else {
+            port = try FreePort.next()
+        }
+        logPath = options.logToFile ? Path.join(directory, "mosquitto-\(port).log") : nil
         var lines = [
             "listener \(port) 127.0.0.1",
             "allow_anonymous \(options.allowAnonymous)",
-            "log_dest stderr",  // unbuffered, unlike stdout into a pipe
+            logPath.map { "log_dest file \($0)" } ?? "log_dest stderr",  // stderr: unbuffered, unlike stdout
             "connection_messages true",
         ]
         if options.persistence {
-            lines += ["persistence true", "persistence_location \(directory.path)/", "autosave_interval 0"]
+            lines += ["persistence true", "persistence_location \(directory)/", "autosave_interval 0"]
         } else {
             lines.append("persistence false")
         }
-        lines +=
-            options.logPackets
-            ? ["log_type all"]
-            : ["log_type error", "log_type warning", "log_type notice", "log_type information"]
+        lines += (options.logPackets ? ["all"] : options.logTypes).map { "log_type \($0)" }
         // Running as root, mosquitto would switch to the `mosquitto` user and lose access to our files.
         if let account = getpwuid(geteuid()), let name = account.pointee.pw_name {
             lines.append("user \(String(cString: name))")
         }
         if !options.users.isEmpty {
-            let passwordFile = directory.file("passwords")
+            let passwordFile = Path.join(directory, "passwords-\(port)")
             guard let tool = ChildProcess.locate("mosquitto_passwd") else {
-                throw TestSupportError("mosquitto_passwd not found: install it with `apt-get install mosquitto`")
+                throw LabError("mosquitto_passwd not found: install it with `apt-get install mosquitto`")
             }
             var first = true
             for (user, password) in options.users.sorted(by: { $0.key < $1.key }) {
@@ -131,16 +161,35 @@ public final class MosquittoBroker: Sendable {
             if tls.requireClientCertificate { lines.append("require_certificate true") }
         }
         lines += options.extraConfig
-        configFile = try directory.write("mosquitto.conf", lines.joined(separator: "\n") + "\n")
+        configFile = Path.join(directory, "mosquitto-\(port).conf")
+        do {
+            try (lines.joined(separator: "\n") + "\n").write(toFile: configFile, atomically: true, encoding: .utf8)
+        } catch {
+            throw LabError("cannot write \(configFile): \(error)")
+        }
+    }
+
+    /// A fresh `mosquitto-XXXXXX` directory under the system's temporary directory (mode 0700).
+    private static func makeTemporaryDirectory() throws(LabError) -> String {
+        var template = Array(Path.join(FileManager.default.temporaryDirectory.path, "mosquitto-XXXXXX").utf8CString)
+        let created = template.withUnsafeMutableBufferPointer { buffer -> String? in
+            guard let base = buffer.baseAddress, let result = mkdtemp(base) else { return nil }
+            return String(cString: result)
+        }
+        guard let created else { throw LabError("mkdtemp failed: errno \(errno)") }
+        return created
     }
 
     deinit {
         processes.withLock { $0.child }?.kill()
     }
 
-    /// The broker's output: earlier runs (before a restart) then the current one.
+    /// The broker's output: earlier runs (before a restart) then the current one; with `Options.logToFile`, its log.
     public var output: [String] {
-        processes.withLock { $0.previousOutput + ($0.child?.output.map(\.text) ?? []) }
+        if let logPath {
+            return ((try? readTextFile(logPath)) ?? "").split(separator: "\n").map(String.init)
+        }
+        return processes.withLock { $0.previousOutput + ($0.child?.output.map(\.text) ?? []) }
     }
 
     /// True while the broker process runs.
@@ -149,26 +198,32 @@ public final class MosquittoBroker: Sendable {
     /// The broker process id, while it runs.
     public var pid: Int32? { processes.withLock { $0.child?.isRunning == true ? $0.child?.pid : nil } }
 
-    private func launch() async throws {
-        let process = try ChildProcess(executable: binary, arguments: ["-c", configFile])
+    private func launch() async throws(LabError) {
+        let process = try ChildProcess(
+            executable: binary, arguments: ["-c", configFile], ownProcessGroup: ownProcessGroup)
         processes.withLock { $0.child = process }
-        let deadline = ContinuousClock.now.advanced(by: .seconds(10))
+        let deadline = ContinuousClock.now.advanced(by: LabTime.scaled(.seconds(10)))
         while ContinuousClock.now < deadline {
             if let ended = process.terminated {
-                throw TestSupportError("mosquitto exited (\(ended)) while starting:\n\(process.outputText)")
+                throw LabError("mosquitto exited (\(ended)) while starting:\n\(output.joined(separator: "\n"))")
             }
             if FreePort.isAccepting(port) { return }
-            try await Task.sleep(for: .milliseconds(20))
+            do {
+                try await Task.sleep(for: .milliseconds(20))
+            } catch {
+                throw LabError("cancelled while mosquitto was starting on port \(port)")
+            }
         }
-        throw TestSupportError(
-            "mosquitto did not accept connections on port \(port) within 10 s:\n\(process.outputText)")
+        throw LabError(
+            "mosquitto did not accept connections on port \(port) within \(LabTime.scaled(.seconds(10))):\n"
+                + output.joined(separator: "\n"))
     }
 
     /// SIGTERM and wait (SIGKILL after 5 s). Removes the temporary directory unless `keepingStore`
     /// (then `restart()` works, and with `Options.persistence` the retained store survives it).
     public func stop(keepingStore: Bool = false) async {
         await terminate(signal: SIGTERM)
-        if !keepingStore { directory.remove() }
+        if !keepingStore, ownsDirectory { try? FileManager.default.removeItem(atPath: directory) }
     }
 
     /// SIGKILL and wait (the temporary directory stays, so `restart()` works).
@@ -178,7 +233,7 @@ public final class MosquittoBroker: Sendable {
 
     /// Stops the broker (if running) and starts it again on the same port, with an empty store unless
     /// `Options.persistence` is on.
-    public func restart() async throws {
+    public func restart() async throws(LabError) {
         await terminate(signal: SIGTERM)
         try await launch()
     }
