@@ -122,12 +122,21 @@ struct DroppedMessagesTests {
             let event = try await watcher.waitForEvent("messages_dropped", topic: "Thuis/bridge/living/event")
             let json = event.json
             #expect(json["direction"] == "inbound")
-            if case .int(let count)? = json["count"] {
-                #expect(count >= 1 && count <= 8)
-            } else {
-                Issue.record("the event's count is not a whole number: \(event)")
+            // Of the ten commands, the two the queue holds are kept; the bridge's own retained state may come back
+            // during the stall and be dropped too (a full run on a loaded machine saw it): counted under its topic.
+            guard case .int(let count)? = json["count"], case .object(let topics)? = json["topics"],
+                case .int(let others)? = json["other_topics"]
+            else {
+                Issue.record("the event's counts are not whole numbers: \(event)")
+                return
             }
-            #expect(json["topics"]?["Thuis/device/hall/lamp/set"] != nil, "\(event)")
+            let perTopic = topics.map { if case .int(let n) = $0.1 { n } else { 0 } }
+            #expect(count == perTopic.reduce(others, +), "\(event)")
+            if case .int(let lamp)? = json["topics"]?["Thuis/device/hall/lamp/set"] {
+                #expect((1...8).contains(lamp), "\(event)")
+            } else {
+                Issue.record("no drops counted for the lamp's /set: \(event)")
+            }
         } catch {
             Issue.record(error)
         }
