@@ -50,3 +50,29 @@ public struct JSONMessage: Sendable, CustomStringConvertible {
     /// The payload as it was published.
     public var description: String { message.text }
 }
+
+/// The bridge's retained inventory (`<prefix>/bridge/<bridge>/devices`), decoded: a JSON array with one object per
+/// device. A test asks it for nodes and names, never for a substring of the text.
+public struct Inventory: Sendable {
+    /// One object per device (`topic`, `room`, `name`, `kind`, `node`...).
+    public let entries: [JSONValue]
+
+    /// The payload of `message` decoded; nil when it is not a JSON array.
+    public init?(_ message: MQTTMessage) {
+        guard let json = try? JSONValue.parse(message.payload), case .array(let entries) = json else { return nil }
+        self.entries = entries
+    }
+
+    /// The Z-Wave node ids listed.
+    public var nodes: Set<Int> {
+        Set(entries.compactMap { if case .int(let node)? = $0["node"] { node } else { nil } })
+    }
+
+    /// The devices listed, as `room/name`.
+    public var devices: [String] {
+        entries.compactMap { entry in
+            guard case .string(let room)? = entry["room"], case .string(let name)? = entry["name"] else { return nil }
+            return "\(room)/\(name)"
+        }
+    }
+}

@@ -27,7 +27,7 @@ import ZWaveEmulator
         try await house.watcher.publish(topic: "Thuis/bridge/\(house.bridgeName)/request/\(verb)", text: text)
         let message = try await house.watcher.waitForMessage(
             topic: "Thuis/bridge/\(house.bridgeName)/response/\(verb)", from: from, timeout: .seconds(30)
-        ) { $0.text.contains(transaction) || !isJSON }
+        ) { JSONMessage($0)?.string("transaction") == transaction || !isJSON }
         return try JSONValue.parse(Array(message.text.utf8))
     }
 

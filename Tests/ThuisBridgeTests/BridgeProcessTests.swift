@@ -93,7 +93,9 @@ import Testing
                 try? await running.watcher.publish(topic: "Thuis/device/attic/lamp/set", text: "on")
                 let events = await running.watcher.received(on: "Thuis/bridge/restart/event")
                 let count = await running.watcher.received.count
-                return count > mark && events.contains { $0.text.contains("unknown device attic/lamp") }
+                return count > mark && events.contains {
+                    JSONMessage($0)?.string("reason", contains: "unknown device attic/lamp") == true
+                }
             }
         } catch {
             Issue.record("bridge output:\n\(running.bridge.outputText)")
@@ -113,7 +115,9 @@ import Testing
             try await running.watcher.waitForMessage(
                 topic: "Thuis/bridge/retained/state", text: "online", timeout: .seconds(20))
             let event = try await running.watcher.waitForMessage(topic: "Thuis/bridge/retained/event") {
-                $0.text.contains("command_rejected") && $0.text.contains("retained")
+                guard let event = JSONMessage($0) else { return false }
+                return event.type == "command_rejected" && event.string("reason", contains: "retained")
+                    && event.string("topic") == "Thuis/device/attic/lamp/set"
             }
             #expect(!event.retained)
             // Clear the retained command from the broker.

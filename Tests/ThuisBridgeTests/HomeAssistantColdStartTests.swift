@@ -53,7 +53,7 @@ import ZWaveEmulator
             let switchConfig = "homeassistant/switch/\(Self.namespace)/\(Self.namespace)_4_switch/config"
             let config = try await house.watcher.waitForMessage(
                 topic: switchConfig, timeout: .seconds(60), where: { !$0.payload.isEmpty })
-            #expect(config.text.contains(#""command_topic":"Thuis/device/hall/fan/set""#), "\(config.text)")
+            #expect(JSONMessage(config)?.string("command_topic") == "Thuis/device/hall/fan/set", "\(config.text)")
             // Every node interviewed: every kind the start will ever report is known.
             _ = try await house.watcher.waitForMessage(
                 topic: "Thuis/bridge/ha-cold/devices", timeout: .seconds(60), where: Self.interviewed)

@@ -312,7 +312,7 @@ struct HomeAssistantIntegrationTests {
             defer { exclude.kill() }
             _ = try await house.watcher.waitForMessage(
                 topic: "Thuis/bridge/\(HomeAssistantHouse.bridgeName)/event", from: mark, timeout: .seconds(15)
-            ) { $0.text.contains("\"exclusion_waiting\"") }
+            ) { JSONMessage($0)?.type == "exclusion_waiting" }
             #expect(house.stick.pressNetworkButton(node: 4))
             #expect(await exclude.waitForExit(timeout: .seconds(30)) == .exited(0), "\(exclude.outputText)")
             #expect(exclude.outputText.contains("node 4 removed"), "\(exclude.outputText)")

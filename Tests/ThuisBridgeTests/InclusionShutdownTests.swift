@@ -47,10 +47,13 @@ import ZWaveEmulator
             // The held command failed, with the reason, as an event published before the bridge went offline.
             try await house.watcher.waitForMessage(
                 topic: "Thuis/bridge/\(house.bridgeName)/state", text: "offline", from: from, timeout: .seconds(5))
-            let events = await house.watcher.received(on: house.eventTopic).map(\.text)
-            let failed = events.filter { $0.contains("\"command_failed\"") }
+            let events = await house.watcher.received(on: house.eventTopic).compactMap(JSONMessage.init)
+            let failed = events.filter { $0.type == "command_failed" }
             #expect(failed.count == 1, "\(events)")
-            #expect(failed.allSatisfy { $0.contains("bedroom/light") && $0.contains("bridge stopping") }, "\(failed)")
+            #expect(
+                failed.allSatisfy {
+                    $0.string("device") == "bedroom/light" && $0.string("reason", contains: "bridge stopping")
+                }, "\(failed)")
             let response = try await house.watcher.waitForJSON(
                 topic: "Thuis/bridge/\(house.bridgeName)/response/\(mode.verb)", from: from, timeout: .seconds(5))
             #expect(response.string("error", contains: "bridge stopping"), "\(response)")

@@ -88,7 +88,7 @@ import ZWaveEmulator
         let cached = try await Self.run(directory: directory, name: "cached")
         for (start, run) in [("cold", cold), ("cached", cached)] {
             let dropped = run.messages.filter {
-                $0.topic == "Thuis/bridge/big/event" && $0.text.contains("messages_dropped")
+                $0.topic == "Thuis/bridge/big/event" && JSONMessage($0)?.type == "messages_dropped"
             }
             #expect(dropped.isEmpty, "\(start) start: \(dropped.map(\.text))")
             // The bridge's own lines (OpenZWave's statistics print "Messages dropped and not delivered: ... 0").

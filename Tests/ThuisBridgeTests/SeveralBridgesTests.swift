@@ -50,7 +50,8 @@ import Testing
         /// Waits for a `command_rejected` of bridge `name` about `topic`, after `from`.
         func waitForRejection(by name: String, of topic: String, from: Int) async throws {
             _ = try await watcher.waitForMessage(topic: "Thuis/bridge/\(name)/event", from: from) {
-                $0.text.contains("command_rejected") && $0.text.contains("\"topic\":\"\(topic)\"")
+                guard let event = JSONMessage($0) else { return false }
+                return event.type == "command_rejected" && event.string("topic") == topic
             }
         }
 

@@ -86,7 +86,7 @@ import ZWaveEmulator
             try await watcher.publish(
                 topic: "Thuis/bridge/load/request/include", text: #"{"transaction":"t1","timeout_s":120}"#)
             _ = try await watcher.waitForMessage(topic: "Thuis/bridge/load/event", from: from, timeout: .seconds(15)) {
-                $0.text.contains("\"inclusion_waiting\"")
+                JSONMessage($0)?.type == "inclusion_waiting"
             }
             #expect(stick.isInclusionActive)
             // OpenZWave wrote the cache once every node was queried: removed, it must be written again at the stop.

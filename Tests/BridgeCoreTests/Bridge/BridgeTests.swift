@@ -102,7 +102,10 @@ import Testing
             let retained = await mqtt.retained
             #expect(retained["Thuis/bridge/living/state"] == "online")
             #expect(retained["Thuis/device/bedroom/light/availability"] == "online")
-            #expect(retained["Thuis/bridge/living/devices"]?.contains("\"node\":3,\"instance\":4") == true)
+            // The inventory lists the PowerNode socket by node and instance.
+            let inventory = try JSONValue.parse(Array((retained["Thuis/bridge/living/devices"] ?? "").utf8))
+            let entries: [JSONValue] = if case .array(let list) = inventory { list } else { [] }
+            #expect(entries.contains { $0["node"] == 3 && $0["instance"] == 4 }, "\(inventory)")
         }
     }
 
