@@ -45,6 +45,13 @@ class EmulatedNode {
     var groups: [UInt8: AssociationGroup] = [:]
     var config: [UInt8: ConfigValue] = [:]
     var switchAll: UInt8 = 0xFF
+    /// Battery level (%) of a battery node (Battery CC); nil for a mains-powered one.
+    var batteryLevel: UInt8?
+    /// The sleep cycle of a sleeping battery node (Wake Up CC); nil for one that always hears (mains, FLiRS).
+    var wakeUp: WakeUpState?
+
+    /// Whether the node hears the radio now: always, unless it is a sleeping node that is asleep.
+    var isAwake: Bool { wakeUp?.awake ?? true }
 
     init(id: UInt8, kind: NodeKind, included: Bool) {
         self.id = id
@@ -77,6 +84,8 @@ class EmulatedNode {
     /// Handles one command addressed to `endpoint` (0 = root).
     final func receive(_ command: [UInt8], endpoint: UInt8) -> NodeReaction {
         guard command.count >= 2 else { return NodeReaction() }
+        wakeUp?.idle = 0
+        if let battery = handleBattery(command) { return NodeReaction(replies: [NodeReport(endpoint, battery)]) }
         if let device = handleDevice(command, endpoint: endpoint) { return device }
         if let reply = handleManagement(command, endpoint: endpoint) {
             return NodeReaction(replies: [NodeReport(endpoint, reply)])
@@ -89,6 +98,16 @@ class EmulatedNode {
 
     /// Periodic work over `seconds` of emulated time; returns reports to send.
     func tick(seconds: Double) -> [NodeReport] { [] }
+
+    /// Time passes: `emulated` seconds of emulated time, `real` seconds of real time. The device's periodic work,
+    /// then the sleep cycle (a timed wake-up sends a Wake Up Notification); returns the reports to send.
+    final func advance(emulated: Double, real: Double) -> [NodeReport] {
+        var reports = tick(seconds: emulated)
+        if wakeUp?.advance(emulated: emulated, real: real) == true {
+            reports.append(NodeReport(0, WakeUpState.notification))
+        }
+        return reports
+    }
 
     /// A new load (W) on an endpoint; returns reports to send.
     func setLoad(_ watts: Double, endpoint: UInt8) -> [NodeReport] { [] }
