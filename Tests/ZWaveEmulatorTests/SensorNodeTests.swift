@@ -224,7 +224,7 @@ extension EmulatorSerialSuite {
                     [[node]]
                     id = 5
                     kind = "spirit"
-                    setpoint = 21
+                    setpoint = 21.0
                     [[node]]
                     id = 6
                     kind = "wallmote_quad"
