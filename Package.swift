@@ -183,6 +183,10 @@ let package = Package(
             name: "CECEmulator", dependencies: ["SerialPTY", "SystemSupport"],
             path: "Sources/Emulators/CECEmulator", swiftSettings: strict),
 
+        // MARK: The lab: one mosquitto launcher, child processes, free ports and the time scale for the tests, the
+        // demo and the benchmark; never the daemon.
+        .target(name: "LabSupport", dependencies: ["SystemSupport", "SerialPTY"], swiftSettings: strict),
+
         // MARK: Executables.
         .executableTarget(
             name: "thuis-bridge",
@@ -199,7 +203,7 @@ let package = Package(
             name: "thuis-lab",
             dependencies: [
                 "BridgeCore", "BridgeDaemon", "MQTTDriver", "SystemSupport", "HomeKit",
-                "ZWaveEmulator", "CECEmulator", "SerialPTY",
+                "ZWaveEmulator", "CECEmulator", "SerialPTY", "LabSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -209,7 +213,7 @@ let package = Package(
             name: "thuis-bench",
             dependencies: [
                 "BridgeCore", "MQTTDriver", "ZWaveEmulator", "CECEmulator", "CECDriver", "SystemSupport",
-                "HomeKit", "HomeKitClient", .product(name: "Crypto", package: "swift-crypto"),
+                "HomeKit", "HomeKitClient", "LabSupport", .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -217,10 +221,12 @@ let package = Package(
 
         // MARK: Tests.
         .target(
-            name: "TestSupport", dependencies: ["BridgeCore", .product(name: "Logging", package: "swift-log")],
+            name: "TestSupport",
+            dependencies: ["BridgeCore", "LabSupport", .product(name: "Logging", package: "swift-log")],
             path: "Tests/TestSupport", swiftSettings: strict),
         .target(
-            name: "IntegrationSupport", dependencies: ["TestSupport", "MQTTDriver", "SerialPTY", "SystemSupport"],
+            name: "IntegrationSupport",
+            dependencies: ["TestSupport", "LabSupport", "BridgeCore", "MQTTDriver", "SerialPTY", "SystemSupport"],
             path: "Tests/IntegrationSupport",
             swiftSettings: strict),
         .testTarget(name: "SystemSupportTests", dependencies: ["SystemSupport", "TestSupport"], swiftSettings: strict),

@@ -8,25 +8,21 @@ internal import SystemSupport
 /// adaptively: every `fastPoll` for `fastPeriod` after a command or a change, every `slowPoll` otherwise,
 /// and never for vendors whose TVs wake up when polled.
 public actor CECBackend: DeviceBackend {
-    public nonisolated let adapter = Adapter.cec
+    public nonisolated var adapter: Adapter { .cec }
     public nonisolated let events: AsyncStream<HardwareEvent>
     let continuation: AsyncStream<HardwareEvent>.Continuation
     let driver: LibCEC
     let devices: [CECDeviceConfig]
     let rxEvents: Bool
     let logger: Logger
-    let fastPoll: Duration
-    let slowPoll: Duration
-    let fastPeriod: Duration
+    /// When the TV's power is polled.
+    var poll: PollSchedule
     /// How long absolute volume stepping goes on without the volume moving.
-    let volumeStallLimit: Duration = .seconds(8)
+    static let volumeStallLimit: Duration = .seconds(8)
 
     var connected = false
-    var fastUntil = ContinuousClock.now
-    /// The poll loop's wake-ups: the next poll's time, and the start of a fast period.
-    let pollWakeups = Wakeups()
     /// How often the poll loop has run so far (tests read it).
-    var pollLoopPasses = 0
+    var pollLoopPasses: Int { poll.passes }
     var tvVendor: UInt32?
     var audio: AudioStatus?
     var tvPower: Bool?
@@ -45,9 +41,7 @@ public actor CECBackend: DeviceBackend {
         self.devices = devices
         self.rxEvents = rxEvents
         self.logger = logger
-        self.fastPoll = fastPoll
-        self.slowPoll = slowPoll
-        self.fastPeriod = fastPeriod
+        poll = PollSchedule(fastPoll: fastPoll, slowPoll: slowPoll, fastPeriod: fastPeriod)
         (events, continuation) = AsyncStream.makeStream(of: HardwareEvent.self, bufferingPolicy: .unbounded)
     }
 
@@ -126,19 +120,18 @@ public actor CECBackend: DeviceBackend {
 
     /// Polling goes fast for a while after any command or change (and the poll loop recomputes when it is due).
     func markActive() {
-        fastUntil = ContinuousClock.now.advanced(by: fastPeriod)
-        pollWakeups.wake()
+        poll.markActive()
     }
 
     /// Polls when due: `fastPoll` after the last poll while in the fast period, `slowPoll` otherwise. It sleeps
     /// until the next poll is due; a command or change (which starts the fast period) wakes it to shorten the wait.
     func pollLoop() async {
-        defer { pollWakeups.finish() }
+        defer { poll.wakeups.finish() }
         var lastPoll = ContinuousClock.now
-        for await _ in pollWakeups.stream {
-            pollLoopPasses += 1
+        for await _ in poll.wakeups.stream {
+            poll.passes += 1
             let now = ContinuousClock.now
-            let interval = now < fastUntil ? fastPoll : slowPoll
+            let interval = poll.interval(at: now)
             if connected, now - lastPoll >= interval {
                 lastPoll = now
                 // The audio system reports remote-control changes only to whoever asked last (the TV may ask
@@ -147,7 +140,7 @@ public actor CECBackend: DeviceBackend {
                 if !Self.vendorsWakingOnPoll.contains(tvVendor ?? 0) { await pollPower() }
             }
             // While disconnected nothing is polled; the connection's return starts the fast period (a wake-up).
-            pollWakeups.wake(at: connected ? lastPoll + (ContinuousClock.now < fastUntil ? fastPoll : slowPoll) : nil)
+            poll.wakeups.wake(at: connected ? lastPoll + poll.interval(at: ContinuousClock.now) : nil)
         }
     }
 
@@ -247,7 +240,7 @@ public actor CECBackend: DeviceBackend {
         var lastVolume = audio?.volume
         var lastProgress = ContinuousClock.now
         while let volume = audio?.volume, volume != target, steps < 150,
-            ContinuousClock.now - lastProgress < volumeStallLimit
+            ContinuousClock.now - lastProgress < Self.volumeStallLimit
         {
             _ = volume < target ? try await driver.volumeUp() : try await driver.volumeDown()
             steps += 1

@@ -25,28 +25,16 @@ public actor HomeAssistantDiscovery: BridgeFrontEnd {
     let delay: ClosedRange<Int>
     /// The bridge's own namespace (`thuis_<bridge>`: the bridge and its CEC devices).
     let bridgeNode: String
-    public nonisolated let subscriptions: [String]
+    public nonisolated var subscriptions: [String] { ["\(prefix)/status"] }
 
-    /// Each group of devices as last mapped and published, with the hashes of its config topics: a group that did
-    /// not change is not mapped again (a start changes the inventory hundreds of times, each time for a node or
-    /// two).
-    var groups: [DiscoveryMapping.Group.Key: (group: DiscoveryMapping.Group, topics: [Int])] = [:]
-    /// The hash of every config topic published now (`String.hashValue`: a leftover whose topic collided with a
-    /// current one's, 1 in 2⁶⁴, would stay).
-    var current: Set<Int> = []
-    /// Config topics found retained on our namespaces and not produced now, kept until the namespace is complete.
-    var leftovers: Set<String> = []
+    /// What is published now: each group's configs, the config topics, the leftovers found.
+    var published = PublishedConfigs()
     var inventory: BridgeInventory?
     /// The namespaces subscribed to: the bridge's, and the Z-Wave network's (`thuis_zwave_<home id>`).
     var bridgeSubscribed = false
     var zwaveNode: String?
-    /// Publications asked for, and done: one runs at a time, and does every one asked for before it started.
-    var asked = 0
-    var done = 0
-    /// Whether a publication asked for and not started is of every config.
-    var forceAsked = false
-    var publishing = false
-    var waiting: [(publication: Int, continuation: CheckedContinuation<Void, Never>)] = []
+    /// Publications asked for and done: one runs at a time.
+    var turns = PublicationTurns()
     let (announcements, announced) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
 
     /// - Parameters:
@@ -62,7 +50,6 @@ public actor HomeAssistantDiscovery: BridgeFrontEnd {
         self.logger = logger
         self.delay = delayMilliseconds
         self.bridgeNode = "thuis_\(bridge.name)"
-        self.subscriptions = ["\(prefix)/status"]
     }
 
     public nonisolated func owns(_ topic: String) -> Bool {
@@ -77,12 +64,12 @@ public actor HomeAssistantDiscovery: BridgeFrontEnd {
         // Only what the broker held when the subscription was made is a candidate leftover (not a config someone
         // else publishes on our namespace meanwhile).
         guard message.retained, !message.payload.isEmpty, let namespace = namespace(of: message.topic),
-            !current.contains(message.topic.hashValue)
+            !published.current.contains(message.topic.hashValue)
         else { return }
         if mayClear(message.topic, in: namespace) {
             await clearLeftover(message.topic)
         } else {
-            leftovers.insert(message.topic)
+            published.leftovers.insert(message.topic)
         }
     }
 
@@ -122,30 +109,18 @@ public actor HomeAssistantDiscovery: BridgeFrontEnd {
     /// gone and the leftovers of complete namespaces; returns when that is done. One publication at a time: one
     /// asked for meanwhile is done by the one running, with the inventory of then, before it returns.
     func publishLatest(force: Bool) async {
-        asked += 1
-        forceAsked = forceAsked || force
-        guard !publishing else {
-            let publication = asked
-            await withCheckedContinuation { waiting.append((publication, $0)) }
+        let publication = turns.ask(force: force)
+        guard !turns.publishing else {
+            await withCheckedContinuation { turns.wait(for: publication, $0) }
             return
         }
-        publishing = true
-        while done < asked {
-            let upTo = asked
-            let force = forceAsked
-            forceAsked = false
+        while let turn = turns.next() {
             if let inventory {
-                await publish(inventory, force: force)
+                await publish(inventory, force: turn.force)
                 await clearLeftovers()
             }
-            done = upTo
-            waiting.removeAll { waiter in
-                guard waiter.publication <= upTo else { return false }
-                waiter.continuation.resume()
-                return true
-            }
+            turns.finish(upTo: turn.upTo)
         }
-        publishing = false
     }
 
     /// Publishes the configs of `inventory` that are new or changed (all of them with `force`) and clears those
@@ -153,13 +128,13 @@ public actor HomeAssistantDiscovery: BridgeFrontEnd {
     /// earlier version too.
     func publish(_ inventory: BridgeInventory, force: Bool) async {
         let identity = inventory.identity
-        var earlier = groups
-        groups = [:]
+        var earlier = published.groups
+        published.groups = [:]
         for group in DiscoveryMapping.groups(of: inventory) {
             let known = earlier.removeValue(forKey: group.key)
             if !force, let known, known.group == group {
                 // Kept as this inventory has it (the same value): earlier inventories are not held on to.
-                groups[group.key] = (group, known.topics)
+                published.groups[group.key] = (group, known.topics)
                 continue
             }
             var before: [String: DiscoveryConfig] = [:]
@@ -172,7 +147,7 @@ public actor HomeAssistantDiscovery: BridgeFrontEnd {
             for config in DiscoveryMapping.configs(of: group, identity: identity) {
                 let topic = config.topic(prefix: prefix)
                 topics.append(topic.hashValue)
-                leftovers.remove(topic)
+                published.leftovers.remove(topic)
                 if before.removeValue(forKey: topic) != config || force {
                     await mqtt.publish(
                         topic: topic, payload: Array(config.payload.serialized.utf8), retain: true, keep: false)
@@ -180,14 +155,14 @@ public actor HomeAssistantDiscovery: BridgeFrontEnd {
             }
             // Changed in one step, after the awaits: a config of ours that comes back retained meanwhile (a
             // re-subscription after a reconnect) is never taken for a leftover.
-            if let known { current.subtract(known.topics) }
-            current.formUnion(topics)
-            groups[group.key] = (group, topics)
+            if let known { published.current.subtract(known.topics) }
+            published.current.formUnion(topics)
+            published.groups[group.key] = (group, topics)
             for topic in before.keys.sorted() { await clear(topic) }
         }
         var gone: [String] = []
         for known in earlier.values {
-            current.subtract(known.topics)
+            published.current.subtract(known.topics)
             gone += DiscoveryMapping.configs(of: known.group, identity: identity).map { $0.topic(prefix: prefix) }
         }
         for topic in gone.sorted() { await clear(topic) }
@@ -200,8 +175,10 @@ public actor HomeAssistantDiscovery: BridgeFrontEnd {
 
     /// Clears the leftovers of every namespace whose devices are all known, in topic order.
     func clearLeftovers() async {
-        let gone = leftovers.filter { mayClear($0, in: namespace(of: $0)) && !current.contains($0.hashValue) }
-        leftovers.subtract(gone)
+        let gone = published.leftovers.filter {
+            mayClear($0, in: namespace(of: $0)) && !published.current.contains($0.hashValue)
+        }
+        published.leftovers.subtract(gone)
         for topic in gone.sorted() { await clearLeftover(topic) }
     }
 
@@ -241,5 +218,61 @@ public actor HomeAssistantDiscovery: BridgeFrontEnd {
         if levels[1] == bridgeNode { return .bridge }
         if let zwaveNode, levels[1] == zwaveNode { return .zwave }
         return nil
+    }
+}
+
+/// What `HomeAssistantDiscovery` has published: each group of devices as last mapped and published, with the hashes
+/// of its config topics (a group that did not change is not mapped again: a start changes the inventory hundreds of
+/// times, each time for a node or two); the hash of every config topic published now (`String.hashValue`: a
+/// leftover whose topic collided with a current one's, 1 in 2⁶⁴, would stay); and the config topics found retained
+/// on our namespaces and not produced now, kept until the namespace is complete.
+struct PublishedConfigs {
+    var groups: [DiscoveryMapping.Group.Key: (group: DiscoveryMapping.Group, topics: [Int])] = [:]
+    var current: Set<Int> = []
+    var leftovers: Set<String> = []
+}
+
+/// The turns of `HomeAssistantDiscovery.publishLatest`: one publication runs at a time, and it does every one asked
+/// for before it started; a caller that asked meanwhile waits until a turn covered its publication.
+struct PublicationTurns {
+    private var asked = 0
+    private var done = 0
+    /// Whether a publication asked for and not started is of every config.
+    private var forceAsked = false
+    private(set) var publishing = false
+    private var waiting: [(publication: Int, continuation: CheckedContinuation<Void, Never>)] = []
+
+    /// Asks for a publication (of every config with `force`); returns its number.
+    mutating func ask(force: Bool) -> Int {
+        asked += 1
+        forceAsked = forceAsked || force
+        return asked
+    }
+
+    /// `continuation` resumes once a turn covered `publication`.
+    mutating func wait(for publication: Int, _ continuation: CheckedContinuation<Void, Never>) {
+        waiting.append((publication, continuation))
+    }
+
+    /// The next turn: every publication asked for up to now, forced if one of them was; nil (and no longer
+    /// publishing) when all are done.
+    mutating func next() -> (upTo: Int, force: Bool)? {
+        guard done < asked else {
+            publishing = false
+            return nil
+        }
+        publishing = true
+        defer { forceAsked = false }
+        return (asked, forceAsked)
+    }
+
+    /// The turn that covered publications up to `upTo` ended: their callers resume.
+    mutating func finish(upTo: Int) {
+        done = upTo
+        waiting.removeAll { waiter in
+            guard waiter.publication <= upTo else { return false }
+            waiter.continuation.resume()
+            return true
+        }
     }
 }

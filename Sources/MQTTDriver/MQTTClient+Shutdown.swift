@@ -17,14 +17,14 @@ extension MQTTClient {
             break
         }
         phase = .stopping
-        if connected, let handle, !final.isEmpty {
+        if connection.isConnected, let handle, !final.isEmpty {
             var mids: Set<Int32> = []
             for message in final {
                 guard (try? TopicValidator.validatePublish(message.topic)) != nil else { continue }
                 if message.retain {
-                    retainedStore[message.topic] =
+                    outbound.retained[message.topic] =
                         message.payload.isEmpty
-                        ? nil : StoredState(payload: message.payload, qos: .atLeastOnce)
+                        ? nil : OutboundStore.StoredState(payload: message.payload, qos: .atLeastOnce)
                 }
                 var mid: Int32 = 0
                 if send(
@@ -57,13 +57,11 @@ extension MQTTClient {
     /// finishes the public streams. Idempotent.
     func teardown() {
         phase = .stopped
-        connected = false
+        connection.disconnected()
         handle?.callbacks.acks.connectionEnded()
         handle?.callbacks.finish()
         handle = nil
         loop = nil
-        connectionContinuation.finish()
-        for watcher in connectionWatchers { watcher.finish() }
-        connectionWatchers = []
+        connection.finish()
     }
 }

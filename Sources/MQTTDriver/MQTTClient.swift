@@ -22,45 +22,19 @@ public actor MQTTClient {
 
     enum Phase { case idle, running, stopping, stopped }
 
-    struct StoredState {
-        var payload: [UInt8]
-        var qos: MQTTQoS
-    }
-
-    struct Queued {
-        var topic: String
-        var payload: [UInt8]
-        var qos: MQTTQoS
-    }
-
     let logger: Logger
     private let loopEvents: AsyncStream<LoopEvent>
-    let connectionContinuation: AsyncStream<MQTTConnectionEvent>.Continuation
     var handle: MosquittoHandle?
     var loop: NetworkLoop?
 
     /// The network thread's kernel id while it runs (tests read its wake-ups from /proc/self/task).
     var networkThreadID: Int32? { loop?.threadID }
     var phase = Phase.idle
-    var connected = false
-    private var connectCount = 0
-
-    struct Subscription {
-        var filter: String
-        var qos: MQTTQoS
-        var retainAsPublished: Bool
-        var noLocal: Bool
-    }
-
-    private var subscriptions: [Subscription] = []
-    private var pendingSubscribeMids: Set<Int32> = []
-    var retainedStore: [String: StoredState] = [:]
-    /// Retained topics cleared (empty payload) while disconnected: the clear is sent on connect.
-    private var pendingClears: [String: MQTTQoS] = [:]
-    private var offlineQueue: [Queued] = []
-    private var droppedQueued = 0
-    /// The streams of `connections()`.
-    var connectionWatchers: [AsyncStream<Void>.Continuation] = []
+    /// Whether it is connected, and who is told of its connections.
+    var connection: ConnectionState
+    private var subscriptions = SubscriptionList()
+    /// The retained store, the pending clears and the offline queue: what is sent again on connect.
+    var outbound = OutboundStore()
 
     /// Creates the libmosquitto handle (`mosquitto_new`) and applies credentials, will and TLS
     /// (`mosquitto_tls_set` checks that the files exist). Does not connect: see `run()`.
@@ -76,7 +50,7 @@ public actor MQTTClient {
         self.inbound = inbound
         self.loopEvents = events
         self.connectionEvents = connection
-        self.connectionContinuation = connectionContinuation
+        self.connection = ConnectionState(events: connectionContinuation)
         let callbacks = MosquittoCallbacks(
             inbound: inboundContinuation, events: eventsContinuation,
             maxInboundPayload: options.maxInboundPayloadBytes,
@@ -92,25 +66,26 @@ public actor MQTTClient {
     }
 
     /// True between a CONNACK 0 and the loss of that connection (as seen by the actor).
-    public var isConnected: Bool { connected }
+    public var isConnected: Bool { connection.isConnected }
 
     /// Current counters.
     public var statistics: MQTTClientStatistics {
         MQTTClientStatistics(
-            droppedInbound: handle?.callbacks.droppedInbound ?? 0, droppedQueued: droppedQueued,
-            queued: offlineQueue.count, retainedTopics: retainedStore.count,
-            connects: connectCount)
+            droppedInbound: handle?.callbacks.droppedInbound ?? 0, droppedQueued: outbound.droppedQueued,
+            queued: outbound.queue.count, retainedTopics: outbound.retained.count,
+            connects: connection.count)
     }
 
     /// The latest retained payload per topic that the client republishes on every connect.
-    public var retainedTopics: [String: [UInt8]] { retainedStore.mapValues(\.payload) }
+    public var retainedTopics: [String: [UInt8]] { outbound.retained.mapValues(\.payload) }
 
     /// True when every SUBSCRIBE sent on the current connection has been acknowledged (SUBACK) and the
     /// client is connected. Tests poll this before publishing to a fresh subscription.
     public var subscriptionsAcknowledged: Bool {
-        guard connected, let handle else { return false }
-        pendingSubscribeMids.subtract(handle.callbacks.acks.acknowledgedSubscribes(among: pendingSubscribeMids))
-        return pendingSubscribeMids.isEmpty
+        guard connection.isConnected, let handle else { return false }
+        subscriptions.pendingMids.subtract(
+            handle.callbacks.acks.acknowledgedSubscribes(among: subscriptions.pendingMids))
+        return subscriptions.pendingMids.isEmpty
     }
 
     // MARK: Running
@@ -143,39 +118,37 @@ public actor MQTTClient {
     private func process(_ event: LoopEvent) {
         switch event {
         case .connected:
-            connected = true
-            connectCount += 1
+            connection.connected()
             logger.info("MQTT connected", metadata: ["broker": "\(options.host):\(options.port)"])
-            connectionContinuation.yield(.connected)
+            connection.events.yield(.connected)
             resendAfterConnect()
-            for watcher in connectionWatchers { watcher.yield() }
+            connection.tellWatchers()
             drops.outboundDropsReady()
         case .disconnected(let reason, let retryIn):
-            connected = false
+            connection.disconnected()
             handle?.callbacks.acks.connectionEnded()
             logger.warning("MQTT connection lost", metadata: ["reason": "\(reason)", "retry_in": "\(retryIn)"])
-            connectionContinuation.yield(.disconnected(reason: reason, retryIn: retryIn))
+            connection.events.yield(.disconnected(reason: reason, retryIn: retryIn))
         case .connectFailed(let error, let retryIn):
-            connected = false
+            connection.disconnected()
             logger.warning("MQTT connect failed", metadata: ["error": "\(error)", "retry_in": "\(retryIn)"])
-            connectionContinuation.yield(.connectFailed(error, retryIn: retryIn))
+            connection.events.yield(.connectFailed(error, retryIn: retryIn))
         case .finished:
             break
         }
     }
 
     private func resendAfterConnect() {
-        pendingSubscribeMids = []
-        for subscription in subscriptions { sendSubscribe(subscription) }
-        for (topic, qos) in pendingClears {
+        subscriptions.pendingMids = []
+        for subscription in subscriptions.all { sendSubscribe(subscription) }
+        for (topic, qos) in outbound.pendingClears {
             _ = send(topic: topic, payload: [], retain: true, qos: qos)
         }
-        pendingClears = [:]
-        for (topic, state) in retainedStore {
+        outbound.pendingClears = [:]
+        for (topic, state) in outbound.retained {
             _ = send(topic: topic, payload: state.payload, retain: true, qos: state.qos)
         }
-        let queue = offlineQueue
-        offlineQueue = []
+        let queue = outbound.takeQueue()
         for message in queue {
             // A connection lost again meanwhile keeps the rest for the next connect.
             if let error = send(topic: message.topic, payload: message.payload, retain: false, qos: message.qos),
@@ -187,7 +160,7 @@ public actor MQTTClient {
         logger.debug(
             "MQTT state resent",
             metadata: [
-                "subscriptions": "\(subscriptions.count)", "retained": "\(retainedStore.count)",
+                "subscriptions": "\(subscriptions.all.count)", "retained": "\(outbound.retained.count)",
                 "queued": "\(queue.count)",
             ])
     }
@@ -207,14 +180,10 @@ public actor MQTTClient {
     ) throws(MQTTError) {
         try TopicValidator.validateFilter(filter)
         guard phase == .idle || phase == .running else { throw .shutDown }
-        let subscription = Subscription(
+        let subscription = SubscriptionList.Subscription(
             filter: filter, qos: qos, retainAsPublished: retainAsPublished, noLocal: noLocal)
-        if let index = subscriptions.firstIndex(where: { $0.filter == filter }) {
-            subscriptions[index] = subscription
-        } else {
-            subscriptions.append(subscription)
-        }
-        if connected { sendSubscribe(subscription) }
+        subscriptions.set(subscription)
+        if connection.isConnected { sendSubscribe(subscription) }
     }
 
     /// An element each time the client connects (CONNACK 0), after it has resent its subscriptions, pending
@@ -227,8 +196,7 @@ public actor MQTTClient {
             continuation.finish()
             return stream
         }
-        connectionWatchers.append(continuation)
-        if connected { continuation.yield() }
+        connection.watch(continuation)
         return stream
     }
 
@@ -249,23 +217,23 @@ public actor MQTTClient {
         guard phase == .idle || phase == .running else { throw .shutDown }
         if retain {
             if payload.isEmpty {
-                retainedStore[topic] = nil
-                if !connected { pendingClears[topic] = qos }
+                outbound.retained[topic] = nil
+                if !connection.isConnected { outbound.pendingClears[topic] = qos }
             } else {
-                retainedStore[topic] = keep ? StoredState(payload: payload, qos: qos) : nil
-                pendingClears[topic] = nil
+                outbound.retained[topic] = keep ? OutboundStore.StoredState(payload: payload, qos: qos) : nil
+                outbound.pendingClears[topic] = nil
             }
-            if connected, let error = send(topic: topic, payload: payload, retain: true, qos: qos) {
+            if connection.isConnected, let error = send(topic: topic, payload: payload, retain: true, qos: qos) {
                 guard isNoConnection(error) else { throw error }
-                if payload.isEmpty { pendingClears[topic] = qos }
+                if payload.isEmpty { outbound.pendingClears[topic] = qos }
             }
             return
         }
-        if connected {
+        if connection.isConnected {
             guard let error = send(topic: topic, payload: payload, retain: false, qos: qos) else { return }
             guard isNoConnection(error) else { throw error }
         }
-        enqueue(Queued(topic: topic, payload: payload, qos: qos))
+        enqueue(OutboundStore.Queued(topic: topic, payload: payload, qos: qos))
     }
 
     private func isNoConnection(_ error: MQTTError) -> Bool {
@@ -273,19 +241,17 @@ public actor MQTTClient {
         return false
     }
 
-    private func enqueue(_ message: Queued) {
-        offlineQueue.append(message)
+    private func enqueue(_ message: OutboundStore.Queued) {
         let limit = max(0, options.offlineQueueLimit)
-        if offlineQueue.count > limit {
-            let overflow = offlineQueue.count - limit
-            for dropped in offlineQueue.prefix(overflow) { drops.noteOutboundDrop(dropped.topic) }
-            offlineQueue.removeFirst(overflow)
-            droppedQueued += overflow
-            if droppedQueued == overflow || droppedQueued % 100 < overflow {
-                logger.warning(
-                    "MQTT offline queue full, dropped the oldest message",
-                    metadata: ["dropped_total": "\(droppedQueued)", "limit": "\(limit)"])
-            }
+        let dropped = outbound.enqueue(message, limit: limit)
+        guard !dropped.isEmpty else { return }
+        for message in dropped { drops.noteOutboundDrop(message.topic) }
+        let overflow = dropped.count
+        let total = outbound.droppedQueued
+        if total == overflow || total % 100 < overflow {
+            logger.warning(
+                "MQTT offline queue full, dropped the oldest message",
+                metadata: ["dropped_total": "\(total)", "limit": "\(limit)"])
         }
     }
 
@@ -316,17 +282,10 @@ public actor MQTTClient {
     /// arrive on `inbound` before the SUBACK of any later subscription.
     public func subscribeAcknowledged(_ filters: [String], qos: MQTTQoS) async throws(MQTTError) -> Bool {
         for filter in filters { try TopicValidator.validateFilter(filter) }
-        guard phase == .running, connected, let handle else { return false }
+        guard phase == .running, connection.isConnected, let handle else { return false }
         var mids: Set<Int32> = []
         for filter in filters {
-            let subscription: Subscription
-            if let index = subscriptions.firstIndex(where: { $0.filter == filter }) {
-                subscriptions[index].qos = qos
-                subscription = subscriptions[index]
-            } else {
-                subscription = Subscription(filter: filter, qos: qos, retainAsPublished: false, noLocal: false)
-                subscriptions.append(subscription)
-            }
+            let subscription = subscriptions.set(filter, qos: qos)
             guard let mid = sendSubscribe(subscription) else { return false }
             mids.insert(mid)
         }
@@ -334,7 +293,7 @@ public actor MQTTClient {
     }
 
     @discardableResult
-    private func sendSubscribe(_ subscription: Subscription) -> Int32? {
+    private func sendSubscribe(_ subscription: SubscriptionList.Subscription) -> Int32? {
         guard let handle else { return nil }
         var mid: Int32 = 0
         var options: Int32 = 0
@@ -343,7 +302,7 @@ public actor MQTTClient {
         let filter = subscription.filter
         let rc = mosquitto_subscribe_v5(handle.pointer, &mid, filter, subscription.qos.rawValue, options, nil)
         if rc == Mosquitto.success {
-            pendingSubscribeMids.insert(mid)
+            subscriptions.pendingMids.insert(mid)
             return mid
         }
         if rc != Mosquitto.noConnection,

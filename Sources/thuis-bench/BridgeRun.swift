@@ -1,8 +1,9 @@
 import Foundation
+import LabSupport
 
 /// One `thuis-bridge run` child process with its devices.toml, in its own directory of the run.
 struct BridgeRun: Sendable {
-    let process: BenchProcess
+    let process: ChildProcess
     let directory: String
     let name: String
 
@@ -37,7 +38,7 @@ struct BridgeRun: Sendable {
             \(body)
             """
         try text.write(toFile: config, atomically: true, encoding: .utf8)
-        let process = try BenchProcess(
+        let process = try ChildProcess.bench(
             try binary(), ["run", "--config", config] + arguments, directory: directory,
             logPath: (directory as NSString).appendingPathComponent(
                 "bridge-\(Int(Date().timeIntervalSince1970 * 1000)).log"))

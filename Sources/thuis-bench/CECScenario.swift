@@ -2,6 +2,7 @@ import BridgeCore
 import CECDriver
 import CECEmulator
 import Foundation
+import LabSupport
 import Logging
 
 /// Scenario 6: `/set on` for the TV → Image View On (`10:04`) at the emulated adapter; baseline: the same
@@ -31,7 +32,7 @@ enum CECScenario {
 
     static func run(run: BenchDirectory, samples: Int, log: (String) -> Void) async throws -> Samples {
         let directory = try run.subdirectory("cec")
-        let broker = try await BenchBroker(directory: run)
+        let broker = try await MosquittoBroker.bench(directory: run)
         let fixture = try CECFixture(link: (directory as NSString).appendingPathComponent("cec-bridge"))
         let watcher = try await BenchClient(port: broker.port, name: "cec-watcher")
         try await watcher.subscribe("Thuis/#")
@@ -40,8 +41,8 @@ enum CECScenario {
             name: "cecbench", brokerPort: broker.port, body: fixture.cecSection, directory: directory)
         defer { fixture.stop() }
         guard await watcher.wait(topic: "Thuis/device/bench/tv", from: 0, timeout: .seconds(30)) != nil else {
-            await bridge.process.stop()
-            throw BenchError("the bridge never published the TV state:\n\(bridge.process.output.suffix(3000))")
+            await bridge.process.stop(timeout: .seconds(10))
+            throw BenchError("the bridge never published the TV state:\n\(bridge.process.outputText.suffix(3000))")
         }
         try await Task.sleep(for: .seconds(1))
 
@@ -124,7 +125,7 @@ enum CECScenario {
         }
         result.memory = bridge.process.memory
         await driver.close()
-        await bridge.process.stop()
+        await bridge.process.stop(timeout: .seconds(10))
         await commander.close()
         await watcher.close()
         await broker.stop()

@@ -1,4 +1,5 @@
 import Foundation
+import LabSupport
 import ZWaveEmulator
 
 /// Scenario 11: the dashboard. The default network (FGD212 node 2, PowerNode 6 node 3) and a CEC TV behind
@@ -33,7 +34,7 @@ enum DashboardScenario {
     static func run(run: BenchDirectory, samples: Int, log: (String) -> Void) async throws -> Outcome {
         var outcome = Outcome()
         let directory = try run.subdirectory("dashboard")
-        let broker = try await BenchBroker(directory: run)
+        let broker = try await MosquittoBroker.bench(directory: run)
         let fixture = try ZWaveFixture(
             network: .defaultNetwork, radioLatency: .zero,
             link: (directory as NSString).appendingPathComponent("zwave"))
@@ -141,14 +142,14 @@ enum DashboardScenario {
     /// Starts the bridge on `body` and waits until the dimmer's and the TV's states are out and the stick is quiet,
     /// and at least `ScaleScenario.restAfter` since its start (at rest, as scenario 5 reads its memory).
     static func start(
-        body: String, broker: BenchBroker, watcher: BenchClient, fixture: ZWaveFixture, in directory: String
+        body: String, broker: MosquittoBroker, watcher: BenchClient, fixture: ZWaveFixture, in directory: String
     ) async throws -> BridgeRun {
         let mark = watcher.inbox.mark
         let bridge = try BridgeRun.start(name: "bench", brokerPort: broker.port, body: body, directory: directory)
         for topic in [DimmerSession.stateTopic, "Thuis/device/bench/tv"]
         where await watcher.wait(topic: topic, from: mark, timeout: .seconds(60)) == nil {
-            let output = bridge.process.output.suffix(4000)
-            await bridge.process.stop()
+            let output = bridge.process.outputText.suffix(4000)
+            await bridge.process.stop(timeout: .seconds(10))
             throw BenchError("the bridge never published \(topic):\n\(output)")
         }
         _ = await fixture.waitForQuiet(.seconds(1), timeout: .seconds(60))

@@ -1,10 +1,11 @@
 import Foundation
+import LabSupport
 import ZWaveEmulator
 
 /// A broker, the emulated default network (FGD212 node 2, PowerNode 6 node 3), the real bridge mapping them,
 /// a commanding client and a watching client: the setting of scenarios 1-3.
 struct DimmerSession: Sendable {
-    let broker: BenchBroker
+    let broker: MosquittoBroker
     let fixture: ZWaveFixture
     let bridge: BridgeRun
     let commander: BenchClient
@@ -25,7 +26,7 @@ struct DimmerSession: Sendable {
     ) async throws -> DimmerSession {
         let directory = try run.subdirectory(
             "dimmer-refresh-\(refreshAfterSet)" + (openZWavePatches ? "" : "-patches-off") + label)
-        let broker = try await BenchBroker(directory: run)
+        let broker = try await MosquittoBroker.bench(directory: run)
         let fixture = try ZWaveFixture(
             network: .defaultNetwork, radioLatency: .zero,
             link: (directory as NSString).appendingPathComponent("zwave"))
@@ -40,8 +41,8 @@ struct DimmerSession: Sendable {
         let started = ContinuousClock.now
         let bridge = try BridgeRun.start(name: "bench", brokerPort: broker.port, body: body, directory: directory)
         guard await watcher.wait(topic: stateTopic, from: 0, timeout: .seconds(60)) != nil else {
-            let output = bridge.process.output.suffix(4000)
-            await bridge.process.stop()
+            let output = bridge.process.outputText.suffix(4000)
+            await bridge.process.stop(timeout: .seconds(10))
             await commander.close()
             await watcher.close()
             await fixture.stop()
@@ -59,7 +60,7 @@ struct DimmerSession: Sendable {
     }
 
     func stop() async {
-        await bridge.process.stop()
+        await bridge.process.stop(timeout: .seconds(10))
         await commander.close()
         await watcher.close()
         await fixture.stop()

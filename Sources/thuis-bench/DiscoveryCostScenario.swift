@@ -1,4 +1,5 @@
 import Foundation
+import LabSupport
 internal import MQTTDriver
 import ZWaveEmulator
 
@@ -31,7 +32,7 @@ enum DiscoveryCostScenario {
         run: BenchDirectory, nodes: Int, radioLatency: Duration, log: (String) -> Void
     ) async throws -> Outcome {
         let directory = try run.subdirectory("discovery")
-        let broker = try await BenchBroker(directory: run)
+        let broker = try await MosquittoBroker.bench(directory: run)
         let watcher = try await BenchClient(port: broker.port, name: "discovery-watcher")
         try await watcher.subscribe("Thuis/#")
         try await watcher.subscribe("homeassistant/#")

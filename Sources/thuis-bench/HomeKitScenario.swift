@@ -2,6 +2,7 @@ import Crypto
 import Foundation
 import HomeKit
 import HomeKitClient
+import LabSupport
 import ZWaveEmulator
 
 /// Scenario 12: HomeKit. The bridge of scenarios 1-2 with `[homekit]` on, a HAP controller (``HAPClient``)
@@ -80,7 +81,7 @@ enum HomeKitScenario {
             }
             outcome.rssOnAfter = session.bridge.process.memory
         } catch {
-            log("  failed: \(error)\n  bridge log tail:\n\(session.bridge.process.output.suffix(3000))")
+            log("  failed: \(error)\n  bridge log tail:\n\(session.bridge.process.outputText.suffix(3000))")
             await session.stop()
             throw error
         }

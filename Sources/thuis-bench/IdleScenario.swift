@@ -1,5 +1,6 @@
 import CECEmulator
 import Foundation
+import LabSupport
 import ZWaveEmulator
 
 /// Scenario 8: the bridge at rest. Three bridges run side by side, each with its own broker and emulators: the
@@ -55,7 +56,7 @@ enum IdleScenario {
     /// One bridge with its broker, emulators and clients, started and published.
     struct Rig: Sendable {
         var setup: Setup
-        var broker: BenchBroker
+        var broker: MosquittoBroker
         var zwave: ZWaveFixture?
         var cec: CECFixture?
         var watcher: BenchClient
@@ -63,7 +64,7 @@ enum IdleScenario {
         var bridge: BridgeRun
 
         func stop() async {
-            await bridge.process.stop()
+            await bridge.process.stop(timeout: .seconds(10))
             await commander.close()
             await watcher.close()
             await zwave?.stop()
@@ -103,21 +104,21 @@ enum IdleScenario {
                 readings.append(reading)
             }
         }
-        var cecClient: BenchProcess?
+        var cecClient: ChildProcess?
         var problem: String?
         var clientFixture: CECFixture?
         do {
             let directory = try run.subdirectory("idle-cec-client")
             let fixture = try CECFixture(link: (directory as NSString).appendingPathComponent("cec"))
             clientFixture = fixture
-            let process = try BenchProcess(
+            let process = try ChildProcess.bench(
                 "/usr/bin/cec-client", ["-m", "-d", "1", fixture.link], directory: directory,
                 logPath: (directory as NSString).appendingPathComponent("cec-client.log"), keepInputOpen: true)
             if await process.waitForOutput("waiting for input", timeout: .seconds(30)) != nil {
                 cecClient = process
             } else {
-                problem = "cec-client did not open the adapter: \(process.output.suffix(500))"
-                await process.stop()
+                problem = "cec-client did not open the adapter: \(process.outputText.suffix(500))"
+                await process.stop(timeout: .seconds(10))
             }
         } catch {
             problem = "cec-client could not start: \(error)"
@@ -185,7 +186,7 @@ enum IdleScenario {
     /// Starts `setup`'s bridge and waits until it has published every state and the stick is quiet.
     private static func start(_ setup: Setup, run: BenchDirectory) async throws -> Rig {
         let directory = try run.subdirectory("idle-\(setup.key)")
-        let broker = try await BenchBroker(directory: run)
+        let broker = try await MosquittoBroker.bench(directory: run)
         let zwave =
             setup.hasZWave
             ? try ZWaveFixture(
@@ -208,7 +209,7 @@ enum IdleScenario {
             bridge: bridge)
         let topics = (zwave?.stateTopics() ?? []) + (cec == nil ? [] : ["Thuis/device/bench/tv"])
         for topic in topics where await watcher.wait(topic: topic, from: 0, timeout: .seconds(120)) == nil {
-            let output = bridge.process.output.suffix(3000)
+            let output = bridge.process.outputText.suffix(3000)
             await rig.stop()
             throw BenchError("the bridge never published \(topic):\n\(output)")
         }

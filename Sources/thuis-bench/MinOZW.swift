@@ -1,4 +1,5 @@
 import Foundation
+import LabSupport
 
 /// The library's own minimal client (`/usr/bin/MinOZW`, Debian package `openzwave`) as the baseline for
 /// start-up time. It reads the device database from `../../../config/` relative to its working directory
@@ -28,14 +29,14 @@ enum MinOZW {
         let logPath = (directory as NSString).appendingPathComponent(
             "minozw-\(Int(Date().timeIntervalSince1970 * 1000)).log")
         let spawned = Date()
-        let process = try BenchProcess(binary, [link], directory: work, logPath: logPath)
+        let process = try ChildProcess.bench(binary, [link], directory: work, logPath: logPath)
         let seen = await process.waitForOutput(allNodesQueriedMarker, timeout: timeout, poll: .milliseconds(50))
         // MinOZW writes its cache and exits by itself a few seconds after the notification.
         let deadline = ContinuousClock.now + .seconds(30)
         while process.isRunning, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(50)) }
         await process.stop(timeout: .seconds(5))
-        guard seen != nil, let stamp = loggedTime(of: allNodesQueriedMarker, in: process.output) else {
-            log("  MinOZW output tail:\n\(process.output.suffix(1500))")
+        guard seen != nil, let stamp = loggedTime(of: allNodesQueriedMarker, in: process.outputText) else {
+            log("  MinOZW output tail:\n\(process.outputText.suffix(1500))")
             return nil
         }
         return stamp.timeIntervalSince(spawned)

@@ -1,4 +1,5 @@
 import Foundation
+import LabSupport
 
 /// The dashboard's network and map pages opened in headless Chromium (Debian's `chromium`, `chromium-driver` and
 /// `python3-selenium`) against a running bridge: navigation start → every node shown and painted, three loads of each
@@ -37,7 +38,7 @@ enum PageRender {
         let logPath = (directory as NSString).appendingPathComponent("page-render.log")
         do {
             try source.write(toFile: script, atomically: true, encoding: .utf8)
-            let process = try BenchProcess(
+            let process = try ChildProcess.bench(
                 python, [script, "http://127.0.0.1:\(port)", String(nodes), String(node), directory],
                 directory: directory, logPath: logPath)
             let deadline = ContinuousClock.now + .seconds(300)

@@ -1,4 +1,5 @@
 import Foundation
+import LabSupport
 internal import MQTTDriver
 import ZWaveEmulator
 
@@ -46,7 +47,7 @@ enum ScaleScenario {
         radioLatency: Duration, log: (String) -> Void
     ) async throws -> Outcome {
         let directory = try run.subdirectory("scale-\(label)")
-        let broker = try await BenchBroker(directory: run)
+        let broker = try await MosquittoBroker.bench(directory: run)
         let watcher = try await BenchClient(port: broker.port, name: "scale-\(label)")
         try await watcher.subscribe("Thuis/#")
         let fixture = try ZWaveFixture(

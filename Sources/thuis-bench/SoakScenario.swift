@@ -1,6 +1,7 @@
 import BridgeCore
 import CECEmulator
 import Foundation
+import LabSupport
 internal import MQTTDriver
 import SystemSupport
 import ZWaveEmulator
@@ -32,7 +33,7 @@ enum SoakScenario {
         -> Outcome
     {
         let directory = try run.subdirectory("soak")
-        let broker = try await BenchBroker(directory: run)
+        let broker = try await MosquittoBroker.bench(directory: run)
         let zwave = try ZWaveFixture(
             network: .defaultNetwork, radioLatency: ZWaveStickEmulator.realisticRadioLatency,
             link: (directory as NSString).appendingPathComponent("zwave"))
@@ -46,7 +47,7 @@ enum SoakScenario {
                 refreshAfterSet: false) + "\n" + cec.cecSection
         let bridge = try BridgeRun.start(name: "soak", brokerPort: broker.port, body: body, directory: directory)
         func stopAll() async {
-            await bridge.process.stop()
+            await bridge.process.stop(timeout: .seconds(10))
             await commander.close()
             await watcher.close()
             await zwave.stop()
@@ -55,7 +56,7 @@ enum SoakScenario {
         }
         let topics = zwave.stateTopics() + ["Thuis/device/bench/tv"]
         for topic in topics where await watcher.wait(topic: topic, from: 0, timeout: .seconds(90)) == nil {
-            let output = bridge.process.output.suffix(3000)
+            let output = bridge.process.outputText.suffix(3000)
             await stopAll()
             throw BenchError("the bridge never published \(topic):\n\(output)")
         }
@@ -74,7 +75,7 @@ enum SoakScenario {
         var nextReport = started + .seconds(60)
         while ContinuousClock.now < deadline {
             if ContinuousClock.now >= nextSample {
-                if let kB = BenchProcess.rssKB(pid: pid) {
+                if let kB = ChildProcess.rssKB(pid: pid) {
                     outcome.rss.append(((ContinuousClock.now - started).milliseconds / 1000, kB))
                 } else {
                     outcome.bridgeRestarted = true
@@ -121,7 +122,7 @@ enum SoakScenario {
         // Let the queues drain: the radio quiet for 3 s, then compare.
         _ = await zwave.waitForQuiet(.seconds(3), timeout: .seconds(120))
         try await Task.sleep(for: .seconds(3))
-        if let kB = BenchProcess.rssKB(pid: pid) {
+        if let kB = ChildProcess.rssKB(pid: pid) {
             outcome.rss.append(((ContinuousClock.now - started).milliseconds / 1000, kB))
         }
         outcome.scenesSeen =

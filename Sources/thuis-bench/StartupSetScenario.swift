@@ -1,4 +1,5 @@
 import Foundation
+import LabSupport
 import ZWaveEmulator
 
 /// Scenario 9: the first `/set` during start-up, next to warm ones. The bridge starts (`runs` times, the first
@@ -32,7 +33,7 @@ enum StartupSetScenario {
         run: BenchDirectory, runs: Int, warm: Int, openZWavePatches: Bool = true, log: (String) -> Void
     ) async throws -> Outcome {
         let directory = try run.subdirectory("startup-set" + (openZWavePatches ? "" : "-patches-off"))
-        let broker = try await BenchBroker(directory: run)
+        let broker = try await MosquittoBroker.bench(directory: run)
         let latency = ZWaveStickEmulator.realisticRadioLatency
         let fixture = try ZWaveFixture(
             network: .defaultNetwork, radioLatency: latency,
@@ -75,8 +76,8 @@ enum StartupSetScenario {
             guard
                 let online = await watcher.wait(topic: availability, text: "online", from: mark, timeout: .seconds(60))
             else {
-                await bridge.process.stop()
-                throw BenchError("the dimmer never came online:\n\(bridge.process.output.suffix(3000))")
+                await bridge.process.stop(timeout: .seconds(10))
+                throw BenchError("the dimmer never came online:\n\(bridge.process.outputText.suffix(3000))")
             }
             // The first Meter Get at the stick after `online`: the Gets of the nodes' Dynamic query stage and the
             // bridge's own PowerNode reads are under way, one in flight and the rest queued.

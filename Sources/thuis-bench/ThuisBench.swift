@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import LabSupport
 import ZWaveEmulator
 
 /// `thuis-bench`: latency, throughput, memory and start-up of the real `thuis-bridge run` process against a
@@ -115,7 +116,7 @@ struct RunCommand: AsyncParsableCommand {
                         results.append(ThuisBench.flood(r, refresh: refresh))
                     }
                 } catch {
-                    log("  failed: \(error)\n  bridge log tail:\n\(session.bridge.process.output.suffix(3000))")
+                    log("  failed: \(error)\n  bridge log tail:\n\(session.bridge.process.outputText.suffix(3000))")
                     results.append(.failed("1-3 (\(what))", error))
                 }
                 await session.stop()

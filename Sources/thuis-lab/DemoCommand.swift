@@ -3,6 +3,7 @@ import BridgeCore
 import BridgeDaemon
 import FoundationEssentials
 internal import Glibc
+internal import LabSupport
 import Logging
 import ServiceLifecycle
 internal import SystemSupport
@@ -71,7 +72,6 @@ struct DemoCommand: AsyncParsableCommand {
         let logger = Logger(label: "thuis-bridge")
 
         var started = DemoStarted()
-        defer { started.stop() }
         let configuration: BridgeConfiguration
         let composition: Composition
         let feed: DemoFeedService
@@ -82,7 +82,7 @@ struct DemoCommand: AsyncParsableCommand {
             if let broker, let given = Self.endpoint(broker) {
                 endpoint = given
             } else {
-                let privateBroker = try DemoBroker(directory: directory)
+                let privateBroker = try await Self.startBroker(directory: directory)
                 started.broker = privateBroker
                 endpoint = ("127.0.0.1", privateBroker.port)
             }
@@ -105,9 +105,13 @@ struct DemoCommand: AsyncParsableCommand {
             feed = try DemoFeedService(configuration: configuration, readyHint: hint, console: console, logger: logger)
         } catch {
             console.complain("the demo cannot start: \(error)")
+            await started.stop()
             throw ExitCode(1)
         }
-        guard let emulators = started.emulators else { throw ExitCode(1) }
+        guard let emulators = started.emulators else {
+            await started.stop()
+            throw ExitCode(1)
+        }
 
         console.say(
             Self.banner(
@@ -116,7 +120,7 @@ struct DemoCommand: AsyncParsableCommand {
         let broker = started.broker
         var services: [ServiceGroupConfiguration.ServiceConfiguration] = [
             .init(service: DemoCleanupService { emulators.stop() }),
-            .init(service: DemoCleanupService { broker?.stop() }),
+            .init(service: DemoCleanupService { await broker?.stop() }),
             .init(service: feed),
         ]
         services += composition.services.map { ServiceGroupConfiguration.ServiceConfiguration(service: $0) }
@@ -139,7 +143,7 @@ struct DemoCommand: AsyncParsableCommand {
             failure = error
             logger.error("the demo stopped with an error", metadata: ["error": "\(error)"])
         }
-        started.stop()
+        await started.stop()
         if let failure {
             console.line(.demo, "stopped after an error: \(failure) (details in the log, removed with \(directory))")
             throw ExitCode(1)
@@ -153,6 +157,21 @@ struct DemoCommand: AsyncParsableCommand {
             (1...65_535).contains(port), colon > text.startIndex
         else { return nil }
         return (String(text[..<colon]), port)
+    }
+
+    /// The demo's private mosquitto on a free 127.0.0.1 port, its config and log in the demo's directory. It runs
+    /// in a process group of its own, so the Ctrl-C that the terminal sends to the demo's group does not stop it
+    /// before the bridge has said goodbye: the demo stops it, after the bridge.
+    static func startBroker(directory: String) async throws(DemoError) -> MosquittoBroker {
+        guard ChildProcess.locate("mosquitto") != nil else { throw .mosquittoMissing }
+        do {
+            return try await MosquittoBroker.start(
+                MosquittoBroker.Options(
+                    logTypes: ["error", "warning", "notice"], directory: directory, logToFile: true,
+                    ownProcessGroup: true))
+        } catch {
+            throw .brokerNotReady(error.description)
+        }
     }
 
     /// A private directory for the ptys, the broker's config, the bridge's state and log.
@@ -169,10 +188,10 @@ struct DemoCommand: AsyncParsableCommand {
 /// What the demo has started before the service group runs; `stop()` releases it whatever happened.
 private struct DemoStarted {
     var emulators: DemoEmulators?
-    var broker: DemoBroker?
+    var broker: MosquittoBroker?
 
-    func stop() {
-        broker?.stop()
+    func stop() async {
+        await broker?.stop()
         emulators?.stop()
     }
 }

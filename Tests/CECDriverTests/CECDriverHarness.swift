@@ -3,6 +3,7 @@ import CECDriver
 import CECEmulator
 import Foundation
 import IntegrationSupport
+import LabSupport
 import Logging
 import TestSupport
 import Testing

@@ -1,6 +1,7 @@
 import CECEmulator
 import Foundation
 import IntegrationSupport
+import LabSupport
 import SystemSupport
 import TestSupport
 import Testing

@@ -1,4 +1,5 @@
 public import Foundation
+import LabSupport
 import TestSupport
 
 /// Finds executables SwiftPM built into the same products directory as the running tests

@@ -103,21 +103,47 @@ public final class MQTTTestClient: Sendable {
         topic: String, from index: Int = 0, timeout: Duration = .seconds(30),
         where predicate: @Sendable (MQTTMessage) -> Bool = { _ in true }
     ) async throws -> MQTTMessage {
-        let deadline = ContinuousClock.now.advanced(by: TestTime.scaled(timeout))
-        while true {
+        try await eventually(
+            "a matching message on \(topic)", within: timeout,
+            state: {
+                let seen = await self.recorder.messages.filter { $0.topic == topic }
+                return "seen: \(seen.map { "\($0.text)\($0.retained ? " (retained)" : "")" })"
+            }
+        ) {
             let messages = await recorder.messages
-            if index < messages.count,
-                let match = messages[index...].first(where: { $0.topic == topic && predicate($0) })
-            {
-                return match
-            }
-            guard ContinuousClock.now < deadline else {
-                let seen = messages.filter { $0.topic == topic }.map { "\($0.text)\($0.retained ? " (retained)" : "")" }
-                throw TestSupportError(
-                    "no matching message on \(topic) within \(TestTime.scaled(timeout)); seen: \(seen)")
-            }
-            try await Task.sleep(for: .milliseconds(10))
+            guard index < messages.count else { return nil }
+            return messages[index...].first { $0.topic == topic && predicate($0) }
         }
+    }
+
+    /// The first bridge event on `topic` (`<prefix>/bridge/<bridge>/event`), among the messages from index `from` of
+    /// `received`, of `type` whose decoded fields satisfy `predicate`, waiting up to `timeout`.
+    @discardableResult
+    public func waitForEvent(
+        _ type: String, topic: String, from index: Int = 0, timeout: Duration = .seconds(30),
+        where predicate: @Sendable (JSONMessage) -> Bool = { _ in true }
+    ) async throws -> JSONMessage {
+        try await waitForJSON(topic: topic, from: index, timeout: timeout) { $0.type == type && predicate($0) }
+    }
+
+    /// The first message on `topic`, among the messages from index `from` of `received`, whose payload is a JSON
+    /// object that satisfies `predicate` once decoded, waiting up to `timeout`.
+    @discardableResult
+    public func waitForJSON(
+        topic: String, from index: Int = 0, timeout: Duration = .seconds(30),
+        where predicate: @Sendable (JSONMessage) -> Bool = { _ in true }
+    ) async throws -> JSONMessage {
+        let message = try await waitForMessage(topic: topic, from: index, timeout: timeout) { message in
+            JSONMessage(message).map(predicate) ?? false
+        }
+        guard let decoded = JSONMessage(message) else { throw TestSupportError("not a JSON object: \(message.text)") }
+        return decoded
+    }
+
+    /// The messages on `topic` from index `from` of `received` whose payloads are JSON objects, decoded.
+    public func receivedJSON(on topic: String, from index: Int = 0) async -> [JSONMessage] {
+        let messages = await recorder.messages
+        return messages[min(index, messages.count)...].filter { $0.topic == topic }.compactMap(JSONMessage.init)
     }
 
     /// Waits for a message on `topic` whose text payload is `text`.
@@ -138,14 +164,8 @@ public final class MQTTTestClient: Sendable {
         _ = await eventTask.value
     }
 
-    /// Polls `condition` every 10 ms until true; throws after `timeout`.
+    /// Polls `condition` every 10 ms until true; throws after `timeout` (``eventually(_:within:poll:state:_:)``).
     public static func poll(timeout: Duration, _ what: String, _ condition: () async -> Bool) async throws {
-        let deadline = ContinuousClock.now.advanced(by: TestTime.scaled(timeout))
-        while !(await condition()) {
-            guard ContinuousClock.now < deadline else {
-                throw TestSupportError("timed out after \(TestTime.scaled(timeout)) waiting for \(what)")
-            }
-            try await Task.sleep(for: .milliseconds(10))
-        }
+        try await eventually(what, within: timeout) { await condition() }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+public import LabSupport
 public import TestSupport
 
 /// A throw-away certificate authority made with `openssl` (P-256 keys, valid one day) and a server

@@ -1,6 +1,7 @@
 import BridgeCore
 import Foundation
 import IntegrationSupport
+import LabSupport
 import Logging
 import MQTTDriver
 import TestSupport
@@ -118,17 +119,24 @@ struct DroppedMessagesTests {
             for index in 0..<10 {
                 try await watcher.publish(topic: "Thuis/device/hall/lamp/set", text: "\(index)")
             }
-            let event = try await watcher.waitForMessage(topic: "Thuis/bridge/living/event") {
-                $0.text.contains("messages_dropped")
-            }
-            let json = try JSONValue.parse(event.payload)
+            let event = try await watcher.waitForEvent("messages_dropped", topic: "Thuis/bridge/living/event")
+            let json = event.json
             #expect(json["direction"] == "inbound")
-            if case .int(let count)? = json["count"] {
-                #expect(count >= 1 && count <= 8)
-            } else {
-                Issue.record("the event's count is not a whole number: \(event.text)")
+            // Of the ten commands, the two the queue holds are kept; the bridge's own retained state may come back
+            // during the stall and be dropped too (a full run on a loaded machine saw it): counted under its topic.
+            guard case .int(let count)? = json["count"], case .object(let topics)? = json["topics"],
+                case .int(let others)? = json["other_topics"]
+            else {
+                Issue.record("the event's counts are not whole numbers: \(event)")
+                return
             }
-            #expect(json["topics"]?["Thuis/device/hall/lamp/set"] != nil, "\(event.text)")
+            let perTopic = topics.map { if case .int(let n) = $0.1 { n } else { 0 } }
+            #expect(count == perTopic.reduce(others, +), "\(event)")
+            if case .int(let lamp)? = json["topics"]?["Thuis/device/hall/lamp/set"] {
+                #expect((1...8).contains(lamp), "\(event)")
+            } else {
+                Issue.record("no drops counted for the lamp's /set: \(event)")
+            }
         } catch {
             Issue.record(error)
         }

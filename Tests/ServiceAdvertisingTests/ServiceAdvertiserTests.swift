@@ -1,5 +1,6 @@
 import Foundation
 import IntegrationSupport
+import LabSupport
 import ServiceAdvertising
 import TestSupport
 import Testing

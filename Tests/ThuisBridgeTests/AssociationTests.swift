@@ -1,6 +1,7 @@
 import BridgeCore
 import Foundation
 import IntegrationSupport
+import LabSupport
 import MQTTDriver
 import TestSupport
 import Testing
@@ -140,8 +141,8 @@ import ZWaveEmulator
         var options = Self.options
         options.associations = #"{ 2 = [4], 3 = ["3:1"], 4 = ["4:1"], 9 = [4] }"#
         try await InclusionHouse.with(name: "associations-toml", joinAfter: nil, options: options) { house in
-            let event = try await house.waitForEvent("\"associations_failed\"", timeout: .seconds(60))
-            let json = try JSONValue.parse(Array(event.utf8))
+            let event = try await house.waitForEvent("associations_failed", timeout: .seconds(60))
+            let json = event.json
             #expect(
                 json["added"]
                     == .array([

@@ -1,6 +1,7 @@
 import CECEmulator
 import Foundation
 import IntegrationSupport
+import LabSupport
 import Logging
 import MQTTDriver
 import TestSupport
@@ -60,19 +61,18 @@ final class CECHouse: Sendable {
 
     var mark: Int { get async { await watcher.received.count } }
 
-    /// The bridge events (JSON texts) received after `from`.
-    func events(from: Int = 0) async -> [String] {
-        let all = await watcher.received
-        return all[min(from, all.count)...].filter { $0.topic == "Thuis/bridge/\(bridgeName)/event" }.map(\.text)
-    }
+    var eventTopic: String { "Thuis/bridge/\(bridgeName)/event" }
 
-    /// Waits for a bridge event after `from` whose JSON contains all of `fragments`.
+    /// The bridge events received after `from`, decoded.
+    func events(from: Int = 0) async -> [JSONMessage] { await watcher.receivedJSON(on: eventTopic, from: from) }
+
+    /// Waits for a bridge event of `type` after `from` whose decoded fields satisfy `predicate`.
     @discardableResult
-    func waitForEvent(_ fragments: String..., from: Int = 0, timeout: Duration = .seconds(20)) async throws -> String {
-        let message = try await watcher.waitForMessage(
-            topic: "Thuis/bridge/\(bridgeName)/event", from: from, timeout: timeout
-        ) { message in fragments.allSatisfy { message.text.contains($0) } }
-        return message.text
+    func waitForEvent(
+        _ type: String, from: Int = 0, timeout: Duration = .seconds(20),
+        where predicate: @Sendable (JSONMessage) -> Bool = { _ in true }
+    ) async throws -> JSONMessage {
+        try await watcher.waitForEvent(type, topic: eventTopic, from: from, timeout: timeout, where: predicate)
     }
 
     /// Waits until the bridge has the adapter open and the TV's state published.

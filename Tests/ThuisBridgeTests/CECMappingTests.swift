@@ -1,6 +1,7 @@
 import CECEmulator
 import Foundation
 import IntegrationSupport
+import LabSupport
 import MQTTDriver
 import TestSupport
 import Testing
@@ -164,7 +165,7 @@ import Testing
             #expect(streamPaths.contains { $0.frame.data == [0x86, 0x20, 0x00] }, "\(streamPaths)")
             #expect(house.emulator.state.tvInput == 0x2000)
             // Received frames are not published as events unless `cec_rx_events = true`.
-            #expect(!(await house.events()).contains { $0.contains("cec_rx") })
+            #expect(!(await house.events()).contains { $0.type == "cec_rx" })
         }
     }
 
@@ -176,13 +177,15 @@ import Testing
             let unplugged = ContinuousClock.now
             house.emulator.unplug()
             try await house.waitFor("/availability", "offline", from: mark, timeout: .seconds(30))
-            try await house.waitForEvent("adapter_lost", "cec", from: mark, timeout: .seconds(10))
+            try await house.waitForEvent("adapter_lost", from: mark, timeout: .seconds(10)) {
+                $0.string("adapter") == "cec"
+            }
             print("CEC unplug → offline: \(ContinuousClock.now - unplugged)")
 
             mark = await house.mark
             try await house.send("/set", "on")
             let rejected = try await house.waitForEvent("command_rejected", from: mark)
-            #expect(rejected.contains("offline"), "\(rejected)")
+            #expect(rejected.string("reason", contains: "offline"), "\(rejected)")
 
             // While the adapter is out the TV is switched on by its remote: after the replug the state is re-read.
             house.emulator.tvRemotePower(on: true)
@@ -190,7 +193,9 @@ import Testing
             let replugged = ContinuousClock.now
             try house.emulator.replug()
             try await house.waitFor("/availability", "online", from: mark, timeout: .seconds(60))
-            try await house.waitForEvent("adapter_recovered", from: mark, timeout: .seconds(10))
+            try await house.waitForEvent("adapter_recovered", from: mark, timeout: .seconds(10)) {
+                $0.string("adapter") == "cec"
+            }
             try await house.waitFor("", "on", from: mark, timeout: .seconds(20))
             print("CEC replug → online: \(ContinuousClock.now - replugged)")
             #expect(house.bridge.isRunning)
@@ -207,17 +212,24 @@ import Testing
             try await house.send("/input/set", "netflix")
             try await house.send("/set", "dim")
             try await MQTTTestClient.poll(timeout: .seconds(20), "five command_rejected events") {
-                await house.events(from: mark).filter { $0.contains("command_rejected") }.count >= 5
+                await house.events(from: mark).filter { $0.type == "command_rejected" }.count >= 5
             }
-            let reasons = await house.events(from: mark).filter { $0.contains("command_rejected") }
-            #expect(reasons.contains { $0.contains("unknown volume command") && $0.contains("abc") })
-            #expect(reasons.contains { $0.contains("volume 200 is out of range") })
-            #expect(reasons.contains { $0.contains("unknown mute command") && $0.contains("maybe") })
+            let reasons = await house.events(from: mark).filter { $0.type == "command_rejected" }
             #expect(
                 reasons.contains {
-                    $0.contains("unknown input") && $0.contains("netflix") && $0.contains("appletv, receiver")
+                    $0.string("reason", contains: "unknown volume command") && $0.string("payload") == "abc"
                 })
-            #expect(reasons.contains { $0.contains("dim") && $0.contains("a TV takes") })
+            #expect(reasons.contains { $0.string("reason", contains: "volume 200 is out of range") })
+            #expect(
+                reasons.contains {
+                    $0.string("reason", contains: "unknown mute command") && $0.string("payload") == "maybe"
+                })
+            #expect(
+                reasons.contains {
+                    $0.string("reason", contains: "unknown input") && $0.string("payload") == "netflix"
+                        && $0.string("reason", contains: "appletv, receiver")
+                })
+            #expect(reasons.contains { $0.string("payload") == "dim" && $0.string("reason", contains: "a TV takes") })
             #expect(house.emulator.state.volume == 20)
             #expect(house.emulator.state.tvInput == 0x0000)
             #expect(house.bridge.isRunning)
@@ -239,10 +251,9 @@ import Testing
             try await MQTTTestClient.poll(timeout: .seconds(10), "two cec_tx responses") {
                 await house.watcher.received(on: "Thuis/bridge/cectx/response/cec_tx").count >= 2
             }
-            let responses = await house.watcher.received.dropFirst(mark)
-                .filter { $0.topic == "Thuis/bridge/cectx/response/cec_tx" }.map(\.text)
-            #expect(responses.contains { $0.contains(#""transaction":"t1""#) && $0.contains(#""status":"ok""#) })
-            #expect(responses.contains { $0.contains(#""transaction":"t2""#) && $0.contains(#""status":"error""#) })
+            let responses = await house.watcher.receivedJSON(on: "Thuis/bridge/cectx/response/cec_tx", from: mark)
+            #expect(responses.contains { $0.string("transaction") == "t1" && $0.string("status") == "ok" })
+            #expect(responses.contains { $0.string("transaction") == "t2" && $0.string("status") == "error" })
         }
     }
 
@@ -251,8 +262,7 @@ import Testing
             try await house.waitUntilReady()
             let mark = await house.mark
             house.emulator.tvRemotePower(on: false)  // 0f:36
-            let event = try await house.waitForEvent("cec_rx", "0f:36", from: mark)
-            #expect(event.contains("\"frame\""), "\(event)")
+            try await house.waitForEvent("cec_rx", from: mark) { $0.string("frame") == "0f:36" }
         }
     }
 

@@ -1,6 +1,7 @@
 import BridgeCore
 import Foundation
 import IntegrationSupport
+import LabSupport
 import MQTTDriver
 import TestSupport
 import Testing
@@ -186,7 +187,7 @@ import ZWaveEmulator
             let removed = try house.cli(["remove-failed", "2"])
             #expect(await removed.waitForExit(timeout: .seconds(30)) == .exited(0), "\(removed.outputText)")
             #expect(!house.stick.includedNodeIDs.contains(2))
-            try await house.waitForEvent("\"node_removed\"", from: from, timeout: .seconds(10))
+            try await house.waitForEvent("node_removed", from: from, timeout: .seconds(10))
             _ = try await house.watcher.waitForMessage(
                 topic: "Thuis/device/bedroom/light/availability", from: from, timeout: .seconds(10)
             ) { $0.payload.isEmpty }

@@ -1,6 +1,7 @@
 import BridgeCore
 import Foundation
 import IntegrationSupport
+import LabSupport
 import MQTTDriver
 import TestSupport
 import Testing
@@ -66,21 +67,27 @@ import ZWaveEmulator
                 try await house.watcher.publish(topic: item.topic, payload: item.payload)
             }
             try await MQTTTestClient.poll(timeout: .seconds(30), "\(cases.count) command_rejected events") {
-                await house.events(from: mark).filter { $0.contains("command_rejected") }.count >= cases.count
+                await house.events(from: mark).filter { $0.type == "command_rejected" }.count >= cases.count
             }
-            let rejections = await house.events(from: mark).filter { $0.contains("command_rejected") }
+            let rejections = await house.events(from: mark).filter { $0.type == "command_rejected" }
             #expect(rejections.count == cases.count, "\(rejections)")
             for item in cases {
-                let topic = JSONValue.string(item.topic).serialized
                 #expect(
-                    rejections.contains { $0.contains(#""topic":\#(topic)"#) && $0.contains(item.reason) },
+                    rejections.contains {
+                        $0.string("topic") == item.topic && $0.string("reason", contains: item.reason)
+                    },
                     "no rejection of \(item.payload.count) bytes on \(item.topic) saying \"\(item.reason)\"")
             }
             // The 16 KiB payload is not echoed back: the event carries its size only.
-            let large = try #require(rejections.first { $0.contains("too large") })
-            #expect(large.utf8.count < 1_000, "the oversized rejection is \(large.utf8.count) bytes")
-            #expect(large.contains("\(16 << 10)"))
-            #expect(!rejections.contains { $0.contains("\(1 << 20)") }, "the 1 MB payload reached the bridge")
+            let large = try #require(rejections.first { $0.string("reason", contains: "too large") })
+            #expect(
+                large.message.payload.count < 1_000, "the oversized rejection is \(large.message.payload.count) bytes")
+            #expect(large.string("reason", contains: "\(16 << 10) bytes"), "\(large)")
+            #expect(
+                !rejections.contains {
+                    $0.int("payload_bytes") == 1 << 20 || $0.string("reason", contains: "\(1 << 20)")
+                },
+                "the 1 MB payload reached the bridge")
             #expect(stick.level(node: 2) == 0, "no malformed command moved the dimmer")
             #expect(house.bridge.isRunning)
 
@@ -99,7 +106,7 @@ import ZWaveEmulator
             try await house.waitFor(topic: house.stateTopic, "online")
             let base = "Thuis/bridge/badrequest"
             let cases: [(command: String, payload: [UInt8], error: String)] = [
-                ("frobnicate", [], "unknown command \\\"frobnicate\\\""),
+                ("frobnicate", [], "unknown command \"frobnicate\""),
                 ("devices", Array("not json".utf8), "malformed JSON"),
                 ("devices", Array("[1,2]".utf8), "must be a JSON object"),
                 ("devices", [0x7B, 0xFF, 0x7D], "malformed JSON"),
@@ -109,17 +116,18 @@ import ZWaveEmulator
             for (index, item) in cases.enumerated() {
                 let mark = await house.mark
                 try await house.watcher.publish(topic: "\(base)/request/\(item.command)", payload: item.payload)
-                let response = try await house.watcher.waitForMessage(
-                    topic: "\(base)/response/\(item.command)", from: mark)
-                #expect(response.text.contains(#""status":"error""#), "case \(index): \(response.text)")
-                #expect(response.text.contains(item.error), "case \(index): \(response.text)")
-                #expect(!response.retained)
+                let response = try await house.watcher.waitForJSON(
+                    topic: "\(base)/response/\(item.command)", from: mark
+                )
+                #expect(response.string("status") == "error", "case \(index): \(response)")
+                #expect(response.string("error", contains: item.error), "case \(index): \(response)")
+                #expect(!response.message.retained)
             }
             // A well-formed request still works.
             let mark = await house.mark
             try await house.publish("\(base)/request/devices", #"{"transaction":"t1"}"#)
-            let ok = try await house.watcher.waitForMessage(topic: "\(base)/response/devices", from: mark)
-            #expect(ok.text.contains(#""status":"ok""#) && ok.text.contains(#""transaction":"t1""#), "\(ok.text)")
+            let ok = try await house.watcher.waitForJSON(topic: "\(base)/response/devices", from: mark)
+            #expect(ok.string("status") == "ok" && ok.string("transaction") == "t1", "\(ok)")
             #expect(house.bridge.isRunning)
         }
     }

@@ -1,6 +1,7 @@
 import CECEmulator
 import Foundation
 import IntegrationSupport
+import LabSupport
 import MQTTDriver
 import TestSupport
 import ZWaveEmulator
@@ -101,19 +102,16 @@ final class FaultHouse: Sendable {
         }
     }
 
-    /// The bridge events (JSON text) after `from`.
-    func events(from: Int = 0) async -> [String] {
-        let all = await watcher.received
-        return all[min(from, all.count)...].filter { $0.topic == eventTopic }.map(\.text)
-    }
+    /// The bridge events after `from`, decoded.
+    func events(from: Int = 0) async -> [JSONMessage] { await watcher.receivedJSON(on: eventTopic, from: from) }
 
-    /// Waits for an event containing every one of `parts` after `from`.
+    /// Waits for a bridge event of `type` after `from` whose decoded fields satisfy `predicate`.
     @discardableResult
-    func waitForEvent(_ parts: String..., from: Int = 0, timeout: Duration = .seconds(30)) async throws -> String {
-        let message = try await watcher.waitForMessage(topic: eventTopic, from: from, timeout: timeout) { message in
-            parts.allSatisfy { message.text.contains($0) }
-        }
-        return message.text
+    func waitForEvent(
+        _ type: String, from: Int = 0, timeout: Duration = .seconds(30),
+        where predicate: @Sendable (JSONMessage) -> Bool = { _ in true }
+    ) async throws -> JSONMessage {
+        try await watcher.waitForEvent(type, topic: eventTopic, from: from, timeout: timeout, where: predicate)
     }
 
     func publish(_ topic: String, _ text: String) async throws {

@@ -1,5 +1,6 @@
 import Foundation
 import IntegrationSupport
+import LabSupport
 import MQTTDriver
 import TestSupport
 import Testing
@@ -78,13 +79,16 @@ import ZWaveEmulator
             for device in FaultHouse.zwaveDevices {
                 try await house.waitFor(topic: house.topic(device, "/availability"), "offline", from: lost)
             }
-            try await house.waitForEvent("adapter_lost", "zwave", from: lost)
+            try await house.waitForEvent("adapter_lost", from: lost) { $0.string("adapter") == "zwave" }
 
             // A command meanwhile is rejected with a reason, not dropped.
             let command = await house.mark
-            try await house.publish(house.topic("bedroom/light", "/set"), "60")
-            let rejection = try await house.waitForEvent("command_rejected", "bedroom/light", from: command)
-            #expect(rejection.contains("offline"), "\(rejection)")
+            let lightSet = house.topic("bedroom/light", "/set")
+            try await house.publish(lightSet, "60")
+            let rejection = try await house.waitForEvent("command_rejected", from: command) {
+                $0.string("topic") == lightSet
+            }
+            #expect(rejection.string("reason", contains: "offline"), "\(rejection)")
             // The dimmer changes locally while unplugged; its report is lost with the link.
             #expect(stick.pressButton(node: 2, button: .s1, .single))
             try await MQTTTestClient.poll(timeout: .seconds(15), "the dimmer changes level") {
@@ -94,7 +98,9 @@ import ZWaveEmulator
 
             let back = await house.mark
             try stick.replug()
-            try await house.waitForEvent("adapter_recovered", "zwave", from: back, timeout: .seconds(90))
+            try await house.waitForEvent("adapter_recovered", from: back, timeout: .seconds(90)) {
+                $0.string("adapter") == "zwave"
+            }
             for device in FaultHouse.zwaveDevices {
                 try await house.waitFor(
                     topic: house.topic(device, "/availability"), "online", from: back, timeout: .seconds(90))
@@ -119,8 +125,10 @@ import ZWaveEmulator
             let stick = try #require(house.stick)
             try await house.waitFor(topic: house.stateTopic, "online")
             // Reported at once, with the reason, and every Z-Wave device is offline.
-            let lost = try await house.waitForEvent("adapter_lost", "zwave", timeout: .seconds(5))
-            #expect(lost.contains("\(house.zwavePort) does not exist"), "\(lost)")
+            let lost = try await house.waitForEvent("adapter_lost", timeout: .seconds(5)) {
+                $0.string("adapter") == "zwave"
+            }
+            #expect(lost.string("reason", contains: "\(house.zwavePort) does not exist"), "\(lost)")
             for device in FaultHouse.zwaveDevices {
                 try await house.waitFor(topic: house.topic(device, "/availability"), "offline")
             }
@@ -130,16 +138,21 @@ import ZWaveEmulator
             try await house.publish(house.topic("living/tv", "/set"), "on")
             try await house.waitFor(topic: house.topic("living/tv"), "on", from: command, timeout: .seconds(20))
             // A Z-Wave command meanwhile is refused with the reason.
-            try await house.publish(house.topic("bedroom/light", "/set"), "60")
-            let rejection = try await house.waitForEvent("command_rejected", "bedroom/light", from: command)
-            #expect(rejection.contains("offline"), "\(rejection)")
+            let lightSet = house.topic("bedroom/light", "/set")
+            try await house.publish(lightSet, "60")
+            let rejection = try await house.waitForEvent("command_rejected", from: command) {
+                $0.string("topic") == lightSet
+            }
+            #expect(rejection.string("reason", contains: "offline"), "\(rejection)")
 
             // The stick appears (its link is created): the bridge opens it without a restart. The link appearing is
             // what wakes it: while the port is missing, no re-add of the driver is due on a timer.
             let plugged = await house.mark
             let pluggedAt = ContinuousClock.now
             try stick.start(link: house.zwavePort)
-            try await house.waitForEvent("adapter_recovered", "zwave", from: plugged, timeout: .seconds(60))
+            try await house.waitForEvent("adapter_recovered", from: plugged, timeout: .seconds(60)) {
+                $0.string("adapter") == "zwave"
+            }
             let pickedUp = ContinuousClock.now - pluggedAt
             print("Z-Wave stick plugged in → adapter_recovered: \(pickedUp)")
             // Troubleshooting.md promises the stick is picked up within 2 s of its link appearing (scaled, as every
@@ -152,8 +165,9 @@ import ZWaveEmulator
             #expect(stick.level(node: 2) == 35)
 
             let events = await house.events()
-            #expect(events.filter { $0.contains("adapter_lost") && $0.contains("zwave") }.count == 1, "\(events)")
-            #expect(!events.contains { $0.contains("adapter_lost") && $0.contains("cec") }, "\(events)")
+            #expect(
+                events.filter { $0.type == "adapter_lost" && $0.string("adapter") == "zwave" }.count == 1, "\(events)")
+            #expect(!events.contains { $0.type == "adapter_lost" && $0.string("adapter") == "cec" }, "\(events)")
             let tv = await house.watcher.received(on: house.topic("living/tv", "/availability")).map(\.text)
             #expect(!tv.drop { $0 != "online" }.contains("offline"), "the TV went offline: \(tv)")
             #expect(house.bridge.isRunning)
@@ -167,11 +181,13 @@ import ZWaveEmulator
             let stick = try #require(house.stick)
             try await house.waitFor(topic: house.stateTopic, "online")
             // The library's init chain gets no answer: the watchdog gives up on it and reports the adapter lost.
-            try await house.waitForEvent("adapter_lost", "zwave", timeout: .seconds(90))
+            try await house.waitForEvent("adapter_lost", timeout: .seconds(90)) { $0.string("adapter") == "zwave" }
             #expect(stick.receivedHostFrames.count > 0, "the library did talk to the stick")
             let answering = await house.mark
             stick.startAnswering()
-            try await house.waitForEvent("adapter_recovered", "zwave", from: answering, timeout: .seconds(120))
+            try await house.waitForEvent("adapter_recovered", from: answering, timeout: .seconds(120)) {
+                $0.string("adapter") == "zwave"
+            }
             try await house.waitForZWaveOnline(from: answering, timeout: .seconds(90))
             let mark = await house.mark
             try await house.publish(house.topic("bedroom/light", "/set"), "45")
@@ -200,7 +216,7 @@ import ZWaveEmulator
                     $0.destinationNode == refused.destinationNode && $0.command == refused.command
                 }
                 #expect(resent, "after \(fault), \(refused) was not resent: \(frames.prefix(8))")
-                #expect(!(await house.events(from: mark)).contains { $0.contains("command_failed") }, "after \(fault)")
+                #expect(!(await house.events(from: mark)).contains { $0.type == "command_failed" }, "after \(fault)")
             }
         }
     }

@@ -2,6 +2,7 @@ import BridgeCore
 import CECEmulator
 import Foundation
 import IntegrationSupport
+import LabSupport
 import Logging
 import MQTTDriver
 import Synchronization

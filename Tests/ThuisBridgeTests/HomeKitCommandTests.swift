@@ -1,6 +1,7 @@
 import Foundation
 import HomeKit
 import IntegrationSupport
+import LabSupport
 import TerminalQR
 import TestSupport
 import Testing

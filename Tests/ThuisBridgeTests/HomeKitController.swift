@@ -1,6 +1,7 @@
 import BridgeCore
 import Foundation
 import IntegrationSupport
+import LabSupport
 import TestSupport
 
 /// A HomeKit controller for the end-to-end tests: aiohomekit (in the Home Assistant venv, where CI installs it

@@ -3,6 +3,7 @@ import BridgeDaemon
 import Foundation
 import HomeKit
 import IntegrationSupport
+import LabSupport
 import MQTTDriver
 import TestSupport
 import Testing
@@ -46,9 +47,7 @@ import Testing
         do {
             try await house.watcher.waitForMessage(topic: "Thuis/bridge/\(name)/state", text: "online")
             try await house.watcher.waitForMessage(topic: "Thuis/device/attic/tv/availability", text: "offline")
-            let event = try await house.watcher.waitForMessage(topic: "Thuis/bridge/\(name)/event") {
-                $0.text.contains("homekit_unavailable")
-            }
+            let event = try await house.watcher.waitForEvent("homekit_unavailable", topic: "Thuis/bridge/\(name)/event")
             let logged = await bridge.waitForLine(timeout: .seconds(10)) {
                 $0.text.contains("HomeKit is off this run") && $0.text.contains(pairingFile)
             }
@@ -62,7 +61,7 @@ import Testing
                 let copy = try #require(damaged.first)
                 #expect(copy.wholeMatch(of: /.*\/homekit\.json\.damaged-\d{8}T\d{6}Z/) != nil, "\(copy)")
                 #expect(line.text.contains(copy), "\(line.text)")
-                #expect(try JSONValue.parse(event.payload)["moved_to"] == .string(copy), "\(event.text)")
+                #expect(event.string("moved_to") == copy, "\(event)")
                 #expect(!FileManager.default.fileExists(atPath: pairingFile), "a new identity was made")
                 // The command says what happened and how to pair again; reset makes the new identity.
                 let shown = try await BuiltProduct.run("thuis-bridge", ["homekit", "--config", config])

@@ -1,6 +1,7 @@
 import BridgeCore
 import Foundation
 import IntegrationSupport
+import LabSupport
 import MQTTDriver
 import TestSupport
 import ZWaveEmulator
@@ -108,11 +109,13 @@ final class InclusionHouse: Sendable {
 
     var eventTopic: String { "Thuis/bridge/\(bridgeName)/event" }
 
-    /// Waits for a bridge event whose JSON contains `fragment`, among messages after `from`.
+    /// Waits for a bridge event of `type` after `from` whose decoded fields satisfy `predicate`.
     @discardableResult
-    func waitForEvent(_ fragment: String, from: Int = 0, timeout: Duration = .seconds(30)) async throws -> String {
-        try await watcher.waitForMessage(topic: eventTopic, from: from, timeout: timeout) { $0.text.contains(fragment) }
-            .text
+    func waitForEvent(
+        _ type: String, from: Int = 0, timeout: Duration = .seconds(30),
+        where predicate: @Sendable (JSONMessage) -> Bool = { _ in true }
+    ) async throws -> JSONMessage {
+        try await watcher.waitForEvent(type, topic: eventTopic, from: from, timeout: timeout, where: predicate)
     }
 
     var mark: Int { get async { await watcher.received.count } }

@@ -1,5 +1,6 @@
 import Foundation
 import IntegrationSupport
+import LabSupport
 import MQTTDriver
 import TestSupport
 import Testing
@@ -30,7 +31,7 @@ import ZWaveEmulator
             try await house.watcher.publish(
                 topic: "Thuis/bridge/\(house.bridgeName)/request/\(mode.verb)",
                 text: #"{"transaction":"t1","timeout_s":120}"#)
-            try await house.waitForEvent("\"\(mode.operation)_waiting\"", from: from, timeout: .seconds(15))
+            try await house.waitForEvent("\(mode.operation)_waiting", from: from, timeout: .seconds(15))
             #expect(stick.isInclusionActive || stick.isExclusionActive)
             // A dimmer command while the library's traffic is frozen: the bridge holds it.
             let held = house.bridge.output.count
@@ -50,9 +51,9 @@ import ZWaveEmulator
             let failed = events.filter { $0.contains("\"command_failed\"") }
             #expect(failed.count == 1, "\(events)")
             #expect(failed.allSatisfy { $0.contains("bedroom/light") && $0.contains("bridge stopping") }, "\(failed)")
-            let response = try await house.watcher.waitForMessage(
+            let response = try await house.watcher.waitForJSON(
                 topic: "Thuis/bridge/\(house.bridgeName)/response/\(mode.verb)", from: from, timeout: .seconds(5))
-            #expect(response.text.contains("bridge stopping"), "\(response.text)")
+            #expect(response.string("error", contains: "bridge stopping"), "\(response)")
             // The controller left the mode: the stop reached the stick before the driver was torn down...
             #expect(!stick.isInclusionActive && !stick.isExclusionActive, "the stick was left in \(mode.operation)")
             let after = stick.receivedHostFrames.filter { $0.index >= sentBefore }

@@ -1,6 +1,7 @@
 import BridgeCore
 import Foundation
 import IntegrationSupport
+import LabSupport
 import MQTTDriver
 import TestSupport
 import Testing
@@ -111,9 +112,9 @@ import ZWaveEmulator
             let mark = await house.mark
             try await house.watcher.publish(
                 topic: "Thuis/bridge/\(house.bridgeName)/request/neighbors", text: "refresh all please")
-            let garbage = try await house.watcher.waitForMessage(
+            let garbage = try await house.watcher.waitForJSON(
                 topic: "Thuis/bridge/\(house.bridgeName)/response/neighbors", from: mark)
-            #expect(garbage.text.contains("\"status\":\"error\""), "\(garbage.text)")
+            #expect(garbage.string("status") == "error", "\(garbage)")
             #expect(house.stick.receivedHostFrames.filter { $0.frame.function == 0x48 }.count == updates)
         }
     }

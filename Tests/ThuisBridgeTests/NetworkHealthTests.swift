@@ -1,6 +1,7 @@
 import BridgeCore
 import Foundation
 import IntegrationSupport
+import LabSupport
 import MQTTDriver
 import TestSupport
 import Testing
@@ -138,10 +139,12 @@ import ZWaveEmulator
             #expect(result["rtt_min_ms"] != .null && result["rtt_max_ms"] != .null && result["rtt_mean_ms"] != .null)
             #expect(Self.noOperations(stick) - probes == 10, "ten NoOperation frames went to the stick")
             // Progress: a started event, one per frame, the node's result and the end.
-            try await house.waitForEvent(#""type":"health_check_started""#, from: mark)
-            try await house.waitForEvent(#""type":"health_check_frame","node":2,"frame":10"#, from: mark)
-            try await house.waitForEvent(#""type":"health_check_node","node":2"#, from: mark)
-            try await house.waitForEvent(#""type":"health_check_completed""#, from: mark)
+            try await house.waitForEvent("health_check_started", from: mark)
+            try await house.waitForEvent("health_check_frame", from: mark) {
+                $0.int("node") == 2 && $0.int("frame") == 10
+            }
+            try await house.waitForEvent("health_check_node", from: mark) { $0.int("node") == 2 }
+            try await house.waitForEvent("health_check_completed", from: mark)
 
             #expect(stick.execute("loss 2 50 7") == "ok")
             let lossy = try Self.object(
@@ -212,8 +215,8 @@ import ZWaveEmulator
             let mark = await house.mark
             let pings = Self.noOperations(house.stick)
             house.stick.setDead(node: 2, true)
-            let event = try await house.waitForEvent(#""type":"node_dead""#, from: mark, timeout: .seconds(60))
-            #expect(event.contains(#""node":2"#), "\(event)")
+            let event = try await house.waitForEvent("node_dead", from: mark, timeout: .seconds(60))
+            #expect(event.int("node") == 2, "\(event)")
             try await house.watcher.waitForMessage(
                 topic: "Thuis/device/bedroom/light/availability", text: "offline", from: mark)
             #expect(Self.noOperations(house.stick) > pings, "the dead node was found by a NoOperation frame")
@@ -243,7 +246,7 @@ import ZWaveEmulator
             let base = "Thuis/bridge/\(house.bridgeName)"
             let mark = await house.mark
             try await house.watcher.publish(topic: "\(base)/request/include", text: #"{"timeout_s":30}"#)
-            try await house.waitForEvent(#""type":"inclusion_waiting""#, from: mark)
+            try await house.waitForEvent("inclusion_waiting", from: mark)
             let busy = try await Self.request(house, "health_check", #"{"node":2}"#)
             #expect(busy.contains(#""status":"error""#) && busy.contains("busy: inclusion is running"), "\(busy)")
             _ = try await Self.request(house, "cancel", "{}")
@@ -280,7 +283,9 @@ import ZWaveEmulator
             let mark = await house.mark
             try await house.watcher.publish(
                 topic: "\(base)/request/health_check", text: #"{"transaction":"first","node":2,"frames":100}"#)
-            try await house.waitForEvent(#""type":"health_check_frame","node":2,"frame":1,"#, from: mark)
+            try await house.waitForEvent("health_check_frame", from: mark) {
+                $0.int("node") == 2 && $0.int("frame") == 1
+            }
             let second = try await Self.request(house, "health_check", #"{"transaction":"second","node":2}"#)
             #expect(second.contains(#""status":"error""#), "\(second)")
             #expect(second.contains("busy: another health check is running"), "\(second)")

@@ -1,5 +1,6 @@
 import Foundation
 import IntegrationSupport
+import LabSupport
 import MQTTDriver
 import TestSupport
 import Testing
@@ -88,9 +89,10 @@ import Testing
             #expect(house.bridge.outputText.contains("mqtts://"), "the bridge says it uses TLS")
             let mark = await house.mark
             try await house.publish("Thuis/bridge/tls/request/devices", "")
-            let response = try await house.watcher.waitForMessage(
-                topic: "Thuis/bridge/tls/response/devices", from: mark)
-            #expect(response.text.contains(#""status":"ok""#))
+            let response = try await house.watcher.waitForJSON(
+                topic: "Thuis/bridge/tls/response/devices", from: mark
+            )
+            #expect(response.string("status") == "ok", "\(response)")
         }
     }
 

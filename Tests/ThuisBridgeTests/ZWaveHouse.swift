@@ -1,5 +1,6 @@
 import Foundation
 import IntegrationSupport
+import LabSupport
 import MQTTDriver
 import Synchronization
 import TestSupport
@@ -100,9 +101,9 @@ final class ZWaveHouse: Sendable {
 
     var mark: Int { get async { await watcher.received.count } }
 
-    func events(from: Int = 0) async -> [String] {
-        let all = await watcher.received
-        return all[min(from, all.count)...].filter { $0.topic == "Thuis/bridge/\(bridgeName)/event" }.map(\.text)
+    /// The bridge events after `from`, decoded.
+    func events(from: Int = 0) async -> [JSONMessage] {
+        await watcher.receivedJSON(on: "Thuis/bridge/\(bridgeName)/event", from: from)
     }
 
     func stop() async {

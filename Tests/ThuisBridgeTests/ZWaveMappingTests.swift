@@ -1,6 +1,7 @@
 import BridgeCore
 import Foundation
 import IntegrationSupport
+import LabSupport
 import MQTTDriver
 import TestSupport
 import Testing
@@ -44,7 +45,7 @@ import ZWaveEmulator
             try await house.set("bedroom/light", "42")
             try await house.waitFor("bedroom/light", "", "42", from: mark, timeout: .seconds(60))
             #expect(house.stick.level(node: 2) == 42)
-            #expect(!(await house.events(from: mark)).contains { $0.contains("command_failed") })
+            #expect(!(await house.events(from: mark)).contains { $0.type == "command_failed" })
         }
     }
 
@@ -93,13 +94,11 @@ import ZWaveEmulator
             try await house.waitFor("bedroom/light", "", "0", timeout: .seconds(60))
             // The desired configuration is applied after the interview: 28 = 1 is already so (not rewritten),
             // 50 = 20 differs from the device's 10 and is set.
-            let applied = try await house.watcher.waitForMessage(
-                topic: "Thuis/bridge/buttons/event", timeout: .seconds(60)
-            ) {
-                $0.text.contains("configuration_applied")
-            }
-            #expect(applied.text.contains(#"{"parameter":50,"from":10,"to":20}"#), "\(applied.text)")
-            #expect(!applied.text.contains(#""parameter":28"#))
+            let applied = try await house.watcher.waitForEvent(
+                "configuration_applied", topic: "Thuis/bridge/buttons/event", timeout: .seconds(60))
+            #expect(
+                applied.array("changed").contains(.object([("parameter", 50), ("from", 10), ("to", 20)])), "\(applied)")
+            #expect(!(applied.array("changed") + applied.array("failed")).contains { $0["parameter"] == 28 })
             #expect(house.stick.configParameter(node: 2, 50) == 20)
             #expect(house.stick.configParameter(node: 2, 28) == 1)
 
@@ -139,17 +138,13 @@ import ZWaveEmulator
             // The library notices a dead node when it talks to it.
             try await house.set("bedroom/light", "30")
             try await house.waitFor("bedroom/light", "/availability", "offline", from: mark, timeout: .seconds(60))
-            _ = try await house.watcher.waitForMessage(topic: "Thuis/bridge/dead/event", from: mark) {
-                $0.text.contains("node_dead")
-            }
+            try await house.watcher.waitForEvent("node_dead", topic: "Thuis/bridge/dead/event", from: mark)
             house.stick.setDead(node: 2, false)
             let back = await house.mark
             // The node speaks again (a local button press sends its new level): the library marks it alive.
             #expect(house.stick.pressButton(node: 2, button: .s1, .single))
             try await house.waitFor("bedroom/light", "/availability", "online", from: back, timeout: .seconds(60))
-            _ = try await house.watcher.waitForMessage(topic: "Thuis/bridge/dead/event", from: back) {
-                $0.text.contains("node_alive")
-            }
+            try await house.watcher.waitForEvent("node_alive", topic: "Thuis/bridge/dead/event", from: back)
         }
     }
 
@@ -171,9 +166,8 @@ import ZWaveEmulator
             house.stick.setDead(node: 3, true)
             // The library notices a dead node when it talks to it.
             try await house.set("living/socket2", "off")
-            _ = try await house.watcher.waitForMessage(
-                topic: "Thuis/bridge/deadnode/event", from: mark, timeout: .seconds(60)
-            ) { $0.text.contains("node_dead") }
+            try await house.watcher.waitForEvent(
+                "node_dead", topic: "Thuis/bridge/deadnode/event", from: mark, timeout: .seconds(60))
             for socket in sockets {
                 try await house.waitFor(socket, "/availability", "offline", from: mark)
             }
@@ -182,13 +176,12 @@ import ZWaveEmulator
             try await house.set("living/socket4", "toggle")
             let back = await house.mark
             house.stick.setDead(node: 3, false)
-            _ = try await house.watcher.waitForMessage(
-                topic: "Thuis/bridge/deadnode/event", from: back, timeout: .seconds(60)
-            ) { $0.text.contains("node_alive") }
+            try await house.watcher.waitForEvent(
+                "node_alive", topic: "Thuis/bridge/deadnode/event", from: back, timeout: .seconds(60))
             for socket in sockets {
                 try await house.waitFor(socket, "/availability", "online", from: back)
             }
-            let events = await house.events(from: mark).compactMap { try? JSONValue.parse(Array($0.utf8)) }
+            let events = await house.events(from: mark).map(\.json)
             let dead = events.filter { $0["type"] == "node_dead" }
             let alive = events.filter { $0["type"] == "node_alive" }
             #expect(dead.count == 1, "\(events.map(\.serialized))")
@@ -272,14 +265,17 @@ import ZWaveEmulator
                 try await house.set("bedroom/light", payload)
             }
             try await MQTTTestClient.poll(timeout: .seconds(20), "five command_rejected events") {
-                await house.events(from: mark).filter { $0.contains("command_rejected") }.count >= 5
+                await house.events(from: mark).filter { $0.type == "command_rejected" }.count >= 5
             }
-            let reasons = await house.events(from: mark).filter { $0.contains("command_rejected") }
-            #expect(reasons.contains { $0.contains("unknown command") && $0.contains("abc") })
-            #expect(reasons.contains { $0.contains("out of range") })
-            #expect(reasons.contains { $0.contains("empty payload") })
-            #expect(reasons.contains { $0.contains("too large") && $0.contains("10000") })
-            #expect(!reasons.contains { $0.contains("\(1 << 20)") }, "the 1 MB payload reached the bridge")
+            let reasons = await house.events(from: mark).filter { $0.type == "command_rejected" }
+            #expect(
+                reasons.contains { $0.string("reason", contains: "unknown command") && $0.string("payload") == "abc" })
+            #expect(reasons.contains { $0.string("reason", contains: "out of range") })
+            #expect(reasons.contains { $0.string("reason", contains: "empty payload") })
+            #expect(reasons.contains { $0.string("reason", contains: "too large (10000 bytes)") })
+            #expect(
+                !reasons.contains { $0.int("payload_bytes") == 1 << 20 || $0.string("reason", contains: "\(1 << 20)") },
+                "the 1 MB payload reached the bridge")
             #expect(reasons.count == 5, "\(reasons)")
             #expect(house.stick.level(node: 2) == 0)
             #expect(house.bridge.isRunning)
@@ -300,7 +296,9 @@ import ZWaveEmulator
             try await house.waitFor("bedroom/light", "", "0", from: mark, timeout: .seconds(60))
             try await house.waitFor("living/ambilight", "", "on", from: mark, timeout: .seconds(60))
             try await MQTTTestClient.poll(timeout: .seconds(20), "the retained /set is reported") {
-                await house.events(from: mark).contains { $0.contains("retained") && $0.contains("command_rejected") }
+                await house.events(from: mark).contains {
+                    $0.type == "command_rejected" && $0.string("reason", contains: "retained")
+                }
             }
             #expect(house.stick.level(node: 2) == 0)
             try await house.watcher.publish(topic: "Thuis/device/bedroom/light/set", payload: [], retain: true)

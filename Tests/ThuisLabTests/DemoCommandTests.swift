@@ -1,5 +1,6 @@
 import Foundation
 import IntegrationSupport
+import LabSupport
 import MQTTDriver
 import TestSupport
 import Testing
@@ -118,9 +119,9 @@ import Testing
             try await watcher.publish(topic: "Thuis/bridge/living/request/include", text: #"{"transaction":"1"}"#)
             try await watcher.waitForMessage(
                 topic: "Thuis/device/unassigned/node10", text: "off", timeout: .seconds(30))
-            let included = try await watcher.waitForMessage(
+            let included = try await watcher.waitForJSON(
                 topic: "Thuis/bridge/living/response/include", timeout: .seconds(30))
-            #expect(included.text.contains(#""status":"ok""#), "\(included.text)")
+            #expect(included.string("status") == "ok", "\(included)")
 
             let mark = await watcher.received.count
             demo.process.signal(SIGINT)

@@ -1,4 +1,5 @@
 import IntegrationSupport
+import LabSupport
 import TestSupport
 import Testing
 

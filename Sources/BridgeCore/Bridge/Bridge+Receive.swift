@@ -57,7 +57,6 @@ extension Bridge {
     public func submit(_ command: DeviceCommand, to address: DeviceAddress, from origin: CommandOrigin) async
         -> CommandRefusal?
     {
-        let wire = command.wire(identity.topics.device(address))
         let refusal: CommandRefusal?
         if let device = states.registry.device(at: address) {
             refusal = command.refusal(for: device) ?? admit(command, to: device)
@@ -65,6 +64,7 @@ extension Bridge {
             refusal = CommandRefusal("unknown device \(address): this bridge (\(identity.name)) does not serve it")
         }
         if let refusal {
+            let wire = command.wire(identity.topics.device(address))
             let message = InboundMessage(topic: wire.topic, payload: Array(wire.payload.utf8), retained: false)
             await reject(message, reason: refusal.reason, origin: origin)
         }

@@ -92,8 +92,8 @@ extension PowerNodeFraming {
         if superseded() { return }
         await openAttributionWindow(node)
         defer {
-            expectedSocket[node] = nil
-            sweepRead[node] = nil
+            windows.expectedSocket[node] = nil
+            windows.sweepRead[node] = nil
             closeAttributionWindow(node)
         }
         if superseded() { return }
@@ -110,8 +110,8 @@ extension PowerNodeFraming {
                     $0.commandClass == CommandClass.switchBinary && $0.instance == socket && $0.index == 0
                 })
             else { continue }
-            expectedSocket[node] = socket
-            sweepRead[node] = (CommandClass.switchBinary, 0, false)
+            windows.expectedSocket[node] = socket
+            windows.sweepRead[node] = (CommandClass.switchBinary, 0, false)
             let key = ZWaveValueKey(node: node, commandClass: CommandClass.switchBinary, instance: socket, index: 0)
             let before = reports.generation(of: key)
             if (try? await driver.refresh(switchID)) != nil { _ = await reports.wait(for: key, after: before) }
@@ -119,11 +119,11 @@ extension PowerNodeFraming {
         // The library only created meter values for instance 1 (the supported reports landed there), so each
         // socket's meter is asked for directly: Multi Channel encapsulated Meter Get, W then kWh.
         for socket in instances where reads != .switches {
-            expectedSocket[node] = socket
+            windows.expectedSocket[node] = socket
             for (index, scale) in [(CommandClass.meterWattsIndex, UInt8(2)), (CommandClass.meterKWhIndex, UInt8(0))] {
                 let key = ZWaveValueKey(node: node, commandClass: CommandClass.meter, instance: socket, index: index)
                 let before = reports.generation(of: key)
-                sweepRead[node] = (CommandClass.meter, index, false)
+                windows.sweepRead[node] = (CommandClass.meter, index, false)
                 let get: [UInt8] = [
                     CommandClass.multiChannel, CommandClass.multiChannelEncapsulation, 0x01, socket, CommandClass.meter,
                     CommandClass.meterGet, scale << 3,

@@ -10,8 +10,9 @@ internal import Logging
 /// sweep that re-reads every socket one at a time (`PowerNodeFraming+Sweep`). The end of the node's interview sweeps
 /// at once (no debounce).
 ///
-/// Owns the adopted nodes, each node's attribution window (who holds it, who waits for it, the socket it expects,
-/// the sweep's current read) and the sweep scheduling (requests, debounce, deferred meter reads).
+/// Owns the adopted nodes and the sweep scheduling (requests, debounce, deferred meter reads); each node's
+/// attribution window (who holds it, who waits for it, the socket it expects, the sweep's current read) is an
+/// `AttributionWindows`.
 @ZWaveBackendActor
 final class PowerNodeFraming: DeviceQuirk {
     let driver: OpenZWave
@@ -22,14 +23,8 @@ final class PowerNodeFraming: DeviceQuirk {
 
     /// The PowerNodes on the network.
     var nodes: Set<NodeID> = []
-    /// The socket whose report is expected on instance 1, while a command or a sweep holds the node's window.
-    var expectedSocket: [NodeID: UInt8] = [:]
-    /// One attribution window at a time per node: commands and sweeps take turns.
-    var windowHolders: Set<NodeID> = []
-    var windowWaiters: [NodeID: [CheckedContinuation<Void, Never>]] = [:]
-    /// During one read of a sweep: the value it expects (on the socket in `expectedSocket`), and whether its
-    /// report arrived. Any other report in that window, or a second one, is not the answer.
-    var sweepRead: [NodeID: (commandClass: UInt8, index: UInt16, answered: Bool)] = [:]
+    /// Each node's attribution window: who holds it, who waits for it, the socket and the sweep's read it expects.
+    let windows = AttributionWindows()
     /// Nodes with a debounced sweep pending (cleared when any full sweep starts), and when each node's last full
     /// sweep started: a pending sweep asked for before then is skipped (that sweep already read every socket).
     var sweepRequested: Set<NodeID> = []
@@ -82,7 +77,7 @@ final class PowerNodeFraming: DeviceQuirk {
         guard report.publishable else {
             return .withheld  // a value the bridge does not publish (e.g. the meter's "exporting" flag)
         }
-        if let read = sweepRead[id.node] {
+        if let read = windows.sweepRead[id.node] {
             guard read.commandClass == id.commandClass, read.index == id.index, !read.answered else {
                 // Not the answer to the sweep's read (another value, or a second report of it): an unsolicited
                 // report of some socket, arriving in the window. Indistinguishable from the answer when it comes
@@ -93,9 +88,9 @@ final class PowerNodeFraming: DeviceQuirk {
                 requestSweep(id.node, nodeReady: report.nodeReady)
                 return .withheld
             }
-            sweepRead[id.node]?.answered = true
+            windows.sweepRead[id.node]?.answered = true
         }
-        guard let socket = expectedSocket[id.node] else {
+        guard let socket = windows.expectedSocket[id.node] else {
             // Unsolicited (or the library's cached/initial value): it may be any socket's. Never publish it as
             // socket 1's; re-read every socket instead.
             requestSweep(id.node, nodeReady: report.nodeReady)
@@ -113,9 +108,9 @@ final class PowerNodeFraming: DeviceQuirk {
             return
         }
         await openAttributionWindow(node)
-        expectedSocket[node] = instance
+        windows.expectedSocket[node] = instance
         defer {
-            expectedSocket[node] = nil
+            windows.expectedSocket[node] = nil
             closeAttributionWindow(node)
         }
         guard let sent = try await send() else { return }
@@ -135,21 +130,11 @@ final class PowerNodeFraming: DeviceQuirk {
 
     /// Waits until no command or sweep holds `node`'s attribution window, then holds it.
     func openAttributionWindow(_ node: NodeID) async {
-        guard windowHolders.contains(node) else {
-            windowHolders.insert(node)
-            return
-        }
-        await withCheckedContinuation { windowWaiters[node, default: []].append($0) }
+        await windows.open(node)
     }
 
     /// Hands the window to the next waiter, or frees it.
     func closeAttributionWindow(_ node: NodeID) {
-        if var waiting = windowWaiters[node], !waiting.isEmpty {
-            let next = waiting.removeFirst()
-            windowWaiters[node] = waiting.isEmpty ? nil : waiting
-            next.resume()
-        } else {
-            windowHolders.remove(node)
-        }
+        windows.close(node)
     }
 }

@@ -50,10 +50,10 @@ struct DemoStopService: Service {
 /// Holds a resource that was started before the service group (a broker, the emulators) and releases it
 /// on graceful shutdown or cancellation. Placed before the bridge's services, it stops after them.
 struct DemoCleanupService: Service {
-    let release: @Sendable () -> Void
+    let release: @Sendable () async -> Void
 
     func run() async throws {
         try? await gracefulShutdown()
-        release()
+        await release()
     }
 }

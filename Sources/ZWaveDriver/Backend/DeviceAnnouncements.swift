@@ -1,0 +1,96 @@
+internal import BridgeCore
+
+/// The devices the Z-Wave event stream announced: those of devices.toml it identified (with their kind and whether
+/// their node is metered) and the unassigned ones it discovered; a node's devices are removed as it leaves the
+/// network.
+///
+/// Shares the `ZWaveBackendActor` with `ZWaveBackend`, which composes it.
+@ZWaveBackendActor
+final class DeviceAnnouncements {
+    let configured: [ZWaveDeviceConfig]
+    let continuation: AsyncStream<HardwareEvent>.Continuation
+    private var identified: Set<DeviceSource> = []
+    private var discovered: Set<DeviceSource> = []
+    /// What each identified or discovered device is, and the nodes that have a Meter (every device of such a node
+    /// is metered: a PowerNode reports all its sockets' meters on instance 1).
+    private var kinds: [DeviceSource: DeviceKind] = [:]
+    private var meteredNodes: Set<Int> = []
+
+    nonisolated init(configured: [ZWaveDeviceConfig], continuation: AsyncStream<HardwareEvent>.Continuation) {
+        self.configured = configured
+        self.continuation = continuation
+    }
+
+    /// A Switch Multilevel or Switch Binary value tells what a device is, a Meter value that the node's devices are
+    /// metered; nodes not in devices.toml appear as `unassigned/node<N>[_<instance>]`.
+    func identify(_ value: ZWaveValue) {
+        let id = value.id
+        let node = Int(id.node.rawValue)
+        guard value.id.index == 0 || id.commandClass == CommandClass.meter else { return }
+        let nodeConfigured = configured.contains { $0.node == node }
+        switch id.commandClass {
+        case CommandClass.switchMultilevel, CommandClass.switchBinary:
+            let multiChannel = id.commandClass == CommandClass.switchBinary && id.instance > 1
+            let kind: DeviceKind =
+                id.commandClass == CommandClass.switchMultilevel ? .dimmer : (multiChannel ? .socket : .binarySwitch)
+            if nodeConfigured {
+                let source = DeviceSource.zwave(node: node, instance: Int(id.instance))
+                if identified.insert(source).inserted {
+                    let instanceConfigured = configured.contains { $0.node == node && $0.instance != nil }
+                    let kind = instanceConfigured && kind == .binarySwitch ? DeviceKind.socket : kind
+                    kinds[source] = kind
+                    continuation.yield(.identified(source, kind: kind, metered: meteredNodes.contains(node)))
+                }
+            } else if id.commandClass == CommandClass.switchBinary || id.instance == 1 {
+                let instance: Int? = id.instance > 1 || multiChannel ? Int(id.instance) : nil
+                let source = DeviceSource.zwave(node: node, instance: instance)
+                guard discovered.insert(source).inserted else { return }
+                kinds[source] = kind
+                continuation.yield(
+                    .discovered(
+                        DeviceDescriptor(
+                            address: TopicScheme.unassignedAddress(node: node, instance: instance), kind: kind,
+                            source: source, metered: meteredNodes.contains(node), configured: false)))
+            }
+        case CommandClass.meter:
+            guard meteredNodes.insert(node).inserted else { return }
+            // The node's own devices, the node itself before its endpoints (compared as numbers).
+            let devices = kinds.filter { $0.key.node == node }.map { (source: $0.key, kind: $0.value) }
+            for (source, kind) in devices.sorted(by: { ($0.source.endpoint ?? 0) < ($1.source.endpoint ?? 0) }) {
+                continuation.yield(.identified(source, kind: kind, metered: true))
+            }
+        default:
+            break
+        }
+    }
+
+    /// Whether `node` has a device: configured in devices.toml or discovered.
+    func hasDevice(node number: Int) -> Bool {
+        configured.contains(where: { $0.node == number }) || discovered.contains(where: { $0.node == number })
+    }
+
+    /// Announces `node`, whose interview did not finish, as `unassigned/node<N>` of `kind`.
+    func discoverUnfinished(node number: Int, kind: DeviceKind) {
+        let source = DeviceSource.zwave(node: number, instance: nil)
+        discovered.insert(source)
+        continuation.yield(
+            .discovered(
+                DeviceDescriptor(
+                    address: TopicScheme.unassignedAddress(node: number, instance: nil), kind: kind, source: source,
+                    configured: false)))
+    }
+
+    /// Removes every device of `number` (configured or unassigned), so the bridge clears its retained topics and
+    /// updates the inventory.
+    func remove(node number: Int) {
+        var sources = discovered.filter { $0.node == number }
+        for device in configured where device.node == number { sources.insert(device.source) }
+        for source in sources.sorted(by: { $0.description < $1.description }) {
+            continuation.yield(.removed(source))
+        }
+        discovered = discovered.filter { $0.node != number }
+        identified = identified.filter { $0.node != number }
+        kinds = kinds.filter { $0.key.node != number }
+        meteredNodes.remove(number)
+    }
+}

@@ -1,0 +1,160 @@
+internal import BridgeCore
+internal import FoundationEssentials
+internal import Logging
+internal import SystemSupport
+
+/// Hardware → bridge: each `ZWaveEvent` becomes `HardwareEvent`s (state updates, scenes, availability, devices
+/// identified or discovered, node details), in the order the driver reported them.
+extension ZWaveBackend {
+    func handle(_ event: ZWaveEvent) async {
+        switch event {
+        case .controllerCommand(let update):
+            sessions.update(update)
+            mesh.neighbourUpdate(update)
+        case .nodeNew(let node):
+            sessions.saw(node)
+        case .driverReady(let home, _):
+            quirk.observe(.queriesStarted)
+            continuation.yield(.network(adapter, id: String(home.description.dropFirst(2))))
+            continuation.yield(.adapterAvailability(adapter: adapter, online: true, reason: "driver ready"))
+        case .adapterRecovered:
+            continuation.yield(.adapterAvailability(adapter: adapter, online: true, reason: "recovered"))
+        case .adapterLost(let reason):
+            continuation.yield(.adapterAvailability(adapter: adapter, online: false, reason: reason))
+            reports.wakeAll()
+        case .driverFailed, .driverRemoved:
+            break  // the driver's supervision reports these as adapterLost
+        case .valueAdded(let value):
+            announced.identify(value)
+            record(value, initial: true)
+        case .valueChanged(let value):
+            if let scene = Self.centralScene(value) {
+                continuation.yield(
+                    .scene(node: Int(value.id.node.rawValue), instance: Int(value.id.instance), sceneID: scene))
+            }
+            record(value, initial: false)
+        case .valueRefreshed(let value):
+            record(value, initial: false)
+        case .sceneEvent(let node, let scene):
+            continuation.yield(.scene(node: Int(node.rawValue), instance: nil, sceneID: Int(scene)))
+        case .nodeDead(let node):
+            continuation.yield(.availability(.zwave(node: Int(node.rawValue), instance: nil), online: false))
+            reports.wakeWaiters(of: node)
+        case .noOperationCompleted(let node):
+            reports.reportArrived(MeshMonitor.noOperationKey(node))
+        case .nodeAlive(let node):
+            continuation.yield(.availability(.zwave(node: Int(node.rawValue), instance: nil), online: true))
+        case .nodeAdded(let node):
+            interview.added(node)
+            sessions.saw(node)
+            await publishDetails(node)
+        case .nodeProtocolInfo(let node), .nodeNaming(let node), .essentialQueriesComplete(let node):
+            await publishDetails(node)
+        case .nodeReady(let node):
+            interview.ready(node)
+            mesh.tableRead(node)
+            await publishDetails(node)
+            quirk.observe(.interviewCompleted(node))
+            if configuration.takeOn(node) { interview.schedule(.applyConfiguration(node)) }
+        case .nodeRemoved(let node) where interview.isReloading(node):
+            logger.debug("node dropped and re-added by the re-interview", metadata: ["node": "\(node.rawValue)"])
+        case .nodeRemoved(let node), .nodeReset(let node):
+            removeNode(node)
+        case .awakeNodesQueried, .allNodesQueried:
+            quirk.observe(.queriesEnded)
+            continuation.yield(.networkQueried(adapter))
+        default:
+            break
+        }
+    }
+
+    /// Maps a value report to a state update, on the endpoint the node's quirk (if any) attributes it to, and counts
+    /// it for the commands waiting for it. `initial`: the library created the value (from its cache or a default),
+    /// no report was received: it is never published as the device's state (OpenZWave's placeholder is a `0`
+    /// with no decimals, its cache holds the last value without its precision); the device's own report, which
+    /// the library asks for at start-up, is the first state published, in the device's format.
+    func record(_ value: ZWaveValue, initial: Bool) {
+        let id = value.id
+        if !initial { interview.noteSeen(id.node) }
+        let update = Self.stateUpdate(value)
+        let report = ValueReport(
+            value: value, initial: initial, publishable: update != nil,
+            nodeReady: interview.readyNodes.contains(id.node))
+        var instance = id.instance
+        switch quirk.attribute(report) {
+        case .asReported:
+            break
+        case .instance(let attributed):
+            instance = attributed
+        case .withheld:
+            reports.reportArrived(id.key)
+            return
+        case .ignored:
+            return
+        }
+        let key = ZWaveValueKey(node: id.node, commandClass: id.commandClass, instance: instance, index: id.index)
+        reports.reportArrived(key)
+        guard let update, !initial else { return }
+        continuation.yield(.update(.zwave(node: Int(id.node.rawValue), instance: Int(instance)), update))
+    }
+
+    /// A Central Scene (0x5B) notification as a scene id: `<scene> * 10 + <key attribute>` (0 pressed once,
+    /// 1 released, 2 held down, 3 pressed twice, 4-6 pressed 3-5 times), e.g. `12` for scene 1 held. The
+    /// library's value is the key attribute + 1 and returns to 0 (inactive), which is not an event.
+    nonisolated static func centralScene(_ value: ZWaveValue) -> Int? {
+        guard value.id.commandClass == CommandClass.centralScene, value.id.index > 0, value.id.index < 256 else {
+            return nil
+        }
+        let attribute: Int32
+        switch value.content {
+        case .list(let v, _): attribute = v
+        case .int(let v): attribute = v
+        case .byte(let v): attribute = Int32(v)
+        default: return nil
+        }
+        guard attribute > 0 else { return nil }
+        return Int(value.id.index) * 10 + Int(attribute - 1)
+    }
+
+    /// The state update a value stands for: a dimmer's level, a switch, a meter's W or kWh; `nil` for the rest.
+    nonisolated static func stateUpdate(_ value: ZWaveValue) -> HardwareEvent.StateUpdate? {
+        switch (value.id.commandClass, value.id.index, value.content) {
+        case (CommandClass.switchMultilevel, 0, .byte(let level)): return .level(Int(min(level, 99)))
+        case (CommandClass.switchBinary, 0, .bool(let on)): return .isOn(on)
+        case (CommandClass.meter, CommandClass.meterWattsIndex, .decimal(let watts, let precision)):
+            return .power(DeviceState.Measurement(value: watts, precision: Int(precision)))
+        case (CommandClass.meter, CommandClass.meterKWhIndex, .decimal(let kWh, let precision)):
+            return .energy(DeviceState.Measurement(value: kWh, precision: Int(precision)))
+        default: return nil
+        }
+    }
+
+    /// Publishes what the library knows about `node` (identity, interview stage, last seen) and tells the quirk
+    /// who the node is.
+    func publishDetails(_ node: NodeID) async {
+        guard let info = try? await driver.nodeInfo(node) else { return }
+        quirk.observe(.identified(info))
+        continuation.yield(
+            .details(
+                .zwave(node: Int(node.rawValue), instance: nil),
+                [
+                    ("manufacturer", .string(info.manufacturerName)), ("product", .string(info.productName)),
+                    ("manufacturer_id", .string(info.manufacturerID)), ("product_type", .string(info.productType)),
+                    ("product_id", .string(info.productID)), ("interview_stage", .string(info.queryStage)),
+                ] + (interview.publishingLastSeen(node).map { [("last_seen", .string(Self.timestamp($0)))] } ?? [])))
+    }
+
+    /// A node left the network: every device of it (configured or unassigned) is removed, so the bridge
+    /// clears its retained topics and updates the inventory.
+    func removeNode(_ node: NodeID) {
+        announced.remove(node: Int(node.rawValue))
+        interview.removed(node)
+        quirk.observe(.removed(node))
+        continuation.emit(.nodeRemoved(node: Int(node.rawValue)))
+    }
+
+    /// `2026-11-22T04:38:02Z`: UTC, whole seconds (truncated).
+    nonisolated static func timestamp(_ date: Date) -> String {
+        Timestamp.iso8601(secondsSince1970: date.timeIntervalSince1970)
+    }
+}

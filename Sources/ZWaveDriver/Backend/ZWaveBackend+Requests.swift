@@ -1,0 +1,191 @@
+public import BridgeCore
+internal import FoundationEssentials
+internal import Glibc
+
+/// The Z-Wave part of the bridge API (`<prefix>/bridge/<bridge>/request/<command>`): inclusion,
+/// exclusion, re-interview, heal, failed-node removal here; the rest dispatched to their owners (configuration
+/// parameters and associations: `ConfigurationApplier`; statistics, neighbours, health check: `MeshMonitor`).
+extension ZWaveBackend: BridgeRequestHandler {
+    public nonisolated var verbs: Set<BridgeRequest.Verb> {
+        [
+            .include, .exclude, .cancel, .refresh, .heal, .removeFailed, .getConfig, .setConfig, .nodeStatistics,
+            .configList, .network, .associations, .associate, .dissociate, .neighbors, .networkStats, .healthCheck,
+        ]
+    }
+
+    /// Puts `marker` behind the events emitted so far: the bridge answers a request once it has published them.
+    public func mark(_ marker: EventMarker) {
+        if case .terminated = continuation.yield(.marker(marker)) { marker.reach() }
+    }
+
+    /// Runs a request the core parsed and validated; what only the library knows (whether a node exists, a
+    /// parameter's size) is checked here.
+    public func handle(_ request: BridgeRequest) async throws(RequestFailure) -> JSONValue {
+        switch request {
+        case .include(let timeout, let secure, let interview):
+            return try await include(timeout: timeout, secure: secure, interviewTimeout: .seconds(interview))
+        case .exclude(let timeout):
+            return try await exclude(timeout: timeout)
+        case .network:
+            return await network()
+        case .cancel:
+            let cancelled = await sessions.cancel()
+            return .object([("cancelled", cancelled.map { .string($0) } ?? .null)])
+        case .refresh(let node, let interview):
+            return try await refresh(try await knownNode(node), interviewTimeout: .seconds(interview))
+        case .heal(let number):
+            var node: NodeID?
+            if let number { node = try await knownNode(number) }
+            do {
+                try await driver.heal(node: node, returnRoutes: true)
+            } catch {
+                throw RequestFailure("heal failed: \(error)")
+            }
+            return .object([("node", node.map { .int(Int($0.rawValue)) } ?? .null), ("started", true)])
+        case .removeFailed(let number):
+            let node = try await knownNode(number)
+            let outcome = try await runControllerCommand(.removeFailed, timeout: .seconds(60)) {
+                () async throws(ZWaveError) in
+                try await driver.removeFailed(node: node)
+            }
+            guard case .completed = outcome else { throw RequestFailure(Self.explain(outcome, "removal of \(node)")) }
+            return .object([("node", .int(Int(node.rawValue)))])
+        case .getConfig(let node, let parameter):
+            return try await configuration.getConfig(try await knownNode(node), parameter: UInt8(clamping: parameter))
+        case .setConfig(let node, let parameter, let value, let size):
+            return try await configuration.setConfig(
+                try await knownNode(node), parameter: UInt8(clamping: parameter), value: value,
+                size: UInt8(clamping: size))
+        case .nodeStatistics(let number):
+            return try await mesh.nodeStatistics(node: number)
+        case .configList(let number):
+            return try await configuration.configList(try await knownNode(number))
+        case .associations(let number):
+            return try await configuration.associations(try await knownNode(number))
+        case .associate(let number, let group, let target):
+            return try await configuration.associate(try await knownNode(number), group: group, target: target)
+        case .dissociate(let number, let group, let target):
+            return try await configuration.dissociate(try await knownNode(number), group: group, target: target)
+        case .neighbors(let node, let refresh):
+            return try await mesh.neighbors(node: node, refresh: refresh)
+        case .networkStats:
+            return try await mesh.networkStatistics()
+        case .healthCheck(let node, let frames):
+            return try await mesh.healthCheck(node: node, frames: frames)
+        case .devices, .cecTransmit:
+            throw RequestFailure("\(request.verb) is not a Z-Wave request")
+        }
+    }
+
+    // MARK: - Inclusion and exclusion
+
+    func include(timeout: Int, secure: Bool, interviewTimeout: Duration) async throws(RequestFailure) -> JSONValue {
+        if secure, !driver.hasNetworkKey {
+            // OpenZWave would start inclusion and silently include the device without security.
+            throw RequestFailure(
+                "secure inclusion needs a Z-Wave network key, and none is configured: set [zwave] network_key_file")
+        }
+        let outcome = try await runControllerCommand(.include, timeout: .seconds(timeout)) {
+            () async throws(ZWaveError) in
+            try await driver.include(secure: secure)
+        }
+        guard case .completed(let joined) = outcome, let node = joined else {
+            let reason =
+                outcome == .timedOut || outcome == .completed(nil)
+                ? "no device joined within \(timeout) s; the controller left inclusion mode"
+                : Self.explain(outcome, "inclusion")
+            continuation.emit(.controllerFailed(.inclusion, reason: reason))
+            throw RequestFailure(reason)
+        }
+        continuation.emit(.nodeAdded(node: Int(node.rawValue)))
+        let result = await interview.watch(node, timeout: interviewTimeout)
+        if !result.completed { await enableBasicControl(node) }
+        return await interview.inclusionResult(node, interview: result)
+    }
+
+    func exclude(timeout: Int) async throws(RequestFailure) -> JSONValue {
+        let outcome = try await runControllerCommand(.exclude, timeout: .seconds(timeout)) {
+            () async throws(ZWaveError) in
+            try await driver.exclude()
+        }
+        guard case .completed(let left) = outcome, let node = left else {
+            let reason =
+                outcome == .timedOut || outcome == .completed(nil)
+                ? "no device left within \(timeout) s; the controller left exclusion mode"
+                : Self.explain(outcome, "exclusion")
+            continuation.emit(.controllerFailed(.exclusion, reason: reason))
+            throw RequestFailure(reason)
+        }
+        // OpenZWave reports Type_NodeRemoved, which removes the node's devices (`removeNode`).
+        return .object([("node", .int(Int(node.rawValue)))])
+    }
+
+    /// `refresh`: re-interviews the node and waits for the result.
+    func refresh(_ node: NodeID, interviewTimeout: Duration) async throws(RequestFailure) -> JSONValue {
+        interview.startRefresh(node)
+        // A late drop/re-add of the reloaded node is still part of the refresh.
+        defer { interview.endRefresh(node) }
+        try await interview.reinterview(node)
+        let result = await interview.watch(node, timeout: interviewTimeout)
+        if !result.completed { await enableBasicControl(node) }
+        return await interview.inclusionResult(node, interview: result)
+    }
+
+    /// Runs a controller command (`ControllerSessions.run`); none starts while a health check runs.
+    func runControllerCommand(
+        _ kind: ControllerSession.Kind, timeout: Duration, start: () async throws(ZWaveError) -> Void
+    ) async throws(RequestFailure) -> ControllerSession.Outcome {
+        try await sessions.run(kind, timeout: timeout, healthCheckRunning: mesh.healthCheckRunning, start: start)
+    }
+
+    static func explain(_ outcome: ControllerSession.Outcome, _ what: String) -> String {
+        switch outcome {
+        case .completed: "\(what) completed"
+        case .cancelled: "\(what) cancelled"
+        case .bridgeStopping: "\(what) cancelled: \(CommandFailure.bridgeStopping.reason)"
+        case .timedOut: "\(what) timed out"
+        case .failed(let reason): "\(what) failed: \(reason)"
+        }
+    }
+
+    // MARK: - Arguments
+
+    /// The request's `node`, which the library must know.
+    func knownNode(_ number: Int) async throws(RequestFailure) -> NodeID {
+        try await Self.knownNode(number, on: driver)
+    }
+
+    /// The request's `node`, which `driver` must know.
+    static func knownNode(_ number: Int, on driver: OpenZWave) async throws(RequestFailure) -> NodeID {
+        guard let byte = UInt8(exactly: number), (1...232).contains(byte) else {
+            throw RequestFailure("node \(number) is not a Z-Wave node id (1...232)")
+        }
+        let node = NodeID(byte)
+        let info = try? await driver.nodeInfo(node)
+        let known =
+            !(await driver.valueIDs(node: node)).isEmpty
+            || (info.map { !$0.queryStage.isEmpty && $0.queryStage != "Unknown" && !$0.type.isEmpty } ?? false)
+        guard known else {
+            throw RequestFailure("node \(number) is not in the Z-Wave network")
+        }
+        return node
+    }
+}
+
+extension ZWaveBackend {
+    /// The `network` request: the home id and controller while the stick is ready, the running OpenZWave's version,
+    /// and the library patches in force (``LibraryPatches``) or why none is.
+    func network() async -> JSONValue {
+        let patches = await driver.libraryPatches
+        let home = await driver.homeID
+        let controller = await driver.controllerNode
+        return .object([
+            ("home_id", home.map { .string("\($0)") } ?? .null),
+            ("controller", controller.map { .int(Int($0.rawValue)) } ?? .null),
+            ("openzwave", .string(patches.libraryVersion)),
+            ("patches_written_for", .string(LibraryPatches.writtenFor)),
+            ("patches", .array(patches.active.map { .string($0.rawValue) })),
+            ("patches_refused", patches.refusal.map { .string($0) } ?? .null),
+        ])
+    }
+}

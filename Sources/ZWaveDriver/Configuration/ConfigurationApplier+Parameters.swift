@@ -1,0 +1,89 @@
+internal import BridgeCore
+
+/// The configuration parameter requests (`get_config`, `set_config`, `config_list`): what the device reports, asked
+/// for and read back through the library.
+extension ConfigurationApplier {
+    func configKey(_ node: NodeID, _ parameter: UInt8) -> ZWaveValueKey {
+        ZWaveValueKey(node: node, commandClass: CommandClass.configuration, instance: 1, index: UInt16(parameter))
+    }
+
+    /// `get_config`: asks the device (Configuration Get) and returns what it reported.
+    func getConfig(_ node: NodeID, parameter: UInt8) async throws(RequestFailure) -> JSONValue {
+        let key = configKey(node, parameter)
+        let before = reports.generation(of: key)
+        do {
+            try await driver.requestConfigParameter(node: node, parameter: parameter)
+        } catch {
+            throw RequestFailure("cannot ask \(node) for parameter \(parameter): \(error)")
+        }
+        guard await reports.wait(for: key, after: before) else {
+            throw RequestFailure("\(node) did not report parameter \(parameter) within \(reports.timeout)")
+        }
+        return try await configValue(node, parameter: parameter)
+    }
+
+    /// `set_config`: sets the parameter (size from the request, else the library's known size, else 1
+    /// byte), then reads it back from the device.
+    func setConfig(_ node: NodeID, parameter: UInt8, value: Int32, size: UInt8) async throws(RequestFailure)
+        -> JSONValue
+    {
+        let key = configKey(node, parameter)
+        var chosen = size
+        if chosen == 0 {
+            if let id = await driver.valueID(for: key), let current = try? await driver.read(id) {
+                chosen = current.content.integer.size
+            } else {
+                chosen = 1
+            }
+        }
+        let limit = Int64(1) << (Int64(chosen) * 8 - 1)
+        guard Int64(value) >= -limit, Int64(value) < limit * 2 else {
+            throw RequestFailure("value \(value) does not fit in \(chosen) byte(s)")
+        }
+        do {
+            try await driver.setConfigParameter(node: node, parameter: parameter, value: value, size: chosen)
+        } catch {
+            throw RequestFailure("cannot set parameter \(parameter) of \(node): \(error)")
+        }
+        return try await getConfig(node, parameter: parameter)
+    }
+
+    /// `config_list`: every configuration parameter OpenZWave knows for the node (from its device database and the
+    /// device's reports), with its label and last known value; asks the device nothing.
+    func configList(_ node: NodeID) async throws(RequestFailure) -> JSONValue {
+        let ids = await driver.valueIDs(node: node).filter { $0.commandClass == CommandClass.configuration }
+        var parameters: [JSONValue] = []
+        for id in ids.sorted(by: { $0.index < $1.index }) {
+            guard let value = try? await driver.read(id) else { continue }
+            var fields: [(String, JSONValue)] = [("parameter", .int(Int(id.index))), ("label", .string(value.label))]
+            let (number, size) = value.content.integer
+            fields.append(("value", number.map { .int($0) } ?? .null))
+            if case .list(_, let label) = value.content { fields.append(("choice", .string(label))) }
+            if number != nil { fields.append(("size", .int(Int(size)))) }
+            if !value.units.isEmpty { fields.append(("units", .string(value.units))) }
+            fields.append(("read_only", .bool(value.readOnly)))
+            parameters.append(.object(fields))
+        }
+        return .object([("node", .int(Int(node.rawValue))), ("parameters", .array(parameters))])
+    }
+
+    func configValue(_ node: NodeID, parameter: UInt8) async throws(RequestFailure) -> JSONValue {
+        guard let id = await driver.valueID(for: configKey(node, parameter)) else {
+            throw RequestFailure("\(node) has no configuration parameter \(parameter)")
+        }
+        let current: ZWaveValue
+        do {
+            current = try await driver.read(id)
+        } catch {
+            throw RequestFailure("cannot read parameter \(parameter) of \(node): \(error)")
+        }
+        let (value, size) = current.content.integer
+        guard let value else {
+            throw RequestFailure("parameter \(parameter) of \(node) is not a number: \(current.content)")
+        }
+        return .object([
+            ("node", .int(Int(node.rawValue))), ("parameter", .int(Int(parameter))), ("value", .int(value)),
+            ("size", .int(Int(size))),
+        ])
+    }
+}

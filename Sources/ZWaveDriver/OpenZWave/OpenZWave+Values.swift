@@ -1,0 +1,117 @@
+internal import CZWaveShim
+
+extension OpenZWave {
+    /// Sets a dimmer's level (Switch Multilevel 0x26, index 0): 0...99, or 255 for "last level".
+    /// Wraps `zw_value_set_byte` (Manager::SetValue); OpenZWave sends Set then Get on its driver thread.
+    public func setLevel(node: NodeID, instance: UInt8 = 1, level: UInt8) throws(ZWaveError) {
+        guard level <= 99 || level == 255 else {
+            throw ZWaveError(
+                .invalidArgument, call: "OpenZWave.setLevel", node: node,
+                message: "level \(level) is not 0...99 or 255")
+        }
+        let key = ZWaveValueKey(node: node, commandClass: CommandClass.switchMultilevel, instance: instance, index: 0)
+        let id = try knownValue(key, call: "OpenZWave.setLevel")
+        let manager = try requireManager("OpenZWave.setLevel", node: node)
+        var c = id.cValue
+        try ZWaveError.check(zw_value_set_byte(manager, &c, level), call: "zw_value_set_byte", node: node)
+    }
+
+    /// Whether OpenZWave has reported the value at `key` (a Set to it can be made).
+    func knowsValue(_ key: ZWaveValueKey) -> Bool { network.valueID(for: key) != nil }
+
+    /// Switches a binary switch or socket (Switch Binary 0x25, index 0). Wraps `zw_value_set_bool`.
+    public func setSwitch(node: NodeID, instance: UInt8 = 1, on: Bool) throws(ZWaveError) {
+        let key = ZWaveValueKey(node: node, commandClass: CommandClass.switchBinary, instance: instance, index: 0)
+        let id = try knownValue(key, call: "OpenZWave.setSwitch")
+        let manager = try requireManager("OpenZWave.setSwitch", node: node)
+        var c = id.cValue
+        try ZWaveError.check(zw_value_set_bool(manager, &c, on), call: "zw_value_set_bool", node: node)
+    }
+
+    /// Writes any value (`zw_value_set_*`, Manager::SetValue / SetValueListSelection).
+    public func setValue(_ id: ZWaveValueID, to input: ZWaveValueInput) throws(ZWaveError) {
+        let manager = try requireManager("zw_value_set", node: id.node)
+        var c = id.cValue
+        switch input {
+        case .bool(let v):
+            try ZWaveError.check(zw_value_set_bool(manager, &c, v), call: "zw_value_set_bool", node: id.node)
+        case .byte(let v):
+            try ZWaveError.check(zw_value_set_byte(manager, &c, v), call: "zw_value_set_byte", node: id.node)
+        case .short(let v):
+            try ZWaveError.check(zw_value_set_short(manager, &c, v), call: "zw_value_set_short", node: id.node)
+        case .int(let v):
+            try ZWaveError.check(zw_value_set_int(manager, &c, v), call: "zw_value_set_int", node: id.node)
+        case .decimal(let v):
+            try ZWaveError.check(zw_value_set_decimal(manager, &c, v), call: "zw_value_set_decimal", node: id.node)
+        case .string(let v):
+            try ZWaveError.check(zw_value_set_string(manager, &c, v), call: "zw_value_set_string", node: id.node)
+        case .listValue(let v):
+            try ZWaveError.check(
+                zw_value_set_list_value(manager, &c, v), call: "zw_value_set_list_value", node: id.node)
+        case .listLabel(let v):
+            try ZWaveError.check(
+                zw_value_set_list_label(manager, &c, v), call: "zw_value_set_list_label", node: id.node)
+        }
+    }
+
+    /// Asks the node for the value again (`zw_value_refresh`, Manager::RefreshValue); the answer arrives
+    /// as `valueChanged`/`valueRefreshed`.
+    public func refresh(_ id: ZWaveValueID) throws(ZWaveError) {
+        let manager = try requireManager("zw_value_refresh", node: id.node)
+        var c = id.cValue
+        try ZWaveError.check(zw_value_refresh(manager, &c), call: "zw_value_refresh", node: id.node)
+    }
+
+    /// Reads a value's current state from OpenZWave's cache (`zw_value_read`); no radio traffic.
+    public func read(_ id: ZWaveValueID) throws(ZWaveError) -> ZWaveValue {
+        let manager = try requireManager("zw_value_read", node: id.node)
+        var c = id.cValue
+        var snapshot = zw_value_snapshot()
+        try ZWaveError.check(zw_value_read(manager, &c, &snapshot), call: "zw_value_read", node: id.node)
+        return ZWaveValue(id: id, snapshot: snapshot)
+    }
+
+    /// The value id OpenZWave reported for this place, if any.
+    public func valueID(for key: ZWaveValueKey) -> ZWaveValueID? { network.valueID(for: key) }
+
+    /// All values OpenZWave reported for a node (or all nodes), sorted by place.
+    public func valueIDs(node: NodeID? = nil) -> [ZWaveValueID] {
+        network.valueIDs(node: node)
+    }
+
+    /// Sets configuration parameter `param` (`zw_set_config_param`, Manager::SetConfigParam); size 1, 2 or 4.
+    public func setConfigParameter(node: NodeID, parameter: UInt8, value: Int32, size: UInt8) throws(ZWaveError) {
+        let (manager, home) = try requireReady("zw_set_config_param", node: node)
+        try ZWaveError.check(
+            zw_set_config_param(manager, home.rawValue, node.rawValue, parameter, value, size),
+            call: "zw_set_config_param", node: node)
+    }
+
+    /// Asks the node for parameter `param` (`zw_request_config_param`); the answer arrives as a value
+    /// event (genre config, command class 0x70, index = parameter).
+    public func requestConfigParameter(node: NodeID, parameter: UInt8) throws(ZWaveError) {
+        let (manager, home) = try requireReady("zw_request_config_param", node: node)
+        try ZWaveError.check(
+            zw_request_config_param(manager, home.rawValue, node.rawValue, parameter),
+            call: "zw_request_config_param", node: node)
+    }
+
+    func knownValue(_ key: ZWaveValueKey, call: String) throws(ZWaveError) -> ZWaveValueID {
+        _ = try requireReady(call, node: key.node)
+        guard let id = network.valueID(for: key) else {
+            throw ZWaveError(.valueNotFound, call: call, node: key.node, message: "no value at \(key)")
+        }
+        return id
+    }
+
+    func requireManager(_ call: String, node: NodeID?) throws(ZWaveError) -> OpaquePointer {
+        guard let manager else { throw ZWaveError(.notRunning, call: call, node: node) }
+        return manager
+    }
+
+    func requireReady(_ call: String, node: NodeID?) throws(ZWaveError) -> (OpaquePointer, HomeID) {
+        let manager = try requireManager(call, node: node)
+        guard case .ready = supervision.phase, let home else { throw ZWaveError(.notReady, call: call, node: node) }
+        return (manager, home)
+    }
+}
