@@ -1,5 +1,6 @@
 import Foundation
 import IntegrationSupport
+import LabSupport
 import TestSupport
 import Testing
 

@@ -6,9 +6,7 @@ final class DoorWindowSensorNode: EmulatedNode, MultilevelSensing {
     var readings: [SensorReading]
 
     init(description d: NodeDescription, id: UInt8, included: Bool) {
-        readings = [
-            SensorReading(type: SensorReading.temperature, scale: 0, precision: 1, value: d.temperature ?? 20)
-        ]
+        readings = [.celsius(d.temperature ?? 20, precision: 1)]
         super.init(id: id, kind: .fgdw002, included: included)
         identify(
             (0x010F, 0x0702, 0x1000), generic: 0x07, specific: 0x01, listening: .sleeping,
@@ -19,8 +17,8 @@ final class DoorWindowSensorNode: EmulatedNode, MultilevelSensing {
         zwavePlusInfo = [0x01, 0x06, 0x00, 0x0C, 0x07, 0x0C, 0x07]
         groups = [1: AssociationGroup(max: 1, nodes: [1]), 2: AssociationGroup(max: 5), 3: AssociationGroup(max: 5)]
         groupNames = [1: "Lifeline", 2: "Status change", 3: "Alarm"]
-        batteryLevel = d.battery ?? 100
-        wakeUp = WakeUpState(interval: 21600, minimum: 3600, maximum: 64800, step: 3600)
+        battery = BatteryState(
+            level: d.battery ?? 100, wakeUp: WakeUpState(interval: 21600, minimum: 3600, maximum: 64800, step: 3600))
     }
 
     static let events: [UInt8: [UInt8]] = [
@@ -44,11 +42,13 @@ final class DoorWindowSensorNode: EmulatedNode, MultilevelSensing {
         return answer.map { NodeReaction(replies: [NodeReport(0, $0)]) }
     }
 
+    /// Basic Get: 0xFF while the door is open.
+    override func level(endpoint: UInt8) -> UInt8? { open ? 0xFF : 0x00 }
+
     /// The door opens or closes: Notification access control, door open / door closed.
     func setOpen(_ isOpen: Bool) -> [NodeReport] {
         open = isOpen
         let event = isOpen ? NotificationEvent.doorOpen : NotificationEvent.doorClosed
         return [NodeReport(0, NotificationEvent.report(type: NotificationEvent.accessControl, event: event))]
     }
-
 }

@@ -1,3 +1,10 @@
+/// What a battery node has besides its functional command classes: a level (Battery CC) and, if it sleeps, a
+/// sleep cycle (Wake Up CC; nil for a FLiRS node, which hears every frame).
+struct BatteryState {
+    var level: UInt8
+    var wakeUp: WakeUpState?
+}
+
 /// The sleeping behaviour of a battery node (Wake Up CC, 0x84), shared by every sleeping kind: asleep, the node
 /// hears nothing (the stick's SEND_DATA gets no ACK); it wakes on its interval's timer or on request (its button),
 /// sends a Wake Up Notification, stays awake while the controller talks to it and goes back to sleep on Wake Up
@@ -117,6 +124,11 @@ struct SensorReading {
         }
     }
 
+    /// An air temperature in °C shown with `precision` decimals.
+    static func celsius(_ value: Double, precision: UInt8) -> SensorReading {
+        SensorReading(type: temperature, scale: 0, precision: precision, value: value)
+    }
+
     /// Sensor Multilevel Types (SDS13812).
     static let temperature: UInt8 = 0x01
     static let luminance: UInt8 = 0x03
@@ -176,9 +188,9 @@ protocol MultilevelSensing: EmulatedNode {
 }
 
 extension MultilevelSensing {
-    /// A new value of one sensor (type as in `SensorReading`): the node reports it. Nothing for a sensor it lacks.
-    func setReading(type: UInt8, _ value: Double) -> [NodeReport] {
-        guard let i = readings.firstIndex(where: { $0.type == type }), value.isFinite else { return [] }
+    /// A new value of one sensor (type as in `SensorReading`): the node reports it; nil for a sensor it lacks.
+    func setReading(type: UInt8, _ value: Double) -> [NodeReport]? {
+        guard let i = readings.firstIndex(where: { $0.type == type }), value.isFinite else { return nil }
         readings[i].value = value
         return [NodeReport(0, readings[i].report)]
     }
@@ -197,16 +209,16 @@ extension EmulatedNode {
         }
     }
 
-    /// A new battery level (0-100 %; 0xFF is "low battery"): the node reports it.
-    func setBattery(_ level: UInt8) -> [NodeReport] {
-        guard batteryLevel != nil else { return [] }
-        batteryLevel = level
+    /// A new battery level (0-100 %; 0xFF is "low battery"): the node reports it; nil for a mains-powered node.
+    func setBattery(_ level: UInt8) -> [NodeReport]? {
+        guard battery != nil else { return nil }
+        battery?.level = level
         return [NodeReport(0, [0x80, 0x03, level])]
     }
 
-    /// Wakes a sleeping node (its button): it sends a Wake Up Notification. Nothing for a listening node.
-    func wake() -> [NodeReport] {
-        guard wakeUp != nil else { return [] }
+    /// Wakes a sleeping node (its button): it sends a Wake Up Notification; nil for a listening node.
+    func wake() -> [NodeReport]? {
+        guard wakeUp != nil else { return nil }
         wakeUp?.wake()
         return [NodeReport(0, WakeUpState.notification)]
     }

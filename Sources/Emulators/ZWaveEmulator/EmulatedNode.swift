@@ -45,10 +45,15 @@ class EmulatedNode {
     var groups: [UInt8: AssociationGroup] = [:]
     var config: [UInt8: ConfigValue] = [:]
     var switchAll: UInt8 = 0xFF
-    /// Battery level (%) of a battery node (Battery CC); nil for a mains-powered one.
-    var batteryLevel: UInt8?
-    /// The sleep cycle of a sleeping battery node (Wake Up CC); nil for one that always hears (mains, FLiRS).
-    var wakeUp: WakeUpState?
+    /// The battery (Battery CC) and, of a sleeping node, the sleep cycle (Wake Up CC); nil for a mains-powered node.
+    var battery: BatteryState?
+    /// Battery level (%) of a battery node; nil for a mains-powered one.
+    var batteryLevel: UInt8? { battery?.level }
+    /// The sleep cycle of a sleeping battery node; nil for one that always hears (mains, FLiRS).
+    var wakeUp: WakeUpState? {
+        get { battery?.wakeUp }
+        set { battery?.wakeUp = newValue }
+    }
 
     /// Whether the node hears the radio now: always, unless it is a sleeping node that is asleep.
     var isAwake: Bool { wakeUp?.awake ?? true }
@@ -117,11 +122,15 @@ class EmulatedNode {
 
     private func version(of cc: UInt8) -> UInt8 {
         if let v = versions[cc] { return v }
-        return commandClasses.contains(cc) || endpoints.contains { $0.commandClasses.contains(cc) } ? 1 : 0
+        // Basic is supported by every node, listed in its NIF or not.
+        return cc == 0x20 || commandClasses.contains(cc) || endpoints.contains { $0.commandClasses.contains(cc) }
+            ? 1 : 0
     }
 
     private func handleManagement(_ c: [UInt8], endpoint: UInt8) -> [UInt8]? {
         switch (c[0], c[1]) {
+        case (0x20, 0x02):  // Basic Get, for a node whose device class does not map Basic itself: its state, or 0
+            return [0x20, 0x03, level(endpoint: endpoint) ?? 0x00]
         case (0x5E, 0x01):  // Z-Wave Plus Info Get
             return zwavePlusInfo.map { [0x5E, 0x02] + $0 }
         case (0x86, 0x11):  // Version Get

@@ -12,9 +12,7 @@ final class RadiatorThermostatNode: EmulatedNode, MultilevelSensing {
 
     init(description d: NodeDescription, id: UInt8, included: Bool) {
         setpoints = [0x01: d.setpoint ?? 20, 0x0B: 16]
-        readings = [
-            SensorReading(type: SensorReading.temperature, scale: 0, precision: 2, value: d.temperature ?? 19.5)
-        ]
+        readings = [.celsius(d.temperature ?? 19.5, precision: 2)]
         super.init(id: id, kind: .spirit, included: included)
         identify(
             (0x0148, 0x0003, 0x0001), generic: 0x08, specific: 0x06, listening: .frequent,
@@ -24,7 +22,7 @@ final class RadiatorThermostatNode: EmulatedNode, MultilevelSensing {
             ])
         zwavePlusInfo = [0x01, 0x07, 0x00, 0x12, 0x00, 0x12, 0x00]  // sleeping listening slave, thermostat icon
         groups = [1: AssociationGroup(max: 1, nodes: [1])]
-        batteryLevel = d.battery ?? 100
+        battery = BatteryState(level: d.battery ?? 100)
     }
 
     override func handleDevice(_ c: [UInt8], endpoint: UInt8) -> NodeReaction? {

@@ -13,12 +13,12 @@ final class WallMoteQuadNode: EmulatedNode {
                 0x5E: 2, 0x85: 2, 0x59: 1, 0x8E: 2, 0x86: 2, 0x72: 2, 0x5A: 1, 0x73: 1, 0x80: 1, 0x84: 2, 0x70: 1,
                 0x5B: 2, 0x7A: 2,
             ])
-        zwavePlusInfo = [0x01, 0x06, 0x00, 0x0D, 0x01, 0x0D, 0x01]  // sleeping reporting slave, remote control icon
+        zwavePlusInfo = [0x01, 0x06, 0x00, 0x16, 0x00, 0x16, 0x00]  // sleeping reporting slave, wall controller icon
         groups = [1: AssociationGroup(max: 1, nodes: [1])]
         for g in 2...9 { groups[UInt8(g)] = AssociationGroup(max: 5) }
         groupNames = [1: "Lifeline"]
-        batteryLevel = d.battery ?? 100
-        wakeUp = WakeUpState(interval: 0, minimum: 0, maximum: 16_777_200, step: 240)
+        battery = BatteryState(
+            level: d.battery ?? 100, wakeUp: WakeUpState(interval: 0, minimum: 0, maximum: 16_777_200, step: 240))
     }
 
     override func handleDevice(_ c: [UInt8], endpoint: UInt8) -> NodeReaction? {
@@ -30,10 +30,9 @@ final class WallMoteQuadNode: EmulatedNode {
         }
     }
 
-    /// A button (1-4) is used: a Central Scene Notification with the next sequence number. Nothing for another
-    /// button.
-    func press(button: UInt8, _ action: SceneAction) -> [NodeReport] {
-        guard (1...Self.buttons).contains(button) else { return [] }
+    /// A button (1-4) is used: a Central Scene Notification with the next sequence number; nil for another button.
+    func press(button: UInt8, _ action: SceneAction) -> [NodeReport]? {
+        guard (1...Self.buttons).contains(button) else { return nil }
         sequence &+= 1
         return [NodeReport(0, [0x5B, 0x03, sequence, action.keyAttribute, button])]
     }

@@ -3,11 +3,14 @@ internal import Dispatch
 /// Control API of the battery and sensor kinds (sleeping nodes, sensors, buttons, the lock, the shutter). Every
 /// method is thread-safe and returns false when `node` is not an included node of the right kind.
 extension ZWaveStickEmulator {
-    /// Runs `action` on the included node `id` if it is a `T`, and sends the reports it returns.
-    private func act<T>(_ id: UInt8, as type: T.Type, _ action: (T) -> [NodeReport]) -> Bool {
+    /// Runs `action` on the included node `id` if it is a `T`, and sends the reports it returns; false when there is
+    /// no such node or `action` returns nil (the node lacks what it acts on).
+    private func act<T>(_ id: UInt8, as type: T.Type, _ action: (T) -> [NodeReport]?) -> Bool {
         queue.sync {
-            guard let node = nodes[id], node.included, let typed = node as? T else { return false }
-            sendUnsolicited(action(typed), from: id)
+            guard let node = nodes[id], node.included, let typed = node as? T, let reports = action(typed) else {
+                return false
+            }
+            sendUnsolicited(reports, from: id)
             return true
         }
     }
@@ -27,36 +30,35 @@ extension ZWaveStickEmulator {
     /// The casing of a MultiSensor 6 or door/window sensor is opened.
     @discardableResult
     public func tamper(node: UInt8) -> Bool {
-        queue.sync { nodes[node] is MultiSensor6Node || nodes[node] is DoorWindowSensorNode }
-            && act(node, as: EmulatedNode.self) { _ in [NodeReport(0, NotificationEvent.tamperReport)] }
+        act(node, as: EmulatedNode.self) {
+            $0 is MultiSensor6Node || $0 is DoorWindowSensorNode ? [NodeReport(0, NotificationEvent.tamperReport)] : nil
+        }
     }
 
     /// A WallMote Quad's button (1-4) is pressed 1-5 times, held or released.
     @discardableResult
     public func pressSceneButton(node: UInt8, button: UInt8, _ action: SceneAction) -> Bool {
-        queue.sync { (1...WallMoteQuadNode.buttons).contains(button) }
-            && act(node, as: WallMoteQuadNode.self) { $0.press(button: button, action) }
+        act(node, as: WallMoteQuadNode.self) { $0.press(button: button, action) }
     }
 
     /// A battery node's level changes (0-100 %): it reports the new level.
     @discardableResult
     public func setBattery(node: UInt8, level: UInt8) -> Bool {
-        queue.sync { nodes[node]?.batteryLevel != nil } && act(node, as: EmulatedNode.self) { $0.setBattery(level) }
+        act(node, as: EmulatedNode.self) { $0.setBattery(level) }
     }
 
     /// A sensor's reading changes (`type`: a Sensor Multilevel type, 1 temperature °C, 3 luminance lux,
     /// 5 humidity %, 27 ultraviolet): the node reports it.
     @discardableResult
     public func setSensor(node: UInt8, type: UInt8, value: Double) -> Bool {
-        queue.sync { (nodes[node] as? any MultilevelSensing)?.readings.contains { $0.type == type } ?? false }
-            && act(node, as: (any MultilevelSensing).self) { $0.setReading(type: type, value) }
+        act(node, as: (any MultilevelSensing).self) { $0.setReading(type: type, value) }
     }
 
     /// Wakes a sleeping node (as its button does): it sends a Wake Up Notification and stays awake until the
     /// controller sends Wake Up No More Information, or for 10 s without a frame.
     @discardableResult
     public func wake(node: UInt8) -> Bool {
-        queue.sync { nodes[node]?.wakeUp != nil } && act(node, as: EmulatedNode.self) { $0.wake() }
+        act(node, as: EmulatedNode.self) { $0.wake() }
     }
 
     /// Whether a node hears the radio now (false: a sleeping node that sleeps); nil without such a node.
