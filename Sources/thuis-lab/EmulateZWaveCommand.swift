@@ -12,7 +12,7 @@ import ZWaveEmulator
     import Glibc
 #endif
 
-/// `thuis-lab emulate zwave --link <path> [--network <file|house|default|large>] [--latency ms] [--trace]`:
+/// `thuis-lab emulate zwave --link <path> [--network <file|house|default|large|sensors>] [--latency ms] [--trace]`:
 /// serves an emulated Z-Wave Serial API stick on a pty until SIGINT/SIGTERM. A control FIFO at
 /// `<link>.ctl` accepts lines such as `press 2 s2 single`, `load 3 4 120.5`, `dead 2 on`, `unplug`.
 struct EmulateZWaveCommand: AsyncParsableCommand {
@@ -23,12 +23,15 @@ struct EmulateZWaveCommand: AsyncParsableCommand {
             load <node> <endpoint> <watts>, toggle <node> [endpoint], dead <node> on|off, \
             loss <node> <percent> [seed], join <node>, \
             nak, can, unplug, replug, latency <ms>, raw <hex…>, report <node> <hex…>, state <node> [endpoint], \
-            move <node> <neighbour…> (what it hears on the radio; 1 = the stick).
+            move <node> <neighbour…> (what it hears on the radio; 1 = the stick); for the battery and sensor \
+            kinds: motion <node> on|off, door <node> open|close, tamper <node>, \
+            button <node> <1-4> 1x…5x|held|released, battery <node> <0-100>, temperature <node> <°C>, \
+            sensor <node> temperature|humidity|luminance|uv <value>, wake <node>, lock <node> lock|unlock.
             """)
 
     @Option(help: "Path at which to symlink the emulated stick's device.") var link: String
-    @Option(help: "Network description: a TOML file, or the presets 'default', 'house' or 'large'.") var network:
-        String?
+    @Option(help: "Network description: a TOML file, or the presets 'default', 'house', 'large' or 'sensors'.")
+    var network: String?
     @Option(help: "Emulated radio latency per transaction, in milliseconds (realistic: 30).") var latency: Int = 5
     @Flag(help: "Log every frame, decoded.") var trace = false
 

@@ -45,6 +45,18 @@ class EmulatedNode {
     var groups: [UInt8: AssociationGroup] = [:]
     var config: [UInt8: ConfigValue] = [:]
     var switchAll: UInt8 = 0xFF
+    /// The battery (Battery CC) and, of a sleeping node, the sleep cycle (Wake Up CC); nil for a mains-powered node.
+    var battery: BatteryState?
+    /// Battery level (%) of a battery node; nil for a mains-powered one.
+    var batteryLevel: UInt8? { battery?.level }
+    /// The sleep cycle of a sleeping battery node; nil for one that always hears (mains, FLiRS).
+    var wakeUp: WakeUpState? {
+        get { battery?.wakeUp }
+        set { battery?.wakeUp = newValue }
+    }
+
+    /// Whether the node hears the radio now: always, unless it is a sleeping node that is asleep.
+    var isAwake: Bool { wakeUp?.awake ?? true }
 
     init(id: UInt8, kind: NodeKind, included: Bool) {
         self.id = id
@@ -77,6 +89,8 @@ class EmulatedNode {
     /// Handles one command addressed to `endpoint` (0 = root).
     final func receive(_ command: [UInt8], endpoint: UInt8) -> NodeReaction {
         guard command.count >= 2 else { return NodeReaction() }
+        wakeUp?.idle = 0
+        if let battery = handleBattery(command) { return NodeReaction(replies: [NodeReport(endpoint, battery)]) }
         if let device = handleDevice(command, endpoint: endpoint) { return device }
         if let reply = handleManagement(command, endpoint: endpoint) {
             return NodeReaction(replies: [NodeReport(endpoint, reply)])
@@ -90,6 +104,16 @@ class EmulatedNode {
     /// Periodic work over `seconds` of emulated time; returns reports to send.
     func tick(seconds: Double) -> [NodeReport] { [] }
 
+    /// Time passes: `emulated` seconds of emulated time, `real` seconds of real time. The device's periodic work,
+    /// then the sleep cycle (a timed wake-up sends a Wake Up Notification); returns the reports to send.
+    final func advance(emulated: Double, real: Double) -> [NodeReport] {
+        var reports = tick(seconds: emulated)
+        if wakeUp?.advance(emulated: emulated, real: real) == true {
+            reports.append(NodeReport(0, WakeUpState.notification))
+        }
+        return reports
+    }
+
     /// A new load (W) on an endpoint; returns reports to send.
     func setLoad(_ watts: Double, endpoint: UInt8) -> [NodeReport] { [] }
 
@@ -98,11 +122,15 @@ class EmulatedNode {
 
     private func version(of cc: UInt8) -> UInt8 {
         if let v = versions[cc] { return v }
-        return commandClasses.contains(cc) || endpoints.contains { $0.commandClasses.contains(cc) } ? 1 : 0
+        // Basic is supported by every node, listed in its NIF or not.
+        return cc == 0x20 || commandClasses.contains(cc) || endpoints.contains { $0.commandClasses.contains(cc) }
+            ? 1 : 0
     }
 
     private func handleManagement(_ c: [UInt8], endpoint: UInt8) -> [UInt8]? {
         switch (c[0], c[1]) {
+        case (0x20, 0x02):  // Basic Get, for a node whose device class does not map Basic itself: its state, or 0
+            return [0x20, 0x03, level(endpoint: endpoint) ?? 0x00]
         case (0x5E, 0x01):  // Z-Wave Plus Info Get
             return zwavePlusInfo.map { [0x5E, 0x02] + $0 }
         case (0x86, 0x11):  // Version Get

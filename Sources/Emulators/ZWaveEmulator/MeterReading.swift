@@ -27,6 +27,22 @@ public enum MeterReading {
         return MeterScale(rawValue: (command[2] >> 3) & 0x07) ?? .watts
     }
 
+    /// Answers the Meter commands of an electric meter reading `watts` and `kilowattHours`: the reply (Get,
+    /// Supported Get) and whether the command was a Reset.
+    static func answer(_ c: [UInt8], watts: Double, kilowattHours: Double) -> (reply: [UInt8]?, reset: Bool) {
+        switch c[1] {
+        case 0x01:
+            let scale = requestedScale(c)
+            return (report(scale == .watts ? watts : kilowattHours, scale: scale), false)
+        case 0x03:
+            return (supportedReport, false)
+        case 0x05:
+            return (nil, true)
+        default:
+            return (nil, false)
+        }
+    }
+
     /// A load in W made safe for arithmetic: finite, 0…100 kW.
     static func sanitizedWatts(_ watts: Double) -> Double {
         watts.isFinite ? min(max(watts, 0), 100_000) : 0

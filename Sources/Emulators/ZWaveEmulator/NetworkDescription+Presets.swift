@@ -38,12 +38,27 @@ extension NetworkDescription {
         ])
     }
 
-    /// `default`, `house`, `large`, or nil.
+    /// One node of each battery and sensor kind: 2 MultiSensor 6, 3 door/window sensor, 4 roller shutter,
+    /// 5 radiator thermostat, 6 WallMote Quad, 7 door lock. The sleeping ones (2, 3, 6) answer only once woken.
+    public static var sensors: NetworkDescription {
+        NetworkDescription(nodes: [
+            NodeDescription(id: 2, kind: .multisensor6, name: "hall sensor", temperature: 21.5, battery: 90),
+            NodeDescription(id: 3, kind: .fgdw002, name: "front door", temperature: 19, battery: 80),
+            NodeDescription(id: 4, kind: .fgr223, name: "living room shutter", level: 99, loads: [120]),
+            NodeDescription(
+                id: 5, kind: .spirit, name: "bedroom radiator", temperature: 19.5, setpoint: 20, battery: 70),
+            NodeDescription(id: 6, kind: .wallmoteQuad, name: "wallmote", battery: 60),
+            NodeDescription(id: 7, kind: .danalock, name: "front door lock", battery: 50),
+        ])
+    }
+
+    /// `default`, `house`, `large`, `sensors`, or nil.
     public static func preset(named name: String) -> NetworkDescription? {
         switch name {
         case "default": .defaultNetwork
         case "house": .house
         case "large": .large
+        case "sensors": .sensors
         default: nil
         }
     }

@@ -23,7 +23,8 @@ extension NetworkDescription {
     /// tx_status_report = true   # optional: the stick reports each frame's route (500/700 series); default false
     /// [[node]]
     /// id = 2
-    /// kind = "fgd212"           # fgd212 | powernode6 | binary_switch | joining
+    /// kind = "fgd212"           # fgd212 | powernode6 | binary_switch | multisensor6 | fgdw002 | fgr223 | spirit
+    ///                           # | wallmote_quad | danalock | joining
     /// name = "bedroom light"
     /// level = 0                 # fgd212
     /// loads = [60.0]            # W per endpoint
@@ -33,6 +34,9 @@ extension NetworkDescription {
     /// joins_as = "binary_switch" # joining
     /// join_after = 2.0          # joining: seconds; omit to join only on request
     /// neighbors = [1, 3]        # the nodes it hears directly (1 = the stick); omit: the stick only
+    /// temperature = 21.5        # multisensor6, fgdw002, spirit: °C
+    /// setpoint = 20.0           # spirit: heating setpoint, °C
+    /// battery = 80              # battery nodes: %
     /// ```
     public init(toml text: String) throws(NetworkDescriptionError) {
         let file: File
@@ -71,11 +75,21 @@ extension NetworkDescription {
             if let heard = n.neighbors, let bad = heard.first(where: { !(1...232).contains($0) || $0 == n.id }) {
                 throw .invalid(reason: "node \(n.id): neighbour \(bad) is not another node id 1…232")
             }
+            if let t = n.temperature, !(t.isFinite && (-40...100).contains(t)) {
+                throw .invalid(reason: "node \(n.id): temperature must be -40…100")
+            }
+            if let t = n.setpoint, !(t.isFinite && (8...28).contains(t)) {
+                throw .invalid(reason: "node \(n.id): setpoint must be 8…28")
+            }
+            if let b = n.battery, !(0...100).contains(b) {
+                throw .invalid(reason: "node \(n.id): battery must be 0…100")
+            }
             nodes.append(
                 NodeDescription(
                     id: UInt8(n.id), kind: kind, name: n.name, level: UInt8(n.level ?? 0), switches: n.switches ?? [],
                     loads: n.loads ?? [], realFraming: framing == "real", sceneActivation: n.scene_activation ?? false,
-                    joinsAs: joinsAs, joinAfter: n.join_after, neighbors: n.neighbors.map { $0.map(UInt8.init) }))
+                    joinsAs: joinsAs, joinAfter: n.join_after, neighbors: n.neighbors.map { $0.map(UInt8.init) },
+                    temperature: n.temperature, setpoint: n.setpoint, battery: n.battery.map(UInt8.init)))
         }
         if let scale = file.time_scale, !(scale.isFinite && scale > 0) {
             throw .invalid(reason: "time_scale must be > 0")
@@ -119,5 +133,8 @@ extension NetworkDescription {
         var joins_as: String?
         var join_after: Double?
         var neighbors: [Int]?
+        var temperature: Double?
+        var setpoint: Double?
+        var battery: Int?
     }
 }

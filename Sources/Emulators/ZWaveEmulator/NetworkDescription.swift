@@ -49,12 +49,19 @@ public struct NodeDescription: Sendable, Equatable {
     /// The nodes it hears directly (1 = the controller); nil: the controller only. Links count both ways
     /// (``NetworkDescription/neighborTable``).
     public var neighbors: [UInt8]?
+    /// Initial temperature (°C) of a node with a temperature sensor (multisensor6, fgdw002, spirit).
+    public var temperature: Double?
+    /// Initial heating setpoint (°C) of a thermostat (spirit).
+    public var setpoint: Double?
+    /// Initial battery level (%) of a battery node.
+    public var battery: UInt8?
 
     /// A node; every field but `id` and `kind` has the device's factory default.
     public init(
         id: UInt8, kind: NodeKind, name: String? = nil, level: UInt8 = 0, switches: [Bool] = [],
         loads: [Double] = [], realFraming: Bool = true, sceneActivation: Bool = false,
-        joinsAs: NodeKind = .binarySwitch, joinAfter: Double? = nil, neighbors: [UInt8]? = nil
+        joinsAs: NodeKind = .binarySwitch, joinAfter: Double? = nil, neighbors: [UInt8]? = nil,
+        temperature: Double? = nil, setpoint: Double? = nil, battery: UInt8? = nil
     ) {
         self.id = id
         self.kind = kind
@@ -67,6 +74,9 @@ public struct NodeDescription: Sendable, Equatable {
         self.joinsAs = joinsAs
         self.joinAfter = joinAfter
         self.neighbors = neighbors
+        self.temperature = temperature
+        self.setpoint = setpoint
+        self.battery = battery
     }
 }
 
@@ -78,6 +88,18 @@ public enum NodeKind: String, Sendable, CaseIterable, Codable {
     case powernode6
     /// A plain plug-in binary switch (Everspring AN157).
     case binarySwitch = "binary_switch"
+    /// Aeotec MultiSensor 6 (ZW100), a sleeping battery node.
+    case multisensor6
+    /// Fibaro Door/Window Sensor 2 (FGDW002), a sleeping battery node.
+    case fgdw002
+    /// Fibaro Roller Shutter 3 (FGR223).
+    case fgr223
+    /// Eurotronic Spirit Z-Wave Plus radiator thermostat (FLiRS).
+    case spirit
+    /// Aeotec WallMote Quad (ZW130), a sleeping battery node.
+    case wallmoteQuad = "wallmote_quad"
+    /// Danalock V2 BTZE door lock (FLiRS; without S0).
+    case danalock
     /// A node that is not yet included and joins when the controller is in inclusion mode.
     case joining
 }

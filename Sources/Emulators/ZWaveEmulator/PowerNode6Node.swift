@@ -69,15 +69,10 @@ final class PowerNode6Node: EmulatedNode {
             return NodeReaction(unsolicited: [NodeReport(ep, [0x25, 0x03, sockets[i] ? 0xFF : 0x00])] + powerReport(i))
         case (0x25, 0x02), (0x20, 0x02):
             return NodeReaction(replies: [NodeReport(endpoint, [c[0], 0x03, sockets[i] ? 0xFF : 0x00])])
-        case (0x32, 0x01):
-            let scale = MeterReading.requestedScale(c)
-            let value = scale == .watts ? power(i) : energy[i]
-            return NodeReaction(replies: [NodeReport(endpoint, MeterReading.report(value, scale: scale))])
-        case (0x32, 0x03):
-            return NodeReaction(replies: [NodeReport(endpoint, MeterReading.supportedReport)])
-        case (0x32, 0x05):
-            energy[i] = 0
-            return NodeReaction()
+        case (0x32, _):
+            let (reply, reset) = MeterReading.answer(c, watts: power(i), kilowattHours: energy[i])
+            if reset { energy[i] = 0 }
+            return NodeReaction(replies: reply.map { [NodeReport(endpoint, $0)] } ?? [])
         default:
             return nil
         }

@@ -3,7 +3,10 @@ extension ZWaveStickEmulator {
     /// `press <node> s1|s2 single|double|triple|hold|release`, `load <node> <endpoint> <watts>`,
     /// `toggle <node> [endpoint]`, `dead <node> on|off`, `loss <node> <percent> [seed]`, `join <node>` (network button),
     /// `nak`, `can`, `unplug`, `replug`, `latency <ms>`, `raw <hex bytes>`, `report <node> <hex bytes>`,
-    /// `state <node> [endpoint]`, `move <node> <neighbour>...` (what the node hears on the radio from now on).
+    /// `state <node> [endpoint]`, `move <node> <neighbour>...` (what the node hears on the radio from now on);
+    /// for the battery and sensor kinds: `motion <node> on|off`, `door <node> open|close`, `tamper <node>`,
+    /// `button <node> <1-4> 1x…5x|held|released`, `battery <node> <0-100>`, `temperature <node> <°C>`,
+    /// `sensor <node> temperature|humidity|luminance|uv <value>`, `wake <node>`, `lock <node> lock|unlock`.
     public func execute(_ line: String) -> String {
         let words = line.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
         guard let verb = words.first?.lowercased() else { return "error: empty command" }
@@ -81,7 +84,7 @@ extension ZWaveStickEmulator {
             guard let n = node(0), let value = level(node: n, endpoint: node(1) ?? 0) else { return "error: no node" }
             return "level \(value)"
         default:
-            return "error: unknown command \(verb)"
+            return executeSensorLine(verb, args) ?? "error: unknown command \(verb)"
         }
     }
 }

@@ -80,7 +80,7 @@ extension ZWaveStickEmulator {
     private func requestNodeInfo(_ f: SerialFrame) {
         let id = f.payload.first ?? 0
         respond(f, [0x01])
-        let info = nodes[id].flatMap { $0.included && !$0.dead ? $0.nodeInformation : nil }
+        let info = nodes[id].flatMap { $0.included && !$0.dead && $0.isAwake ? $0.nodeInformation : nil }
         let delay = info == nil ? latencySeconds + 0.15 : latencySeconds
         afterRadio(delay) { [weak self] in
             guard let self else { return }
@@ -106,7 +106,7 @@ extension ZWaveStickEmulator {
         let callback: UInt8 = p.count >= 2 + length + 2 ? p[2 + length + 1] : 0
         respond(f, [0x01])
 
-        let reachable = nodes[id].map { $0.included && !$0.dead } ?? false
+        let reachable = nodes[id].map { $0.included && !$0.dead && $0.isAwake } ?? false
         let latency = latencySeconds
         guard (reachable && !dropsFrame(to: id)) || id == 0xFF else {
             // NO_ACK after the routing attempts.

@@ -124,6 +124,12 @@ public final class ZWaveStickEmulator: @unchecked Sendable {
         case .fgd212: FibaroDimmer2Node(description: d, id: d.id, included: included)
         case .powernode6: PowerNode6Node(description: d, id: d.id, included: included)
         case .binarySwitch, .joining: BinarySwitchNode(description: d, id: d.id, included: included)
+        case .multisensor6: MultiSensor6Node(description: d, id: d.id, included: included)
+        case .fgdw002: DoorWindowSensorNode(description: d, id: d.id, included: included)
+        case .fgr223: RollerShutterNode(description: d, id: d.id, included: included)
+        case .spirit: RadiatorThermostatNode(description: d, id: d.id, included: included)
+        case .wallmoteQuad: WallMoteQuadNode(description: d, id: d.id, included: included)
+        case .danalock: DoorLockNode(description: d, id: d.id, included: included)
         }
     }
 
@@ -345,11 +351,11 @@ public final class ZWaveStickEmulator: @unchecked Sendable {
     private func tick() {
         let now = DispatchTime.now()
         let scale = network.timeScale.isFinite && network.timeScale > 0 ? network.timeScale : 1
-        let seconds = Double(now.uptimeNanoseconds &- lastTick.uptimeNanoseconds) / 1e9 * scale
+        let real = Double(now.uptimeNanoseconds &- lastTick.uptimeNanoseconds) / 1e9
         lastTick = now
         for id in nodes.keys.sorted() {
             guard let node = nodes[id], node.included else { continue }
-            let reports = node.tick(seconds: seconds)
+            let reports = node.advance(emulated: real * scale, real: real)
             if !reports.isEmpty { sendUnsolicited(reports, from: id) }
         }
     }
