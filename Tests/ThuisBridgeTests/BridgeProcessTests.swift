@@ -93,9 +93,10 @@ import Testing
                 try? await running.watcher.publish(topic: "Thuis/device/attic/lamp/set", text: "on")
                 let events = await running.watcher.received(on: "Thuis/bridge/restart/event")
                 let count = await running.watcher.received.count
-                return count > mark && events.contains {
-                    JSONMessage($0)?.string("reason", contains: "unknown device attic/lamp") == true
-                }
+                return count > mark
+                    && events.contains {
+                        JSONMessage($0)?.string("reason", contains: "unknown device attic/lamp") == true
+                    }
             }
         } catch {
             Issue.record("bridge output:\n\(running.bridge.outputText)")

@@ -83,7 +83,8 @@ import ZWaveEmulator
             try await admin.publish(topic: "Thuis/bridge/living/request/devices", text: #"{"transaction":"fence"}"#)
             _ = try await admin.waitForMessage(topic: "Thuis/bridge/living/response/devices", from: mark)
             #expect(await admin.received(on: "Thuis/bridge/living/response/exclude").isEmpty)
-            #expect(await admin.received.dropFirst(mark).allSatisfy {
+            #expect(
+                await admin.received.dropFirst(mark).allSatisfy {
                     !(JSONMessage($0)?.type?.hasPrefix("exclusion") ?? false)
                         && !$0.topic.hasSuffix("/response/exclude")
                 })
