@@ -25,9 +25,10 @@ extension RequestResult {
         }
     }
 
-    /// `2026-11-22T04:38:02Z`: UTC, whole seconds (truncated).
-    static func timestamp(_ secondsSince1970: Double) -> JSONValue {
-        .string(Timestamp.iso8601(secondsSince1970: secondsSince1970))
+    /// A time as the contract writes it (`last_seen`, `read_at`): `2026-11-22T04:38:02Z`, UTC, whole seconds
+    /// (truncated).
+    public static func timestamp(secondsSince1970: Double) -> String {
+        Timestamp.iso8601(secondsSince1970: secondsSince1970)
     }
 }
 
@@ -139,7 +140,8 @@ extension NeighborMap {
             var fields: [(String, JSONValue)] = [
                 ("node", .int(entry.node)), ("neighbors", .array(entry.neighbors.map { .int($0) })),
                 ("hops", entry.hops.map { .int($0) } ?? .null),
-                ("read_at", entry.readAt.map { RequestResult.timestamp($0) } ?? .null), ("dead", .bool(entry.dead)),
+                ("read_at", entry.readAt.map { .string(RequestResult.timestamp(secondsSince1970: $0)) } ?? .null),
+                ("dead", .bool(entry.dead)),
             ]
             if let error = entry.refreshError { fields.append(("refresh_error", .string(error))) }
             return .object(fields)
@@ -192,6 +194,6 @@ extension NodeDetails {
             ("manufacturer", .string(manufacturer)), ("product", .string(product)),
             ("manufacturer_id", .string(manufacturerID)), ("product_type", .string(productType)),
             ("product_id", .string(productID)), ("interview_stage", .string(interviewStage)),
-        ] + (lastSeen.map { [("last_seen", RequestResult.timestamp($0))] } ?? [])
+        ] + (lastSeen.map { [("last_seen", .string(RequestResult.timestamp(secondsSince1970: $0)))] } ?? [])
     }
 }

@@ -152,8 +152,9 @@ extension ZWaveBackend {
         continuation.emit(.nodeRemoved(node: Int(node.rawValue)))
     }
 
-    /// `2026-11-22T04:38:02Z`: UTC, whole seconds (truncated).
+    /// `2026-11-22T04:38:02Z`: a time as the contract writes it (UTC, whole seconds, truncated), by the core's
+    /// encoder (``RequestResult/timestamp(secondsSince1970:)``).
     nonisolated static func timestamp(_ date: Date) -> String {
-        Timestamp.iso8601(secondsSince1970: date.timeIntervalSince1970)
+        RequestResult.timestamp(secondsSince1970: date.timeIntervalSince1970)
     }
 }
