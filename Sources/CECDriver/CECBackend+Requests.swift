@@ -6,7 +6,7 @@ extension CECBackend: BridgeRequestHandler {
 
     /// `cec_tx` with `{"frame": "10:04"}` (parsed by the core) transmits the frame with `libcec_transmit` and
     /// answers with the frame as sent.
-    public func handle(_ request: BridgeRequest) async throws(RequestFailure) -> JSONValue {
+    public func handle(_ request: BridgeRequest) async throws(RequestFailure) -> RequestResult {
         guard case .cecTransmit(let bytes) = request, let frame = CECFrame(bytes: bytes) else {
             throw RequestFailure("\(request.verb) is not a CEC request")
         }
@@ -17,7 +17,7 @@ extension CECBackend: BridgeRequestHandler {
             throw RequestFailure("\(error)")
         }
         markActive()
-        return .object([("frame", .string(frame.description))])
+        return .cecTransmitted(CECTransmitResult(frame: frame.description))
     }
 
     /// Puts `marker` behind the events emitted so far: the bridge answers a request once it has published them.

@@ -1,6 +1,7 @@
 public import BridgeCore
 
-/// A `BridgeRequestHandler` that records the requests it runs and answers each with `{"ok": true}`.
+/// A `BridgeRequestHandler` that records the requests it runs and answers each with a started heal
+/// (`{"node": null, "started": true}`).
 public actor FakeRequestHandler: BridgeRequestHandler {
     public nonisolated let verbs: Set<BridgeRequest.Verb>
     public private(set) var handled: [BridgeRequest] = []
@@ -9,10 +10,10 @@ public actor FakeRequestHandler: BridgeRequestHandler {
 
     public init(verbs: Set<BridgeRequest.Verb>) { self.verbs = verbs }
 
-    public func handle(_ request: BridgeRequest) async throws(RequestFailure) -> JSONValue {
+    public func handle(_ request: BridgeRequest) async throws(RequestFailure) -> RequestResult {
         handled.append(request)
         if holding { await withCheckedContinuation { held.append($0) } }
-        return .object([("ok", true)])
+        return .healStarted(node: nil)
     }
 
     /// Emits no events: the marker is reached at once.

@@ -31,6 +31,12 @@ import ZWaveEmulator
         return try JSONValue.parse(Array(message.text.utf8))
     }
 
+    /// The whole `ok` response to `response`'s transaction with `data`, as the bridge writes it (the golden of
+    /// `ResponseGoldenTests`, end to end).
+    static func okResponse(_ response: JSONValue, data: String) -> String {
+        #"{"transaction":"# + (response["transaction"] ?? .null).serialized + #","status":"ok","data":"# + data + "}"
+    }
+
     static func members(_ group: JSONValue?) -> [String] {
         guard case .array(let list)? = group?["members"] else { return [] }
         return list.compactMap { if case .string(let text) = $0 { text } else { nil } }
@@ -59,6 +65,15 @@ import ZWaveEmulator
             #expect(groups.map { $0["max"] ?? .null } == [1, 8, 8, 8, 8].map { .int($0) })
             #expect(Self.members(groups.first) == ["1:1"], "\(listed)")
             #expect(house.stick.associations(node: 2, group: 1)?.endpoints == [[1, 1]])
+            #expect(
+                listed.serialized
+                    == Self.okResponse(
+                        listed,
+                        data: #"{"node":2,"controller":1,"groups":[{"group":1,"label":"Lifeline","max":1,"#
+                            + #""members":["1:1"]},{"group":2,"label":"On/Off(S1)","max":8,"members":[]},"#
+                            + #"{"group":3,"label":"Dimmer(S1)","max":8,"members":[]},{"group":4,"#
+                            + #""label":"On/Off(S2)","max":8,"members":[]},{"group":5,"label":"Dimmer(S2)","max":8,"#
+                            + #""members":[]}]}"#))
 
             // associate through the CLI: the node holds the member, the CLI prints the group read back.
             let associate = try house.cli(["associate", "2", "2", "4"])
@@ -69,6 +84,10 @@ import ZWaveEmulator
             // An endpoint as target (Multi Channel Association).
             let endpoint = try await Self.ask(house, "associate", #"{"node":2,"group":3,"target":"3:1"}"#)
             #expect(Self.members(endpoint["data"]) == ["3:1"], "\(endpoint)")
+            #expect(
+                endpoint.serialized
+                    == Self.okResponse(
+                        endpoint, data: #"{"node":2,"group":3,"label":"Dimmer(S1)","max":8,"members":["3:1"]}"#))
             #expect(house.stick.associations(node: 2, group: 3)?.endpoints == [[3, 1]])
 
             // The CLI's table shows every group and its members.
@@ -84,6 +103,10 @@ import ZWaveEmulator
             let removed = try await Self.ask(house, "dissociate", #"{"node":2,"group":2,"target":4}"#)
             #expect(removed["status"] == .string("ok"), "\(removed)")
             #expect(Self.members(removed["data"]).isEmpty)
+            #expect(
+                removed.serialized
+                    == Self.okResponse(
+                        removed, data: #"{"node":2,"group":2,"label":"On/Off(S1)","max":8,"members":[]}"#))
             #expect(house.stick.associations(node: 2, group: 2)?.nodes == [])
         }
     }

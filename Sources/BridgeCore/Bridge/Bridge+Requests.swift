@@ -90,7 +90,7 @@ extension Bridge {
         }
         let result: Result<JSONValue, RequestFailure>
         do {
-            result = .success(try await handler.handle(request))
+            result = .success(try await handler.handle(request).json)
         } catch {
             result = .failure(error)
         }

@@ -1,15 +1,18 @@
-/// One step of a running `health_check`: `started` (the nodes and frames), `frame` (one NoOperation frame's
-/// end), `node` (a node's result), `completed`. Its fields are the event's fields after `type`.
-public struct HealthCheckStep: Sendable, Equatable {
-    public let name: String
-    public let fields: [(String, JSONValue)]
+/// One step of a running `health_check`, published as `health_check_<name>`: `started` (the nodes and frames),
+/// `frame` (one NoOperation frame's end), `node` (a node's result), `completed` (how many nodes were tested).
+public enum HealthCheckStep: Sendable, Hashable {
+    case started(nodes: [Int], frames: Int)
+    case frame(HealthFrame)
+    case node(NodeHealth)
+    case completed(nodes: Int)
 
-    public init(_ name: String, _ fields: [(String, JSONValue)]) {
-        self.name = name
-        self.fields = fields
-    }
-
-    public static func == (a: Self, b: Self) -> Bool {
-        a.name == b.name && JSONValue.object(a.fields) == JSONValue.object(b.fields)
+    /// The step's name, the end of the event's `type`.
+    public var name: String {
+        switch self {
+        case .started: "started"
+        case .frame: "frame"
+        case .node: "node"
+        case .completed: "completed"
+        }
     }
 }

@@ -6,8 +6,8 @@
 public protocol BridgeRequestHandler: Sendable {
     /// The verbs this handler serves.
     var verbs: Set<BridgeRequest.Verb> { get }
-    /// Runs `request`; its result is the response's `data`.
-    func handle(_ request: BridgeRequest) async throws(RequestFailure) -> JSONValue
+    /// Runs `request`; its result, encoded (``RequestResult/json``), is the response's `data`.
+    func handle(_ request: BridgeRequest) async throws(RequestFailure) -> RequestResult
     /// Puts `marker` into the event stream the bridge applies, behind every event emitted so far
     /// (`HardwareEvent.marker`), or reaches it at once when that stream has ended or this handler emits no events.
     func mark(_ marker: EventMarker) async

@@ -137,11 +137,10 @@ extension ZWaveBackend {
         continuation.yield(
             .details(
                 .zwave(node: Int(node.rawValue), instance: nil),
-                [
-                    ("manufacturer", .string(info.manufacturerName)), ("product", .string(info.productName)),
-                    ("manufacturer_id", .string(info.manufacturerID)), ("product_type", .string(info.productType)),
-                    ("product_id", .string(info.productID)), ("interview_stage", .string(info.queryStage)),
-                ] + (interview.publishingLastSeen(node).map { [("last_seen", .string(Self.timestamp($0)))] } ?? [])))
+                NodeDetails(
+                    manufacturer: info.manufacturerName, product: info.productName, manufacturerID: info.manufacturerID,
+                    productType: info.productType, productID: info.productID, interviewStage: info.queryStage,
+                    lastSeen: interview.publishingLastSeen(node)?.timeIntervalSince1970)))
     }
 
     /// A node left the network: every device of it (configured or unassigned) is removed, so the bridge
@@ -153,8 +152,9 @@ extension ZWaveBackend {
         continuation.emit(.nodeRemoved(node: Int(node.rawValue)))
     }
 
-    /// `2026-11-22T04:38:02Z`: UTC, whole seconds (truncated).
+    /// `2026-11-22T04:38:02Z`: a time as the contract writes it (UTC, whole seconds, truncated), by the core's
+    /// encoder (``RequestResult/timestamp(secondsSince1970:)``).
     nonisolated static func timestamp(_ date: Date) -> String {
-        Timestamp.iso8601(secondsSince1970: date.timeIntervalSince1970)
+        RequestResult.timestamp(secondsSince1970: date.timeIntervalSince1970)
     }
 }

@@ -20,19 +20,20 @@ extension ZWaveBackend: BridgeRequestHandler {
 
     /// Runs a request the core parsed and validated; what only the library knows (whether a node exists, a
     /// parameter's size) is checked here.
-    public func handle(_ request: BridgeRequest) async throws(RequestFailure) -> JSONValue {
+    public func handle(_ request: BridgeRequest) async throws(RequestFailure) -> RequestResult {
         switch request {
         case .include(let timeout, let secure, let interview):
-            return try await include(timeout: timeout, secure: secure, interviewTimeout: .seconds(interview))
+            return .inclusion(
+                try await include(timeout: timeout, secure: secure, interviewTimeout: .seconds(interview)))
         case .exclude(let timeout):
-            return try await exclude(timeout: timeout)
+            return .excluded(node: try await exclude(timeout: timeout))
         case .network:
-            return await network()
+            return .network(await network())
         case .cancel:
             let cancelled = await sessions.cancel()
-            return .object([("cancelled", cancelled.map { .string($0) } ?? .null)])
+            return .cancelled(operation: cancelled)
         case .refresh(let node, let interview):
-            return try await refresh(try await knownNode(node), interviewTimeout: .seconds(interview))
+            return .inclusion(try await refresh(try await knownNode(node), interviewTimeout: .seconds(interview)))
         case .heal(let number):
             var node: NodeID?
             if let number { node = try await knownNode(number) }
@@ -41,7 +42,7 @@ extension ZWaveBackend: BridgeRequestHandler {
             } catch {
                 throw RequestFailure("heal failed: \(error)")
             }
-            return .object([("node", node.map { .int(Int($0.rawValue)) } ?? .null), ("started", true)])
+            return .healStarted(node: node.map { Int($0.rawValue) })
         case .removeFailed(let number):
             let node = try await knownNode(number)
             let outcome = try await runControllerCommand(.removeFailed, timeout: .seconds(60)) {
@@ -49,29 +50,33 @@ extension ZWaveBackend: BridgeRequestHandler {
                 try await driver.removeFailed(node: node)
             }
             guard case .completed = outcome else { throw RequestFailure(Self.explain(outcome, "removal of \(node)")) }
-            return .object([("node", .int(Int(node.rawValue)))])
+            return .failedNodeRemoved(node: Int(node.rawValue))
         case .getConfig(let node, let parameter):
-            return try await configuration.getConfig(try await knownNode(node), parameter: UInt8(clamping: parameter))
+            return .configParameter(
+                try await configuration.getConfig(try await knownNode(node), parameter: UInt8(clamping: parameter)))
         case .setConfig(let node, let parameter, let value, let size):
-            return try await configuration.setConfig(
-                try await knownNode(node), parameter: UInt8(clamping: parameter), value: value,
-                size: UInt8(clamping: size))
+            return .configParameter(
+                try await configuration.setConfig(
+                    try await knownNode(node), parameter: UInt8(clamping: parameter), value: value,
+                    size: UInt8(clamping: size)))
         case .nodeStatistics(let number):
-            return try await mesh.nodeStatistics(node: number)
+            return .nodeStatistics(try await mesh.nodeStatistics(node: number))
         case .configList(let number):
-            return try await configuration.configList(try await knownNode(number))
+            return .configParameters(try await configuration.configList(try await knownNode(number)))
         case .associations(let number):
-            return try await configuration.associations(try await knownNode(number))
+            return .associations(try await configuration.associations(try await knownNode(number)))
         case .associate(let number, let group, let target):
-            return try await configuration.associate(try await knownNode(number), group: group, target: target)
+            let changed = try await configuration.associate(try await knownNode(number), group: group, target: target)
+            return .associationGroup(node: number, changed)
         case .dissociate(let number, let group, let target):
-            return try await configuration.dissociate(try await knownNode(number), group: group, target: target)
+            let changed = try await configuration.dissociate(try await knownNode(number), group: group, target: target)
+            return .associationGroup(node: number, changed)
         case .neighbors(let node, let refresh):
-            return try await mesh.neighbors(node: node, refresh: refresh)
+            return .neighbors(try await mesh.neighbors(node: node, refresh: refresh))
         case .networkStats:
-            return try await mesh.networkStatistics()
+            return .networkStatistics(try await mesh.networkStatistics())
         case .healthCheck(let node, let frames):
-            return try await mesh.healthCheck(node: node, frames: frames)
+            return .healthCheck(try await mesh.healthCheck(node: node, frames: frames))
         case .devices, .cecTransmit:
             throw RequestFailure("\(request.verb) is not a Z-Wave request")
         }
@@ -79,7 +84,9 @@ extension ZWaveBackend: BridgeRequestHandler {
 
     // MARK: - Inclusion and exclusion
 
-    func include(timeout: Int, secure: Bool, interviewTimeout: Duration) async throws(RequestFailure) -> JSONValue {
+    func include(timeout: Int, secure: Bool, interviewTimeout: Duration) async throws(RequestFailure)
+        -> InclusionOutcome
+    {
         if secure, !driver.hasNetworkKey {
             // OpenZWave would start inclusion and silently include the device without security.
             throw RequestFailure(
@@ -103,7 +110,8 @@ extension ZWaveBackend: BridgeRequestHandler {
         return await interview.inclusionResult(node, interview: result)
     }
 
-    func exclude(timeout: Int) async throws(RequestFailure) -> JSONValue {
+    /// `exclude`: the number of the node that left.
+    func exclude(timeout: Int) async throws(RequestFailure) -> Int {
         let outcome = try await runControllerCommand(.exclude, timeout: .seconds(timeout)) {
             () async throws(ZWaveError) in
             try await driver.exclude()
@@ -117,11 +125,11 @@ extension ZWaveBackend: BridgeRequestHandler {
             throw RequestFailure(reason)
         }
         // OpenZWave reports Type_NodeRemoved, which removes the node's devices (`removeNode`).
-        return .object([("node", .int(Int(node.rawValue)))])
+        return Int(node.rawValue)
     }
 
     /// `refresh`: re-interviews the node and waits for the result.
-    func refresh(_ node: NodeID, interviewTimeout: Duration) async throws(RequestFailure) -> JSONValue {
+    func refresh(_ node: NodeID, interviewTimeout: Duration) async throws(RequestFailure) -> InclusionOutcome {
         interview.startRefresh(node)
         // A late drop/re-add of the reloaded node is still part of the refresh.
         defer { interview.endRefresh(node) }
@@ -175,17 +183,13 @@ extension ZWaveBackend: BridgeRequestHandler {
 extension ZWaveBackend {
     /// The `network` request: the home id and controller while the stick is ready, the running OpenZWave's version,
     /// and the library patches in force (``LibraryPatches``) or why none is.
-    func network() async -> JSONValue {
+    func network() async -> NetworkInfo {
         let patches = await driver.libraryPatches
         let home = await driver.homeID
         let controller = await driver.controllerNode
-        return .object([
-            ("home_id", home.map { .string("\($0)") } ?? .null),
-            ("controller", controller.map { .int(Int($0.rawValue)) } ?? .null),
-            ("openzwave", .string(patches.libraryVersion)),
-            ("patches_written_for", .string(LibraryPatches.writtenFor)),
-            ("patches", .array(patches.active.map { .string($0.rawValue) })),
-            ("patches_refused", patches.refusal.map { .string($0) } ?? .null),
-        ])
+        return NetworkInfo(
+            homeID: home.map { "\($0)" }, controller: controller.map { Int($0.rawValue) },
+            openZWave: patches.libraryVersion, patchesWrittenFor: LibraryPatches.writtenFor,
+            patches: patches.active.map(\.rawValue), patchesRefused: patches.refusal)
     }
 }

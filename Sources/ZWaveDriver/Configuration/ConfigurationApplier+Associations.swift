@@ -7,23 +7,21 @@ internal import Logging
 /// never removed: without it the node stops reporting to the bridge.
 extension ConfigurationApplier {
     /// `associations`: every group of the node with its label, maximum and members, as OpenZWave last read them.
-    func associations(_ node: NodeID) async throws(RequestFailure) -> JSONValue {
+    func associations(_ node: NodeID) async throws(RequestFailure) -> AssociationGroups {
         let count = try await groupCount(node)
-        var groups: [JSONValue] = []
+        var groups: [AssociationGroup] = []
         for index in stride(from: 1, through: count, by: 1) {
-            groups.append(Self.json(try await group(node, index)))
+            groups.append(AssociationGroup(try await group(node, index)))
         }
         let controller = await driver.controllerNode
-        return .object([
-            ("node", .int(Int(node.rawValue))), ("controller", controller.map { .int(Int($0.rawValue)) } ?? .null),
-            ("groups", .array(groups)),
-        ])
+        return AssociationGroups(
+            node: Int(node.rawValue), controller: controller.map { Int($0.rawValue) }, groups: groups)
     }
 
     /// `associate`: adds `target` to the group, then waits until the node's report (OpenZWave reads the group back
     /// after the Set) shows it.
     func associate(_ node: NodeID, group index: Int, target: AssociationTarget) async throws(RequestFailure)
-        -> JSONValue
+        -> AssociationGroup
     {
         let (group, member) = try await checkedGroup(node, index, target: target)
         if !group.members.contains(member) {
@@ -35,12 +33,12 @@ extension ConfigurationApplier {
             }
             try await change(node, group: group, member: member, add: true)
         }
-        return Self.json(node, try await self.group(node, index))
+        return AssociationGroup(try await self.group(node, index))
     }
 
     /// `dissociate`: removes `target` from the group and waits until the node's report no longer shows it.
     func dissociate(_ node: NodeID, group index: Int, target: AssociationTarget) async throws(RequestFailure)
-        -> JSONValue
+        -> AssociationGroup
     {
         let (group, member) = try await checkedGroup(node, index, target: target)
         if index == 1, let controller = await driver.controllerNode, member.node == controller {
@@ -55,7 +53,7 @@ extension ConfigurationApplier {
                     + Self.list(group.members))
         }
         try await change(node, group: group, member: member, add: false)
-        return Self.json(node, try await self.group(node, index))
+        return AssociationGroup(try await self.group(node, index))
     }
 
     // MARK: - Checks
@@ -191,23 +189,18 @@ extension ConfigurationApplier {
         return AssociationsOutcome(node: Int(node.rawValue), added: added, present: present, failed: failed)
     }
 
-    // MARK: - JSON
-
-    /// `{"group": 2, "label": "On/Off(S1)", "max": 8, "members": ["4", "5:1"]}`.
-    static func json(_ group: ZWaveAssociationGroup) -> JSONValue {
-        .object([
-            ("group", .int(Int(group.index))), ("label", .string(group.label)), ("max", .int(group.maxMembers)),
-            ("members", .array(group.members.map { .string($0.description) })),
-        ])
-    }
-
-    /// The `associate`/`dissociate` response: the node and the group as read back.
-    static func json(_ node: NodeID, _ group: ZWaveAssociationGroup) -> JSONValue {
-        guard case .object(let fields) = json(group) else { return json(group) }
-        return .object([("node", .int(Int(node.rawValue)))] + fields)
-    }
-
     static func list(_ members: [ZWaveAssociationMember]) -> String {
         members.isEmpty ? "no members" : members.map(\.description).joined(separator: ", ")
+    }
+}
+
+extension AssociationGroup {
+    /// A group as the library last read it.
+    init(_ group: ZWaveAssociationGroup) {
+        self.init(
+            group: Int(group.index), label: group.label, maxMembers: group.maxMembers,
+            members: group.members.map {
+                AssociationTarget(node: Int($0.node.rawValue), endpoint: $0.endpoint.map { Int($0) })
+            })
     }
 }

@@ -8,7 +8,7 @@ extension ConfigurationApplier {
     }
 
     /// `get_config`: asks the device (Configuration Get) and returns what it reported.
-    func getConfig(_ node: NodeID, parameter: UInt8) async throws(RequestFailure) -> JSONValue {
+    func getConfig(_ node: NodeID, parameter: UInt8) async throws(RequestFailure) -> ConfigParameterValue {
         let key = configKey(node, parameter)
         let before = reports.generation(of: key)
         do {
@@ -25,7 +25,7 @@ extension ConfigurationApplier {
     /// `set_config`: sets the parameter (size from the request, else the library's known size, else 1
     /// byte), then reads it back from the device.
     func setConfig(_ node: NodeID, parameter: UInt8, value: Int32, size: UInt8) async throws(RequestFailure)
-        -> JSONValue
+        -> ConfigParameterValue
     {
         let key = configKey(node, parameter)
         var chosen = size
@@ -50,24 +50,23 @@ extension ConfigurationApplier {
 
     /// `config_list`: every configuration parameter OpenZWave knows for the node (from its device database and the
     /// device's reports), with its label and last known value; asks the device nothing.
-    func configList(_ node: NodeID) async throws(RequestFailure) -> JSONValue {
+    func configList(_ node: NodeID) async throws(RequestFailure) -> ConfigParameterList {
         let ids = await driver.valueIDs(node: node).filter { $0.commandClass == CommandClass.configuration }
-        var parameters: [JSONValue] = []
+        var parameters: [ConfigParameter] = []
         for id in ids.sorted(by: { $0.index < $1.index }) {
             guard let value = try? await driver.read(id) else { continue }
-            var fields: [(String, JSONValue)] = [("parameter", .int(Int(id.index))), ("label", .string(value.label))]
             let (number, size) = value.content.integer
-            fields.append(("value", number.map { .int($0) } ?? .null))
-            if case .list(_, let label) = value.content { fields.append(("choice", .string(label))) }
-            if number != nil { fields.append(("size", .int(Int(size)))) }
-            if !value.units.isEmpty { fields.append(("units", .string(value.units))) }
-            fields.append(("read_only", .bool(value.readOnly)))
-            parameters.append(.object(fields))
+            var choice: String?
+            if case .list(_, let label) = value.content { choice = label }
+            parameters.append(
+                ConfigParameter(
+                    parameter: Int(id.index), label: value.label, value: number, choice: choice, size: Int(size),
+                    units: value.units, readOnly: value.readOnly))
         }
-        return .object([("node", .int(Int(node.rawValue))), ("parameters", .array(parameters))])
+        return ConfigParameterList(node: Int(node.rawValue), parameters: parameters)
     }
 
-    func configValue(_ node: NodeID, parameter: UInt8) async throws(RequestFailure) -> JSONValue {
+    func configValue(_ node: NodeID, parameter: UInt8) async throws(RequestFailure) -> ConfigParameterValue {
         guard let id = await driver.valueID(for: configKey(node, parameter)) else {
             throw RequestFailure("\(node) has no configuration parameter \(parameter)")
         }
@@ -81,9 +80,6 @@ extension ConfigurationApplier {
         guard let value else {
             throw RequestFailure("parameter \(parameter) of \(node) is not a number: \(current.content)")
         }
-        return .object([
-            ("node", .int(Int(node.rawValue))), ("parameter", .int(Int(parameter))), ("value", .int(value)),
-            ("size", .int(Int(size))),
-        ])
+        return ConfigParameterValue(node: Int(node.rawValue), parameter: Int(parameter), value: value, size: Int(size))
     }
 }

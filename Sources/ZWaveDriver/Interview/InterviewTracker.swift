@@ -157,52 +157,22 @@ final class InterviewTracker {
         readyNodes.remove(node)
     }
 
-    /// The node's identity, its interview result and a ready-to-paste devices.toml stanza.
-    func inclusionResult(_ node: NodeID, interview: InterviewResult) async -> JSONValue {
+    /// The node's identity, its interview result and its switch endpoints (for the devices.toml stanza).
+    func inclusionResult(_ node: NodeID, interview: InterviewResult) async -> InclusionOutcome {
         let info = try? await driver.nodeInfo(node)
-        let stanza = Self.stanza(
-            node: node, manufacturer: info?.manufacturerName ?? "", product: info?.productName ?? "",
-            values: await driver.valueIDs(node: node))
-        return .object([
-            ("node", .int(Int(node.rawValue))), ("manufacturer", .string(info?.manufacturerName ?? "")),
-            ("product", .string(info?.productName ?? "")), ("manufacturer_id", .string(info?.manufacturerID ?? "")),
-            ("product_type", .string(info?.productType ?? "")), ("product_id", .string(info?.productID ?? "")),
-            ("interview", .string(interview.completed ? "completed" : "failed")), ("stage", .string(interview.stage)),
-            ("stanza", .string(stanza)),
-        ])
+        return InclusionOutcome(
+            node: Int(node.rawValue), manufacturer: info?.manufacturerName ?? "", product: info?.productName ?? "",
+            manufacturerID: info?.manufacturerID ?? "", productType: info?.productType ?? "",
+            productID: info?.productID ?? "", interviewCompleted: interview.completed, stage: interview.stage,
+            switchInstances: Self.switchInstances(await driver.valueIDs(node: node)))
     }
 
-    /// One `[[zwave.device]]` per switch endpoint (a multi-channel device gets one per endpoint).
-    static func stanza(node: NodeID, manufacturer: String, product: String, values: [ZWaveValueID]) -> String {
+    /// The instances of the switch values (Switch Binary or Multilevel, index 0), sorted, each once.
+    static func switchInstances(_ values: [ZWaveValueID]) -> [Int] {
         let switches = values.filter {
             ($0.commandClass == CommandClass.switchBinary || $0.commandClass == CommandClass.switchMultilevel)
                 && $0.index == 0
         }
-        let instances = Array(Set(switches.map(\.instance))).sorted()
-        let base = slug(product.isEmpty ? "node\(node.rawValue)" : product)
-        let title = [manufacturer, product].filter { !$0.isEmpty }.joined(separator: " ")
-        var out = "# node \(node.rawValue)\(title.isEmpty ? "" : ": " + title); choose the room and name\n"
-        let endpoints: [UInt8?] = instances.count > 1 ? instances.map { $0 } : [nil]
-        for (index, instance) in endpoints.enumerated() {
-            if index > 0 { out += "\n" }
-            out += "[[zwave.device]]\nnode = \(node.rawValue)\n"
-            if let instance { out += "instance = \(instance)\n" }
-            out += "room = \"room\"\nname = \"\(base)\(instance.map { "_\($0)" } ?? "")\"\n"
-        }
-        return out
-    }
-
-    /// `FGD212 Dimmer 2` → `fgd212_dimmer_2`.
-    static func slug(_ text: String) -> String {
-        var out = ""
-        for scalar in text.lowercased().unicodeScalars {
-            if ("a"..."z").contains(scalar) || ("0"..."9").contains(scalar) {
-                out.unicodeScalars.append(scalar)
-            } else if !out.isEmpty, !out.hasSuffix("_") {
-                out += "_"
-            }
-        }
-        while out.hasSuffix("_") { out.removeLast() }
-        return out.isEmpty ? "device" : String(out.prefix(40))
+        return Set(switches.map { Int($0.instance) }).sorted()
     }
 }

@@ -19,7 +19,7 @@ extension MeshMonitor {
         ZWaveValueKey(node: node, commandClass: 0x00, instance: 0, index: 0)
     }
 
-    func healthCheck(node number: Int?, frames: Int) async throws(RequestFailure) -> JSONValue {
+    func healthCheck(node number: Int?, frames: Int) async throws(RequestFailure) -> HealthReport {
         if let running = sessions.session {
             throw RequestFailure("busy: \(running.kind.rawValue) is running; a health check waits for its end")
         }
@@ -37,38 +37,35 @@ extension MeshMonitor {
         }
         healthCheckRunning = true
         defer { healthCheckRunning = false }
-        continuation.emit(
-            .healthCheck(
-                HealthCheckStep(
-                    "started", [("nodes", .array(nodes.map { .int(Int($0.rawValue)) })), ("frames", .int(frames))])))
-        var results: [JSONValue] = []
+        continuation.emit(.healthCheck(.started(nodes: nodes.map { Int($0.rawValue) }, frames: frames)))
+        var results: [NodeHealth] = []
         for node in nodes {
             if Task.isCancelled { break }
             let result = await test(node, frames: frames)
-            continuation.emit(.healthCheck(HealthCheckStep("node", result.fields)))
-            results.append(.object(result.fields))
+            continuation.emit(.healthCheck(.node(result)))
+            results.append(result)
         }
-        continuation.emit(.healthCheck(HealthCheckStep("completed", [("nodes", .int(results.count))])))
-        return .object([("frames", .int(frames)), ("nodes", .array(results))])
+        continuation.emit(.healthCheck(.completed(nodes: results.count)))
+        return HealthReport(frames: frames, nodes: results)
     }
 
     /// One node's health: asleep (nothing sent), or `frames` NoOperation frames one after the other.
-    func test(_ node: NodeID, frames: Int) async -> HealthResult {
+    func test(_ node: NodeID, frames: Int) async -> NodeHealth {
         let number = Int(node.rawValue)
-        if Self.status(try? await driver.nodeInfo(node)) == "asleep" {
-            return HealthResult(node: number, status: "asleep")
+        if Self.status(try? await driver.nodeInfo(node)) == .asleep {
+            return NodeHealth(node: number, status: .asleep)
         }
-        var result = HealthResult(node: number, status: "tested")
+        var result = NodeHealth(node: number, status: .tested)
         for frame in 1...frames {
             if Task.isCancelled { break }
             var rtt: Int?
             var waited: Int?
             switch await ping(node) {
             case .unsent(let reason):
-                result.status = "unreachable"
+                result.status = .unreachable
                 result.reason = reason
             case .neverSent(let milliseconds):
-                result.status = "queue_blocked"
+                result.status = .queueBlocked
                 result.reason =
                     "a frame waited \(milliseconds / 1000) s in OpenZWave's send queue and was never sent; "
                     + "nothing was counted for it"
@@ -82,17 +79,11 @@ extension MeshMonitor {
                 waited = queued
                 result.queueWaits.append(queued)
             }
-            if result.status != "tested" { break }
+            if result.status != .tested { break }
             result.sent += 1
             continuation.emit(
                 .healthCheck(
-                    HealthCheckStep(
-                        "frame",
-                        [
-                            ("node", .int(number)), ("frame", .int(frame)), ("of", .int(frames)),
-                            ("acknowledged", .bool(rtt != nil)), ("rtt_ms", rtt.map { .int($0) } ?? .null),
-                            ("queued_ms", waited.map { .int($0) } ?? .null),
-                        ])))
+                    .frame(HealthFrame(node: number, frame: frame, of: frames, roundTrip: rtt, queued: waited))))
         }
         return result
     }
@@ -151,45 +142,5 @@ extension MeshMonitor {
 
     nonisolated static func milliseconds(_ duration: Duration) -> Int {
         Int(duration.components.seconds) * 1000 + Int(duration.components.attoseconds / 1_000_000_000_000_000)
-    }
-
-    /// What `health_check` reports for one node.
-    struct HealthResult {
-        let node: Int
-        /// `tested`, `asleep` (a sleeping battery node: nothing sent, not a failure), `unreachable` (the library
-        /// refused to send) or `queue_blocked` (a frame waited `noOperationQueueLimit` in the library's queue and
-        /// never left: the check of this node stopped there, with nothing counted for that frame).
-        var status: String
-        var reason: String?
-        var sent = 0
-        /// Round trips (ms) of the acknowledged frames.
-        var roundTrips: [Int] = []
-        /// How long (ms) each frame waited in OpenZWave's send queue before it left.
-        var queueWaits: [Int] = []
-
-        init(node: Int, status: String) {
-            self.node = node
-            self.status = status
-        }
-
-        var fields: [(String, JSONValue)] {
-            let acknowledged = roundTrips.count
-            let mean = roundTrips.isEmpty ? nil : Double(roundTrips.reduce(0, +)) / Double(acknowledged)
-            var out: [(String, JSONValue)] = [
-                ("node", .int(node)), ("status", .string(status)), ("sent", .int(sent)),
-                ("acknowledged", .int(acknowledged)), ("failed", .int(sent - acknowledged)),
-                ("rtt_min_ms", roundTrips.min().map { .int($0) } ?? .null),
-                ("rtt_mean_ms", mean.map { .double(($0 * 10).rounded() / 10) } ?? .null),
-                ("rtt_max_ms", roundTrips.max().map { .int($0) } ?? .null),
-                (
-                    "rating",
-                    HealthRating.rating(sent: sent, failed: sent - acknowledged, meanRTT: mean).map { .int($0) }
-                        ?? .null
-                ),
-            ]
-            out.append(("queued_max_ms", queueWaits.max().map { .int($0) } ?? .null))
-            if let reason { out.append(("reason", .string(reason))) }
-            return out
-        }
     }
 }

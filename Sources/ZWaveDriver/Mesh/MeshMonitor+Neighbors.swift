@@ -13,7 +13,7 @@ extension MeshMonitor {
     /// How long OpenZWave may take to read the new table after the update completed.
     static let neighborReadTimeout: Duration = .seconds(5)
 
-    func neighbors(node number: Int?, refresh: Bool) async throws(RequestFailure) -> JSONValue {
+    func neighbors(node number: Int?, refresh: Bool) async throws(RequestFailure) -> NeighborMap {
         let controller = await driver.controllerNode
         var targets: [NodeID]
         if let number {
@@ -41,22 +41,16 @@ extension MeshMonitor {
             table[node] = (try? await driver.neighbors(of: node)) ?? []
         }
         let hops = controller.map { Self.hops(from: $0, table) } ?? [:]
-        var entries: [JSONValue] = []
+        var entries: [NodeNeighbors] = []
         for node in targets {
             let info = try? await driver.nodeInfo(node)
-            var fields: [(String, JSONValue)] = [
-                ("node", .int(Int(node.rawValue))),
-                ("neighbors", .array((table[node] ?? []).map { .int(Int($0.rawValue)) })),
-                ("hops", hops[node].map { .int($0) } ?? .null),
-                ("read_at", neighbours.readAt[node].map { .string(ZWaveBackend.timestamp($0)) } ?? .null),
-                ("dead", .bool(info?.isFailed ?? false)),
-            ]
-            if let error = refreshErrors[node] { fields.append(("refresh_error", .string(error))) }
-            entries.append(.object(fields))
+            entries.append(
+                NodeNeighbors(
+                    node: Int(node.rawValue), neighbors: (table[node] ?? []).map { Int($0.rawValue) },
+                    hops: hops[node], readAt: neighbours.readAt[node]?.timeIntervalSince1970,
+                    dead: info?.isFailed ?? false, refreshError: refreshErrors[node]))
         }
-        return .object([
-            ("controller", controller.map { .int(Int($0.rawValue)) } ?? .null), ("nodes", .array(entries)),
-        ])
+        return NeighborMap(controller: controller.map { Int($0.rawValue) }, nodes: entries)
     }
 
     /// Asks `node` for a neighbour update, waits for the controller's result, then for OpenZWave to read the new

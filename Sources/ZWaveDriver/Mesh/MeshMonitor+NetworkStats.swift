@@ -4,28 +4,27 @@ internal import BridgeCore
 /// statistics in one answer, the driver's counters, and how many nodes are alive, dead (the controller marked them
 /// failed) and asleep (battery nodes between wake-ups).
 extension MeshMonitor {
-    func nodeStatistics(node number: Int?) async throws(RequestFailure) -> JSONValue {
+    func nodeStatistics(node number: Int?) async throws(RequestFailure) -> [NodeStatistics] {
         let nodes: [NodeID]
         if let number {
             nodes = [try await ZWaveBackend.knownNode(number, on: driver)]
         } else {
             nodes = Set(await driver.valueIDs().map(\.node)).sorted { $0.rawValue < $1.rawValue }
         }
-        var entries: [JSONValue] = []
+        var entries: [NodeStatistics] = []
         for node in nodes {
             do {
-                entries.append(Self.json(try await driver.nodeStatistics(node)))
+                entries.append(NodeStatistics(try await driver.nodeStatistics(node)))
             } catch {
                 throw RequestFailure("cannot read the statistics of \(node): \(error)")
             }
         }
-        return .object([("nodes", .array(entries))])
+        return entries
     }
 
-    func networkStatistics() async throws(RequestFailure) -> JSONValue {
+    func networkStatistics() async throws(RequestFailure) -> NetworkStatistics {
         let controller = await driver.controllerNode
-        var entries: [JSONValue] = []
-        var counts = (alive: 0, dead: 0, asleep: 0)
+        var entries: [(statistics: NodeStatistics, status: NodeStatus)] = []
         for node in interview.knownNodes.sorted(by: { $0.rawValue < $1.rawValue }) where node != controller {
             let stats: ZWaveNodeStatistics
             do {
@@ -33,15 +32,7 @@ extension MeshMonitor {
             } catch {
                 throw RequestFailure("cannot read the statistics of \(node): \(error)")
             }
-            let status = Self.status(try? await driver.nodeInfo(node))
-            switch status {
-            case "dead": counts.dead += 1
-            case "asleep": counts.asleep += 1
-            default: counts.alive += 1
-            }
-            guard case .object(var fields) = Self.json(stats) else { continue }
-            fields.insert(("status", .string(status)), at: 1)
-            entries.append(.object(fields))
+            entries.append((NodeStatistics(stats), Self.status(try? await driver.nodeInfo(node))))
         }
         let driverStats: ZWaveDriverStatistics
         do {
@@ -49,49 +40,32 @@ extension MeshMonitor {
         } catch {
             throw RequestFailure("cannot read the driver's statistics: \(error)")
         }
-        return .object([
-            ("alive", .int(counts.alive)), ("dead", .int(counts.dead)), ("asleep", .int(counts.asleep)),
-            ("nodes", .array(entries)),
-            ("driver", .object(driverStats.counters.map { ($0.name, .int($0.value)) })),
-        ])
-    }
-
-    /// A node's statistics as the `node_stats` response shows them.
-    static func json(_ stats: ZWaveNodeStatistics) -> JSONValue {
-        let fields: [(String, JSONValue)] = [
-            ("node", .int(Int(stats.node.rawValue))), ("sent", .int(stats.sent)),
-            ("sent_failed", .int(stats.sentFailed)),
-            ("retries", .int(stats.retries)), ("received", .int(stats.received)),
-            ("received_duplicates", .int(stats.receivedDuplicates)),
-            ("received_unsolicited", .int(stats.receivedUnsolicited)),
-            ("average_request_rtt_ms", .int(stats.averageRequestRTT)),
-            ("average_response_rtt_ms", .int(stats.averageResponseRTT)), ("quality", .int(stats.quality)),
-            ("last_sent", .string(stats.sentAt)), ("last_received", .string(stats.receivedAt)),
-        ]
-        return .object(fields + routeJSON(stats.route))
+        return NetworkStatistics(
+            nodes: entries, driver: driverStats.counters.map { DriverCounter(name: $0.name, value: $0.value) })
     }
 
     /// `dead` (failed), `asleep` (a sleeping node that is not awake) or `alive`.
-    nonisolated static func status(_ info: ZWaveNodeInfo?) -> String {
-        guard let info else { return "alive" }
-        if info.isFailed { return "dead" }
-        if !info.isListening, !info.isFrequentListening, !info.isAwake { return "asleep" }
-        return "alive"
+    nonisolated static func status(_ info: ZWaveNodeInfo?) -> NodeStatus {
+        guard let info else { return .alive }
+        if info.isFailed { return .dead }
+        if !info.isListening, !info.isFrequentListening, !info.isAwake { return .asleep }
+        return .alive
     }
+}
 
-    /// The route fields of a node's statistics: `null` each (not reported) unless the stick sent a transmit status
-    /// report.
-    nonisolated static func routeJSON(_ route: ZWaveNodeStatistics.Route?) -> [(String, JSONValue)] {
-        guard let route else {
-            return [("hops", .null), ("rssi", .null), ("route", .null), ("last_failed_link", .null)]
-        }
-        return [
-            ("hops", .int(route.hops)), ("rssi", .array(route.rssi.map { .string($0) })),
-            ("route", .array(route.repeaters.map { .int($0) })),
-            (
-                "last_failed_link",
-                route.lastFailedLink.map { .object([("from", .int($0.from)), ("to", .int($0.to))]) } ?? .null
-            ),
-        ]
+extension NodeStatistics {
+    /// The statistics the requests publish of what the library counted for a node.
+    init(_ stats: ZWaveNodeStatistics) {
+        self.init(
+            node: Int(stats.node.rawValue), sent: stats.sent, sentFailed: stats.sentFailed, retries: stats.retries,
+            received: Counts(
+                total: stats.received, duplicates: stats.receivedDuplicates, unsolicited: stats.receivedUnsolicited),
+            averageRequestRTT: stats.averageRequestRTT, averageResponseRTT: stats.averageResponseRTT,
+            quality: stats.quality, lastSent: stats.sentAt, lastReceived: stats.receivedAt,
+            route: stats.route.map {
+                Route(
+                    hops: $0.hops, rssi: $0.rssi, repeaters: $0.repeaters,
+                    lastFailedLink: $0.lastFailedLink.map { Link(from: $0.from, to: $0.to) })
+            })
     }
 }

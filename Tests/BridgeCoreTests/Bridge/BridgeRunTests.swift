@@ -149,10 +149,10 @@ private actor HoldingEventsHandler: BridgeRequestHandler {
 
     init(stream: AsyncStream<HardwareEvent>.Continuation) { self.stream = stream }
 
-    func handle(_ request: BridgeRequest) async throws(RequestFailure) -> JSONValue {
+    func handle(_ request: BridgeRequest) async throws(RequestFailure) -> RequestResult {
         emit(.event(.cecReceived(frame: "10:04")))
         emit(.event(.cecReceived(frame: "10:36")))
-        return .object([("started", true)])
+        return .healStarted(node: nil)
     }
 
     func mark(_ marker: EventMarker) {
@@ -179,8 +179,8 @@ private actor StalledEventsHandler: BridgeRequestHandler {
         repeating: .event(.cecReceived(frame: "10:04")), count: 1_000)
     private(set) var markers = 0
 
-    func handle(_ request: BridgeRequest) async throws(RequestFailure) -> JSONValue {
-        .object([("nodes", .array([]))])
+    func handle(_ request: BridgeRequest) async throws(RequestFailure) -> RequestResult {
+        .nodeStatistics([])
     }
 
     func mark(_ marker: EventMarker) {
