@@ -151,10 +151,4 @@ extension ZWaveBackend {
         quirk.observe(.removed(node))
         continuation.emit(.nodeRemoved(node: Int(node.rawValue)))
     }
-
-    /// `2026-11-22T04:38:02Z`: a time as the contract writes it (UTC, whole seconds, truncated), by the core's
-    /// encoder (``RequestResult/timestamp(secondsSince1970:)``).
-    nonisolated static func timestamp(_ date: Date) -> String {
-        RequestResult.timestamp(secondsSince1970: date.timeIntervalSince1970)
-    }
 }
