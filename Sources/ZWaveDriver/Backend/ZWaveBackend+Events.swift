@@ -107,7 +107,7 @@ extension ZWaveBackend {
         let described = Self.sensorValue(value)
         guard ZWaveSensorMapping.commandClasses.contains(described.commandClass) else { return }
         var items: [Int] = []
-        if described.commandClass == ZWaveSensorMapping.notification {
+        if described.commandClass == ZWaveSensorMapping.notification, case .list = value.content {
             items = ((try? await driver.listValues(value.id)) ?? []).map(Int.init)
         }
         let sensors = ZWaveSensorMapping.sensors(of: described, listItems: items)
