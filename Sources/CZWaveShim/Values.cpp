@@ -167,6 +167,19 @@ zw_status zw_value_set_list_value(zw_manager *m, const zw_value_id *v, int32_t v
     });
 }
 
+zw_status zw_value_list_values(zw_manager *m, const zw_value_id *v, int32_t *out_values, size_t capacity,
+                               size_t *out_count) {
+    ZW_REQUIRE_MANAGER(m);
+    return guarded("Manager::GetValueListValues", [&] {
+        ZW_REQUIRE(v != nullptr && out_count != nullptr && (out_values != nullptr || capacity == 0), "NULL argument");
+        std::vector<int32> values;
+        if (!m->manager->GetValueListValues(toValueId(v), &values)) return failed("Manager::GetValueListValues");
+        *out_count = values.size();
+        for (size_t i = 0; i < values.size() && i < capacity; ++i) out_values[i] = values[i];
+        return ZW_OK;
+    });
+}
+
 zw_status zw_value_refresh(zw_manager *m, const zw_value_id *v) {
     ZW_VALUE_CALL("Manager::RefreshValue", m->manager->RefreshValue(toValueId(v)));
 }

@@ -192,8 +192,8 @@ public enum DiscoveryMapping {
                     add("light", "light", own, Self.dimmerLight(topics))
                 case .binarySwitch, .socket:
                     add("switch", "switch", own, Self.onOffSwitch(topics, outlet: descriptor.kind == .socket))
-                case .tv:
-                    break
+                case .tv, .sensor:
+                    break  // sensor entities are not mapped yet (issue 44)
                 }
                 if descriptor.metered {
                     add("sensor", "power", named("Power"), Self.sensor(topics.power, "power", "measurement", "W"))

@@ -16,6 +16,8 @@ final class ZWaveHouse: Sendable {
     let config: String
     let bridgeName: String
     private let bridgeBox: Box
+    /// Wakes the sleeping nodes OpenZWave tries to reach (nil: none to wake).
+    private let waker: Task<Void, Never>?
 
     /// The bridge process (replaced by `restartBridge`).
     var bridge: ChildProcess { bridgeBox.get() }
@@ -48,7 +50,7 @@ final class ZWaveHouse: Sendable {
     init(
         name: String, radioLatency: Duration = ZWaveStickEmulator.defaultRadioLatency,
         network: NetworkDescription = ZWaveHouse.network, zwave mapped: ConfigFixture.ZWave = ZWaveHouse.zwave,
-        watching filters: [String] = ["Thuis/#"], appending lines: [String] = []
+        watching filters: [String] = ["Thuis/#"], appending lines: [String] = [], waking sleepers: Set<UInt8> = []
     ) async throws {
         bridgeName = name
         broker = try await MosquittoBroker.start()
@@ -63,7 +65,14 @@ final class ZWaveHouse: Sendable {
         config = try directory.write("devices.toml", fixture.text)
         watcher = try await MQTTTestClient.connect(port: broker.port)
         for filter in filters { try await watcher.subscribe(filter) }
+        waker = sleepers.isEmpty ? nil : Self.wake(sleepers, of: stick)
         bridgeBox = Box(try Self.startBridge(config: config, directory: directory))
+    }
+
+    /// Wakes each of `sleepers` whenever OpenZWave sends it a frame while it sleeps (from before the bridge starts).
+    private static func wake(_ sleepers: Set<UInt8>, of stick: ZWaveStickEmulator) -> Task<Void, Never> {
+        let frames = stick.hostFrameStream()
+        return Task { _ = await stick.wake(sleepers, whenAddressedIn: frames) }
     }
 
     static func startBridge(config: String, directory: TemporaryDirectory) throws -> ChildProcess {
@@ -108,6 +117,7 @@ final class ZWaveHouse: Sendable {
 
     func stop() async {
         _ = await bridge.stop(timeout: .seconds(15))
+        waker?.cancel()
         stick.stop()
         await watcher.close()
         await broker.stop()
@@ -117,12 +127,12 @@ final class ZWaveHouse: Sendable {
     static func with(
         name: String, radioLatency: Duration = ZWaveStickEmulator.defaultRadioLatency,
         network: NetworkDescription = ZWaveHouse.network, zwave: ConfigFixture.ZWave = ZWaveHouse.zwave,
-        watching filters: [String] = ["Thuis/#"], appending lines: [String] = [],
+        watching filters: [String] = ["Thuis/#"], appending lines: [String] = [], waking sleepers: Set<UInt8> = [],
         _ body: (ZWaveHouse) async throws -> Void
     ) async throws {
         let house = try await ZWaveHouse(
             name: name, radioLatency: radioLatency, network: network, zwave: zwave, watching: filters,
-            appending: lines)
+            appending: lines, waking: sleepers)
         do {
             try await body(house)
         } catch {

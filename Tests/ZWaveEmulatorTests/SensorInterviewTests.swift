@@ -18,18 +18,7 @@ extension EmulatorSerialSuite {
 
             let sleeping: Set<UInt8> = [2, 3, 6]
             let frames = emulator.hostFrameStream()
-            let waker = Task {
-                var wakes = 0
-                for await event in frames {
-                    let f = event.frame
-                    let node =
-                        f.function == SerialFunction.sendData || f.function == SerialFunction.requestNodeInfo
-                        ? f.payload.first : nil
-                    guard let node, sleeping.contains(node), emulator.isAwake(node: node) == false else { continue }
-                    if emulator.execute("wake \(node)") == "ok" { wakes += 1 }
-                }
-                return wakes
-            }
+            let waker = Task { await emulator.wake(sleeping, whenAddressedIn: frames) }
             let run = try await runner.run(device: dir.file("zwave"), in: dir.path)
             waker.cancel()
             let wakes = await waker.value

@@ -64,6 +64,9 @@ extension StatePublisher {
         if let input = state.input {
             payloads.append((topics.input, device.inputs.first { $0.value == input }?.key ?? input))
         }
+        for (sensor, reading) in state.sensors.sorted(by: { $0.key < $1.key }) {
+            payloads.append((topics.sensor(sensor), sensorPayload(sensor, reading)))
+        }
         return payloads
     }
 
@@ -88,6 +91,13 @@ extension StatePublisher {
                     let inputs = device.inputs.sorted { ($0.value, $0.key) < ($1.value, $1.key) }.map(\.key)
                     fields.append(("inputs", .array(inputs.map { .string($0) })))
                 }
+                if !device.sensors.isEmpty {
+                    // Each sensor's topic name with its unit (null for a binary sensor), in a fixed order.
+                    let sensors = device.sensors.sorted { $0.key < $1.key }.map { sensor, unit in
+                        (sensor.rawValue, unit.isEmpty ? JSONValue.null : .string(unit))
+                    }
+                    fields.append(("sensors", .object(sensors)))
+                }
                 fields.append(("configured", .bool(device.configured)))
                 fields.append(("alive", .bool(state.online && isOnline(device.source.adapter))))
                 let nodeSource: DeviceSource? =
@@ -102,6 +112,17 @@ extension StatePublisher {
         case .dimmer: String(state.level ?? 0)
         case .binarySwitch, .socket: state.isOn == true ? "on" : "off"
         case .tv: state.isOn.map { $0 ? "on" : "standby" } ?? "unknown"
+        // A sensor device has no state topic (``statePayloads(_:of:topics:)`` never asks).
+        case .sensor: ""
+        }
+    }
+
+    /// A sensor's payload: a decimal in the device's precision (`21.5`, the battery `90`), `on`/`off`, or
+    /// `open`/`closed` for a contact.
+    static func sensorPayload(_ sensor: Sensor, _ reading: SensorReading) -> String {
+        switch reading {
+        case .measurement(let measurement): decimal(measurement)
+        case .active(let active): sensor.payload(active: active)
         }
     }
 

@@ -60,10 +60,12 @@ struct StatePublisher: Sendable {
     mutating func apply(_ event: HardwareEvent, into out: inout Outbox) {
         switch event {
         case .update(let source, let update):
-            guard let device = registry.device(for: source) else {
+            guard let device = sensorOwner(source, update) else {
                 logger.debug("update for an unmapped source", metadata: ["source": "\(source)"])
                 return
             }
+            // A reading of a sensor the device does not have (a Notification's "Clear" ends every sensor of its type).
+            if case .sensor(let sensor, _) = update, device.sensors[sensor] == nil { return }
             apply(update, to: device, into: &out)
         case .availability(let source, let online):
             // A Z-Wave node's availability covers every configured device of the node, whatever its endpoints
@@ -107,17 +109,23 @@ struct StatePublisher: Sendable {
             guard let device = registry.device(for: source),
                 device.kind != kind || device.metered != metered || !device.kindKnown
             else { return }
-            registry.add(
-                DeviceDescriptor(
-                    address: device.address, kind: kind, source: device.source, metered: metered,
-                    inputs: device.inputs, configured: device.configured, kindKnown: true))
+            registry.add(device.identified(as: kind, metered: metered))
+            publishInventory(into: &out)
+        case .sensorsFound(let source, let sensors):
+            guard let device = sensorOwner(source) else { return }
+            let added = device.adding(sensors: sensors)
+            guard added.sensors != device.sensors else { return }
+            registry.add(added)
             publishInventory(into: &out)
         case .details(let source, let fields):
             details[source] = fields
             publishInventory(into: &out)
         case .removed(let source):
             guard let device = registry.remove(source) else { return }
-            for topic in topics.device(device.address).retained { out.publish(topic, payload: [], retain: true) }
+            let deviceTopics = topics.device(device.address)
+            for topic in deviceTopics.retained + device.sensors.keys.sorted().map(deviceTopics.sensor) {
+                out.publish(topic, payload: [], retain: true)
+            }
             publishInventory(into: &out)
         case .event(let event):
             out.event(event)
@@ -152,6 +160,11 @@ struct StatePublisher: Sendable {
             case .volume(let volume): state.volume = volume
             case .muted(let muted): state.muted = muted
             case .input(let address): state.input = address
+            case .sensor(let sensor, .measurement(let reading)):
+                let established: DeviceState.Measurement? =
+                    if case .measurement(let old) = state.sensors[sensor] { old } else { nil }
+                state.sensors[sensor] = .measurement(Self.keepingPrecision(of: established, reading))
+            case .sensor(let sensor, let reading): state.sensors[sensor] = reading
             }
         }
         let after = registry.state(of: device.address)
@@ -182,6 +195,23 @@ struct StatePublisher: Sendable {
             guard after.input != before.input || !published.contains(topics.input) else { return }
             let name = device.inputs.first { $0.value == address }?.key
             publishState(topics.input, name ?? address, into: &out)
+        case .sensor(let sensor, _):
+            let topic = topics.sensor(sensor)
+            guard let reading = after.sensors[sensor], reading != before.sensors[sensor] || !published.contains(topic)
+            else { return }
+            publishState(topic, Self.sensorPayload(sensor, reading), into: &out)
+        }
+    }
+
+    /// The device a hardware source's event is for. A Z-Wave sensor of an endpoint that has no device of its own
+    /// (a multi-channel sensor, a socket's temperature) belongs to the node's device.
+    private func sensorOwner(_ source: DeviceSource, _ update: HardwareEvent.StateUpdate? = nil) -> DeviceDescriptor? {
+        if let device = registry.device(for: source) { return device }
+        switch (source, update) {
+        case (.zwave(let node, _), .sensor?), (.zwave(let node, _), nil):
+            return registry.device(for: .zwave(node: node, instance: nil))
+        default:
+            return nil
         }
     }
 

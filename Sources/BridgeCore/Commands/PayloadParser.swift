@@ -13,6 +13,8 @@ public enum PayloadParser {
     public static func deviceCommand(_ payload: [UInt8], kind: DeviceKind) throws(PayloadError) -> DeviceCommand {
         let word = try text(payload)
         switch (kind, word) {
+        case (.sensor, _):
+            throw PayloadError("a sensor takes no commands; its readings are on <device>/<sensor>")
         case (_, "on"): return .on
         case (_, "off"): return .off
         case (_, "toggle"): return .toggle

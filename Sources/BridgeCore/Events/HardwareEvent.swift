@@ -17,6 +17,9 @@ public enum HardwareEvent: Sendable {
     /// The hardware revealed what a configured device is (a Switch Multilevel makes it a dimmer, a
     /// Switch Binary a switch or socket; a Meter makes it metered).
     case identified(DeviceSource, kind: DeviceKind, metered: Bool)
+    /// The hardware revealed sensors of a device (Z-Wave: Sensor Multilevel, Sensor Binary, Notification, a
+    /// non-electric Meter, Battery values), with their units (empty for a binary sensor); added to those it had.
+    case sensorsFound(DeviceSource, [Sensor: String])
     /// Facts for the inventory (manufacturer, product, interview stage...) of a Z-Wave node or CEC device.
     case details(DeviceSource, [(String, JSONValue)])
     /// A device left the network (exclusion): its retained topics are cleared.
@@ -36,5 +39,7 @@ public enum HardwareEvent: Sendable {
         case muted(Bool)
         /// The active input's physical address `a.b.c.d`.
         case input(String)
+        /// A sensor's reading, published on `<device>/<sensor>`.
+        case sensor(Sensor, SensorReading)
     }
 }

@@ -70,7 +70,10 @@ public struct TopicScheme: Sendable, Hashable {
         public var input: String { "\(base)/input" }
         public var inputSet: String { "\(base)/input/set" }
 
-        /// Every retained topic a device may own (to clear when the device goes away).
+        /// Retained reading of one sensor: `<base>/temperature`, `<base>/motion`, `<base>/battery`...
+        public func sensor(_ sensor: Sensor) -> String { "\(base)/\(sensor.rawValue)" }
+
+        /// Every retained topic a device may own (to clear when the device goes away), its sensors' aside.
         public var retained: [String] { [state, availability, power, energy, volume, mute, input] }
     }
 

@@ -12,10 +12,13 @@ public struct DeviceDescriptor: Sendable, Hashable {
     /// Whether `kind` and `metered` are what the hardware reported (false: a first guess from devices.toml that
     /// the node's interview, or the network cache, may correct).
     public let kindKnown: Bool
+    /// The sensors the hardware reported, with their units (`°C`, `%`, `lx`; empty for binary sensors): the inventory
+    /// lists them.
+    public let sensors: [Sensor: String]
 
     public init(
         address: DeviceAddress, kind: DeviceKind, source: DeviceSource, metered: Bool = false,
-        inputs: [String: String] = [:], configured: Bool = true, kindKnown: Bool = true
+        inputs: [String: String] = [:], configured: Bool = true, kindKnown: Bool = true, sensors: [Sensor: String] = [:]
     ) {
         self.address = address
         self.kind = kind
@@ -24,5 +27,22 @@ public struct DeviceDescriptor: Sendable, Hashable {
         self.inputs = inputs
         self.configured = configured
         self.kindKnown = kindKnown
+        self.sensors = sensors
+    }
+}
+
+extension DeviceDescriptor {
+    /// The device as the hardware identified it: of `kind`, metered or not, its kind known.
+    public func identified(as kind: DeviceKind, metered: Bool) -> DeviceDescriptor {
+        DeviceDescriptor(
+            address: address, kind: kind, source: source, metered: metered, inputs: inputs, configured: configured,
+            kindKnown: true, sensors: sensors)
+    }
+
+    /// The device with `found` added to its sensors (a unit reported again replaces the one known).
+    public func adding(sensors found: [Sensor: String]) -> DeviceDescriptor {
+        DeviceDescriptor(
+            address: address, kind: kind, source: source, metered: metered, inputs: inputs, configured: configured,
+            kindKnown: kindKnown, sensors: sensors.merging(found) { $1 })
     }
 }

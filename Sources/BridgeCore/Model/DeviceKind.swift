@@ -8,4 +8,7 @@ public enum DeviceKind: String, Sendable, Hashable, Codable, CaseIterable {
     case socket
     /// A TV over HDMI-CEC: state `on`/`standby`/`unknown`, plus volume, mute and input.
     case tv
+    /// A device that only reports sensors (a motion or door sensor): no state topic of its own and no `/set`, its
+    /// readings on `<device>/<sensor>` (``Sensor``).
+    case sensor
 }

@@ -15,6 +15,8 @@ public struct DeviceState: Sendable, Equatable {
     public var volume: Int?
     public var muted: Bool?
     public var input: String?
+    /// Sensor readings (temperature, motion, battery...), each published on `<device>/<sensor>`.
+    public var sensors: [Sensor: SensorReading] = [:]
 
     public init() {}
 

@@ -287,6 +287,10 @@ zw_status zw_value_set_list_label(zw_manager *manager, const zw_value_id *value_
 zw_status zw_value_set_list_value(zw_manager *manager, const zw_value_id *value_id, int32_t value);
 /** Manager::SetValue(string). String values (or any type OZW can parse from text). */
 zw_status zw_value_set_string(zw_manager *manager, const zw_value_id *value_id, const char *value);
+/** Manager::GetValueListValues: the item values a list offers (a Notification type's events), at most `capacity` of
+ *  them copied to `out_values`; `out_count` is how many the list has. */
+zw_status zw_value_list_values(zw_manager *manager, const zw_value_id *value_id, int32_t *out_values, size_t capacity,
+                               size_t *out_count);
 /** Manager::RefreshValue: asks the node for the current value. */
 zw_status zw_value_refresh(zw_manager *manager, const zw_value_id *value_id);
 

@@ -61,6 +61,22 @@ extension ZWaveStickEmulator {
         act(node, as: EmulatedNode.self) { $0.wake() }
     }
 
+    /// Wakes each of `sleepers` (as its button does) whenever the host sends it a frame (Send Data, Request Node
+    /// Info) while it sleeps, as a person would while the controller interviews it, until `frames` (from
+    /// ``hostFrameStream()``, taken before the host starts) ends; returns how many times it woke one.
+    public func wake(_ sleepers: Set<UInt8>, whenAddressedIn frames: AsyncStream<HostFrameEvent>) async -> Int {
+        var wakes = 0
+        for await event in frames {
+            let frame = event.frame
+            let addressed =
+                frame.function == SerialFunction.sendData || frame.function == SerialFunction.requestNodeInfo
+                ? frame.payload.first : nil
+            guard let node = addressed, sleepers.contains(node), isAwake(node: node) == false else { continue }
+            if wake(node: node) { wakes += 1 }
+        }
+        return wakes
+    }
+
     /// Whether a node hears the radio now (false: a sleeping node that sleeps); nil without such a node.
     public func isAwake(node: UInt8) -> Bool? {
         queue.sync { nodes[node]?.isAwake }

@@ -21,8 +21,8 @@ final class DeviceAnnouncements {
         self.continuation = continuation
     }
 
-    /// A Switch Multilevel or Switch Binary value tells what a device is, a Meter value that the node's devices are
-    /// metered; nodes not in devices.toml appear as `unassigned/node<N>[_<instance>]`.
+    /// A Switch Multilevel or Switch Binary value tells what a device is, an electric Meter value that the node's
+    /// devices are metered; nodes not in devices.toml appear as `unassigned/node<N>[_<instance>]`.
     func identify(_ value: ZWaveValue) {
         let id = value.id
         let node = Int(id.node.rawValue)
@@ -35,7 +35,7 @@ final class DeviceAnnouncements {
                 id.commandClass == CommandClass.switchMultilevel ? .dimmer : (multiChannel ? .socket : .binarySwitch)
             if nodeConfigured {
                 let source = DeviceSource.zwave(node: node, instance: Int(id.instance))
-                if identified.insert(source).inserted {
+                if identified.insert(source).inserted || kinds[source] == .sensor {
                     let instanceConfigured = configured.contains { $0.node == node && $0.instance != nil }
                     let kind = instanceConfigured && kind == .binarySwitch ? DeviceKind.socket : kind
                     kinds[source] = kind
@@ -44,7 +44,13 @@ final class DeviceAnnouncements {
             } else if id.commandClass == CommandClass.switchBinary || id.instance == 1 {
                 let instance: Int? = id.instance > 1 || multiChannel ? Int(id.instance) : nil
                 let source = DeviceSource.zwave(node: node, instance: instance)
-                guard discovered.insert(source).inserted else { return }
+                guard discovered.insert(source).inserted else {
+                    // A node discovered by its sensors turns out to have a switch too.
+                    guard kinds[source] == .sensor else { return }
+                    kinds[source] = kind
+                    continuation.yield(.identified(source, kind: kind, metered: meteredNodes.contains(node)))
+                    return
+                }
                 kinds[source] = kind
                 continuation.yield(
                     .discovered(
@@ -52,7 +58,7 @@ final class DeviceAnnouncements {
                             address: TopicScheme.unassignedAddress(node: node, instance: instance), kind: kind,
                             source: source, metered: meteredNodes.contains(node), configured: false)))
             }
-        case CommandClass.meter:
+        case CommandClass.meter where !(16..<256).contains(id.index):  // electric: gas, water... are sensors
             guard meteredNodes.insert(node).inserted else { return }
             // The node's own devices, the node itself before its endpoints (compared as numbers).
             let devices = kinds.filter { $0.key.node == node }.map { (source: $0.key, kind: $0.value) }
@@ -62,6 +68,30 @@ final class DeviceAnnouncements {
         default:
             break
         }
+    }
+
+    /// A value of `node` (on endpoint `instance`) revealed `sensors`. A node with no device known yet becomes a
+    /// sensor device (configured: identified as one; else `unassigned/node<N>`), which a switch value found later
+    /// makes a dimmer or switch; then the sensors are announced, for the bridge to add to the device's.
+    func sensorsFound(_ sensors: [Sensor: String], node: Int, instance: Int) {
+        let root = DeviceSource.zwave(node: node, instance: 1)
+        if !kinds.keys.contains(where: { $0.node == node }) {
+            if configured.contains(where: { $0.node == node }) {
+                identified.insert(root)
+                kinds[root] = .sensor
+                continuation.yield(.identified(root, kind: .sensor, metered: meteredNodes.contains(node)))
+            } else {
+                let source = DeviceSource.zwave(node: node, instance: nil)
+                discovered.insert(source)
+                kinds[source] = .sensor
+                continuation.yield(
+                    .discovered(
+                        DeviceDescriptor(
+                            address: TopicScheme.unassignedAddress(node: node, instance: nil), kind: .sensor,
+                            source: source, metered: meteredNodes.contains(node), configured: false)))
+            }
+        }
+        continuation.yield(.sensorsFound(.zwave(node: node, instance: instance), sensors))
     }
 
     /// Whether `node` has a device: configured in devices.toml or discovered.

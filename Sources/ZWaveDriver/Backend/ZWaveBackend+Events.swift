@@ -26,6 +26,7 @@ extension ZWaveBackend {
             break  // the driver's supervision reports these as adapterLost
         case .valueAdded(let value):
             announced.identify(value)
+            await announceSensors(value)
             record(value, initial: true)
         case .valueChanged(let value):
             if let scene = Self.centralScene(value) {
@@ -76,9 +77,9 @@ extension ZWaveBackend {
     func record(_ value: ZWaveValue, initial: Bool) {
         let id = value.id
         if !initial { interview.noteSeen(id.node) }
-        let update = Self.stateUpdate(value)
+        let updates = Self.stateUpdates(value)
         let report = ValueReport(
-            value: value, initial: initial, publishable: update != nil,
+            value: value, initial: initial, publishable: !updates.isEmpty,
             nodeReady: interview.readyNodes.contains(id.node))
         var instance = id.instance
         switch quirk.attribute(report) {
@@ -94,8 +95,47 @@ extension ZWaveBackend {
         }
         let key = ZWaveValueKey(node: id.node, commandClass: id.commandClass, instance: instance, index: id.index)
         reports.reportArrived(key)
-        guard let update, !initial else { return }
-        continuation.yield(.update(.zwave(node: Int(id.node.rawValue), instance: Int(instance)), update))
+        guard !initial else { return }
+        for update in updates {
+            continuation.yield(.update(.zwave(node: Int(id.node.rawValue), instance: Int(instance)), update))
+        }
+    }
+
+    /// Announces the sensors a new value stands for (``ZWaveSensorMapping``); a Notification type's sensors are those
+    /// of the events its list offers (`zw_value_list_values`).
+    func announceSensors(_ value: ZWaveValue) async {
+        let described = Self.sensorValue(value)
+        guard ZWaveSensorMapping.commandClasses.contains(described.commandClass) else { return }
+        var items: [Int] = []
+        if described.commandClass == ZWaveSensorMapping.notification, case .list = value.content {
+            items = ((try? await driver.listValues(value.id)) ?? []).map(Int.init)
+        }
+        let sensors = ZWaveSensorMapping.sensors(of: described, listItems: items)
+        guard !sensors.isEmpty else { return }
+        announced.sensorsFound(sensors, node: Int(value.id.node.rawValue), instance: Int(value.id.instance))
+    }
+
+    /// A value's state updates: a dimmer's level, a switch, a meter's W or kWh, or the sensor readings it gives.
+    nonisolated static func stateUpdates(_ value: ZWaveValue) -> [HardwareEvent.StateUpdate] {
+        if let update = stateUpdate(value) { return [update] }
+        return ZWaveSensorMapping.readings(of: sensorValue(value)).map { .sensor($0.0, $0.1) }
+    }
+
+    /// A value as the generic sensor mapping reads it.
+    nonisolated static func sensorValue(_ value: ZWaveValue) -> ZWaveSensorMapping.Value {
+        let reading: ZWaveSensorMapping.Reading? =
+            switch value.content {
+            case .bool(let on): .bool(on)
+            case .byte(let number): .integer(Int(number))
+            case .short(let number): .integer(Int(number))
+            case .int(let number): .integer(Int(number))
+            case .decimal(let number, let precision): .decimal(number, precision: Int(precision))
+            case .list(let item, _): .listItem(Int(item))
+            case .string, .other, .unavailable: nil
+            }
+        return ZWaveSensorMapping.Value(
+            commandClass: value.id.commandClass, index: value.id.index, label: value.label, units: value.units,
+            reading: reading)
     }
 
     /// A Central Scene (0x5B) notification as a scene id: `<scene> * 10 + <key attribute>` (0 pressed once,

@@ -71,6 +71,20 @@ extension OpenZWave {
         return ZWaveValue(id: id, snapshot: snapshot)
     }
 
+    /// The item values a list value offers (`zw_value_list_values`, Manager::GetValueListValues), e.g. the events a
+    /// Notification type of the node supports; at most 256.
+    public func listValues(_ id: ZWaveValueID) throws(ZWaveError) -> [Int32] {
+        let manager = try requireManager("zw_value_list_values", node: id.node)
+        var c = id.cValue
+        var values = [Int32](repeating: 0, count: 256)
+        var count = 0
+        let status = values.withUnsafeMutableBufferPointer { buffer in
+            zw_value_list_values(manager, &c, buffer.baseAddress, buffer.count, &count)
+        }
+        try ZWaveError.check(status, call: "zw_value_list_values", node: id.node)
+        return Array(values.prefix(count))
+    }
+
     /// The value id OpenZWave reported for this place, if any.
     public func valueID(for key: ZWaveValueKey) -> ZWaveValueID? { network.valueID(for: key) }
 

@@ -1,0 +1,63 @@
+import BridgeCore
+import Foundation
+import IntegrationSupport
+import MQTTDriver
+import TestSupport
+import Testing
+import ZWaveEmulator
+
+/// Sensor nodes on MQTT, end to end: the emulated `sensors` network (MultiSensor 6 node 2, door sensor node 3,
+/// both sleeping), real libopenzwave in the real bridge process, real mosquitto.
+@Suite(.endToEnd) struct SensorMappingTests {
+    /// Node 2 is in devices.toml with a room and a name only; node 3 is not. Each publishes its readings as retained
+    /// topics under its device, lists its sensors with units in the inventory, and follows what the sensor senses.
+    @Test func sensorNodesPublishTheirReadingsAndFollowWhatTheySense() async throws {
+        let zwave = ConfigFixture.ZWave(devices: [.init(node: 2, room: "hall", name: "motion")])
+        try await ZWaveHouse.with(name: "sensors", network: .sensors, zwave: zwave, waking: [2, 3, 6]) { house in
+            let hall = "hall/motion"
+            let door = "unassigned/node3"
+            for (device, suffix, text) in [
+                (hall, "/temperature", "21.5"), (hall, "/humidity", "45"), (hall, "/luminance", "120"),
+                (hall, "/ultraviolet", "1"), (hall, "/battery", "90"), (door, "/temperature", "19.0"),
+                (door, "/battery", "80"),
+            ] {
+                try await house.waitFor(device, suffix, text, timeout: .seconds(30))
+            }
+            // The inventory lists the sensors with their units (null for a binary sensor), and the kind.
+            let inventory = try await house.watcher.waitForMessage(topic: "Thuis/bridge/sensors/devices") { message in
+                Inventory(message)?.entries.contains {
+                    $0["name"] == "motion" && $0["sensors"]?["temperature"] == "°C" && $0["sensors"]?["motion"] == .null
+                } == true
+            }
+            let entry = Inventory(inventory)?.entries.first { $0["name"] == "motion" }
+            #expect(entry?["kind"] == "sensor" && entry?["configured"] == .bool(true))
+            #expect(entry?["sensors"]?["battery"] == "%" && entry?["sensors"]?["luminance"] == "lx")
+            _ = try await house.watcher.waitForMessage(topic: "Thuis/bridge/sensors/devices") { message in
+                Inventory(message)?.entries.contains {
+                    $0["name"] == "node3" && $0["kind"] == "sensor" && $0["sensors"]?["contact"] == .null
+                        && $0["sensors"]?["tamper"] == .null && $0["sensors"]?["motion"] == nil
+                } == true
+            }
+
+            // A binary sensor's state is published from its first report: OpenZWave does not read a Notification's
+            // state in the interview, and its placeholder is never published.
+            var mark = await house.mark
+            #expect(house.stick.setMotion(node: 2, true))
+            try await house.waitFor(hall, "/motion", "on", from: mark)
+            mark = await house.mark
+            #expect(house.stick.setDoor(node: 3, open: true))
+            try await house.waitFor(door, "/contact", "open", from: mark)
+            mark = await house.mark
+            #expect(house.stick.setDoor(node: 3, open: false))
+            try await house.waitFor(door, "/contact", "closed", from: mark)
+            mark = await house.mark
+            #expect(house.stick.setMotion(node: 2, false))
+            try await house.waitFor(hall, "/motion", "off", from: mark)
+            // The door sensor has tampering but no motion; the MultiSensor no contact.
+            let topics = Set(await house.watcher.received.map(\.topic))
+            #expect(!topics.contains(house.topic(door, "/motion")) && !topics.contains(house.topic(hall, "/contact")))
+            // A sensor device has no state topic and takes no command.
+            #expect(await house.watcher.received.allSatisfy { $0.topic != house.topic(hall) })
+        }
+    }
+}

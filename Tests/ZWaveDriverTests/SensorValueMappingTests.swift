@@ -1,0 +1,65 @@
+import BridgeCore
+import Testing
+
+@testable import ZWaveDriver
+
+/// OpenZWave values become sensor readings (the driver describes them, BridgeCore's mapping names them), and a node
+/// known by its sensors becomes a sensor device that a switch value found later makes a switch.
+@Suite struct SensorValueMappingTests {
+    func value(
+        cc: UInt8, node: UInt8 = 5, instance: UInt8 = 1, index: UInt16, label: String = "", units: String = "",
+        _ content: ZWaveValue.Content
+    ) -> ZWaveValue {
+        let id = ZWaveValueID(
+            home: HomeID(rawValue: 0xC0FF_EE01), node: NodeID(node), genre: .user, commandClass: cc, instance: instance,
+            index: index, type: .decimal, id: 1)
+        return ZWaveValue(id: id, label: label, units: units, readOnly: true, content: content)
+    }
+
+    @Test func valuesBecomeSensorReadings() {
+        let temperature = value(cc: 0x31, index: 1, label: "Air Temperature", units: "C", .decimal(21.5, precision: 1))
+        #expect(
+            ZWaveBackend.stateUpdates(temperature) == [
+                .sensor(.temperature, .measurement(.init(value: 21.5, precision: 1)))
+            ])
+        let battery = value(cc: 0x80, index: 0, label: "Battery Level", units: "%", .byte(90))
+        #expect(ZWaveBackend.stateUpdates(battery) == [.sensor(.battery, .measurement(.init(value: 90, precision: 0)))])
+        let motion = value(cc: 0x71, index: 7, label: "Home Security", .list(value: 8, label: "Motion Detected"))
+        #expect(ZWaveBackend.stateUpdates(motion) == [.sensor(.motion, .active(true))])
+        let door = value(cc: 0x71, index: 6, label: "Access Control", .list(value: 23, label: "Door/Window Closed"))
+        #expect(ZWaveBackend.stateUpdates(door) == [.sensor(.contact, .active(false))])
+        // A meter's watts stay the device's power; a generic binary sensor is nothing.
+        let watts = value(cc: 0x32, index: 2, units: "W", .decimal(12.5, precision: 1))
+        #expect(ZWaveBackend.stateUpdates(watts) == [.power(.init(value: 12.5, precision: 1))])
+        #expect(ZWaveBackend.stateUpdates(value(cc: 0x30, index: 0, label: "Sensor", .bool(true))).isEmpty)
+    }
+
+    @ZWaveBackendActor
+    @Test func aSensorNodeIsDiscoveredAsASensorAndASwitchValueMakesItASwitch() async {
+        let (stream, continuation) = AsyncStream.makeStream(of: HardwareEvent.self)
+        let announced = DeviceAnnouncements(
+            configured: [ZWaveDeviceConfig(node: 12, address: DeviceAddress(room: "hall", name: "motion"))],
+            continuation: continuation)
+        announced.sensorsFound([.temperature: "°C"], node: 5, instance: 1)
+        announced.sensorsFound([.battery: "%"], node: 5, instance: 1)
+        announced.identify(value(cc: 0x25, index: 0, .bool(false)))
+        announced.sensorsFound([.motion: ""], node: 12, instance: 1)
+        continuation.finish()
+        var seen: [String] = []
+        for await event in stream {
+            switch event {
+            case .discovered(let device): seen.append("discovered \(device.address) \(device.kind.rawValue)")
+            case .identified(let source, let kind, _): seen.append("identified \(source) \(kind.rawValue)")
+            case .sensorsFound(let source, let sensors):
+                seen.append("sensors \(source) \(sensors.keys.map(\.rawValue).sorted())")
+            default: break
+            }
+        }
+        #expect(
+            seen == [
+                "discovered unassigned/node5 sensor", #"sensors zwave node 5 instance 1 ["temperature"]"#,
+                #"sensors zwave node 5 instance 1 ["battery"]"#, "identified zwave node 5 switch",
+                "identified zwave node 12 instance 1 sensor", #"sensors zwave node 12 instance 1 ["motion"]"#,
+            ])
+    }
+}
