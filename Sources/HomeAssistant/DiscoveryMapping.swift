@@ -144,7 +144,11 @@ public enum DiscoveryMapping {
         ) -> DiscoveryConfig {
             let availability: JSONValue = [
                 .object([("topic", .string(bridgeState))]),
-                .object([("topic", .string(identity.topics.device(address).availability))]),
+                // A battery node between wake-ups (`asleep`) stays available: its last readings stand.
+                .object([
+                    ("topic", .string(identity.topics.device(address).availability)),
+                    ("value_template", "{{ 'offline' if value == 'offline' else 'online' }}"),
+                ]),
             ]
             let head: [(String, JSONValue)] = [
                 ("name", name.map { .string($0) } ?? .null), ("unique_id", .string(id)),

@@ -39,7 +39,8 @@ struct DeviceMirror: Sendable, Equatable {
         switch levels.count == 2 ? "" : levels[2] {
         case "": publication = .state(value)
         case "power": publication = .power(value.flatMap { Double($0) })
-        case "availability": publication = .availability(online: value == "online")
+        // A battery node between wake-ups (`asleep`) is reachable: its last readings stand.
+        case "availability": publication = .availability(online: value == "online" || value == "asleep")
         case "scene":
             guard let scene = value.flatMap({ Int($0) }) else { return nil }
             publication = .scene(scene)

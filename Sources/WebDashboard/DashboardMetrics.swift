@@ -35,7 +35,9 @@ public final class DashboardMetrics: Sendable {
         name("device", "info", "Each device, by id, with its room, name, kind and adapter (1).")
     }
     static var available: MetricNameDescriptor {
-        name("device_available", "", "1 when the device is online, 0 when dead or unreachable.")
+        name(
+            "device_available", "",
+            "1 when the device is online (or asleep between wake-ups), 0 when dead or unreachable.")
     }
     static var lastSeen: MetricNameDescriptor {
         name(
@@ -153,7 +155,7 @@ public final class DashboardMetrics: Sendable {
                 ], 1)
             let topics = (inventory?.identity.topics ?? TopicScheme(prefix: "", bridge: "")).device(descriptor.address)
             if let availability = scrape.retained[topics.availability] {
-                gauge(Self.available, id, flag(availability == "online"))
+                gauge(Self.available, id, flag(availability == "online" || availability == "asleep"))
             }
             if let seen = device.facts["last_seen"].flatMap({ Timestamp.secondsSince1970(iso8601: $0) }) {
                 gauge(Self.lastSeen, id, Double(seen))

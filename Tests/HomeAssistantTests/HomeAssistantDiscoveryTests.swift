@@ -122,7 +122,9 @@ import Testing
         let mark = await mqtt.published.count
 
         toBridge.yield(InboundMessage(topic: "homeassistant/status", payload: Array("online".utf8), retained: false))
-        await mqtt.waitFor("Thuis/device/bedroom/light/availability", payload: "online", after: mark)
+        // The state is the last of the republished (config, availability, then state): wait for it, not for the
+        // availability before it (then the state may not be sent yet).
+        await mqtt.waitFor("Thuis/device/bedroom/light", payload: "40", after: mark)
         let again = await mqtt.published.dropFirst(mark).map(\.topic)
         let config = again.firstIndex(of: lightConfig)
         let state = again.firstIndex(of: "Thuis/device/bedroom/light")

@@ -2,7 +2,7 @@ import LabSupport
 
 /// How much longer than written a test waits. Every bound the test helpers wait for (a message, a line, a child's
 /// exit, `finishing(within:)`, a browser's or a controller's wait) and every time the daemon tests assert as a
-/// promise (a stop within the unit's `TimeoutStopSec`, a stick picked up within 2 s) is multiplied by `scale`.
+/// promise (a stop within the unit's `TimeoutStopSec`) is multiplied by `scale`.
 ///
 /// `scale` is `THUIS_TEST_TIME_SCALE` from the environment (read by `LabSupport.LabTime`, which scales the waits of
 /// the lab's child processes and brokers alike): a number from 1 to 100, 1 when unset. A normal run keeps

@@ -58,6 +58,28 @@ import ZWaveEmulator
             #expect(!topics.contains(house.topic(door, "/motion")) && !topics.contains(house.topic(hall, "/contact")))
             // A sensor device has no state topic and takes no command.
             #expect(await house.watcher.received.allSatisfy { $0.topic != house.topic(hall) })
+
+            // Between wake-ups the MultiSensor is `asleep`, never `offline`: OpenZWave sends it back to sleep after
+            // its interview (Wake Up No More Information). Its button wakes it (`online`), and it sleeps again.
+            try await house.waitFor(hall, "/availability", "asleep", timeout: .seconds(60))
+            mark = await house.mark
+            #expect(house.stick.wake(node: 2))
+            try await house.waitFor(hall, "/availability", "online", from: mark)
+            try await house.waitFor(hall, "/availability", "asleep", from: mark)
+            let availability = await house.watcher.received.filter { $0.topic == house.topic(hall, "/availability") }
+            let texts = availability.map(\.text)
+            #expect(!texts.drop { $0 != "asleep" }.contains("offline"), "\(texts)")
+
+            // Its battery: `battery_low` off at 90 %; a report of 10 % (under the default 20 %) turns it on, once,
+            // with a `low_battery` event.
+            try await house.waitFor(hall, "/battery_low", "off")
+            mark = await house.mark
+            #expect(house.stick.setBattery(node: 2, level: 10))
+            try await house.waitFor(hall, "/battery", "10", from: mark)
+            try await house.waitFor(hall, "/battery_low", "on", from: mark)
+            let low = try await house.watcher.waitForEvent(
+                "low_battery", topic: "Thuis/bridge/sensors/event", from: mark)
+            #expect(low.string("device") == hall && low.int("battery") == 10, "\(low)")
         }
     }
 }

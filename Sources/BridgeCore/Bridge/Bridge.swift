@@ -48,7 +48,8 @@ public actor Bridge {
     public init(
         identity: BridgeIdentity, devices: [DeviceDescriptor], scenes: [ZWaveSceneConfig] = [],
         backends: [any DeviceBackend], requestHandlers: [any BridgeRequestHandler] = [],
-        frontEnds: [any BridgeFrontEnd] = [], announcement: JSONValue? = nil, mqtt: any MQTTPort, logger: Logger
+        frontEnds: [any BridgeFrontEnd] = [], announcement: JSONValue? = nil,
+        lowBattery: Int = ZWaveSection.defaultLowBattery, mqtt: any MQTTPort, logger: Logger
     ) {
         self.identity = identity
         self.announcement = announcement
@@ -60,7 +61,7 @@ public actor Bridge {
         self.pipeline = CommandPipeline(backends: backends)
         self.states = StatePublisher(
             identity: identity, devices: devices, scenes: scenes, adapters: Set(backends.map(\.adapter)),
-            hasFrontEnds: !frontEnds.isEmpty, logger: logger)
+            hasFrontEnds: !frontEnds.isEmpty, lowBattery: lowBattery, logger: logger)
         self.peers = PeerTracker(ownName: identity.name)
         (ready, readyContinuation) = AsyncStream.makeStream(of: ReadyCommand.self, bufferingPolicy: .unbounded)
     }

@@ -14,11 +14,15 @@ struct StatePublisher: Sendable {
     let adapters: Set<Adapter>
     /// Whether front ends follow the inventory.
     let hasFrontEnds: Bool
+    /// `[zwave] low_battery`: a battery below this many percent is low (`battery_low`, `low_battery`).
+    let lowBattery: Int
     private(set) var registry: DeviceRegistry
     /// Whether each configured adapter is online.
     private(set) var adapterOnline: [Adapter: Bool]
     /// Adapters whose loss was reported (`adapter_lost`) and not yet followed by `adapter_recovered`.
     private var adaptersLost: Set<Adapter> = []
+    /// Z-Wave nodes asleep now (a device discovered later starts `asleep`).
+    private var sleepingNodes: Set<Int> = []
     /// Retained state topics published at least once by this process.
     private var published: Set<String> = []
     /// Extra inventory fields per device (manufacturer, product, interview stage).
@@ -35,8 +39,9 @@ struct StatePublisher: Sendable {
 
     init(
         identity: BridgeIdentity, devices: [DeviceDescriptor], scenes: [ZWaveSceneConfig], adapters: Set<Adapter>,
-        hasFrontEnds: Bool, logger: Logger
+        hasFrontEnds: Bool, lowBattery: Int = ZWaveSection.defaultLowBattery, logger: Logger
     ) {
+        self.lowBattery = lowBattery
         self.identity = identity
         self.topics = identity.topics
         self.registry = DeviceRegistry(devices)
@@ -68,14 +73,7 @@ struct StatePublisher: Sendable {
             if case .sensor(let sensor, _) = update, device.sensors[sensor] == nil { return }
             apply(update, to: device, into: &out)
         case .availability(let source, let online):
-            // A Z-Wave node's availability covers every configured device of the node, whatever its endpoints
-            // (a PowerNode configured as sockets 2-6 has no device at the node itself).
-            let members: [DeviceDescriptor]
-            if case .zwave(let node, _) = source {
-                members = registry.devices(ofNode: node)
-            } else {
-                members = registry.device(for: source).map { [$0] } ?? []
-            }
+            let members = availabilityMembers(source)
             // One event per fact: the library may report a dead (or live) node again (OpenZWave marks a node dead
             // on every failed send once it has three errors); only a change is published.
             guard members.contains(where: { registry.state(of: $0.address).online != online }) else { return }
@@ -84,6 +82,17 @@ struct StatePublisher: Sendable {
                 publishAvailability(member, into: &out)
             }
             out.event(.nodeAvailability(source, online: online, devices: members.map(\.address)))
+        case .sleeping(let source, let asleep):
+            // Not an event: a battery node sleeps and wakes many times a day; its retained availability says it.
+            if let node = source.zwaveNode {
+                if asleep { sleepingNodes.insert(node) } else { sleepingNodes.remove(node) }
+            }
+            let members = availabilityMembers(source)
+            guard members.contains(where: { registry.state(of: $0.address).asleep != asleep }) else { return }
+            for member in members {
+                registry.update(member.address) { $0.asleep = asleep }
+                publishAvailability(member, into: &out)
+            }
         case .adapterAvailability(let adapter, let online, let reason):
             // An adapter starts offline; its first failure (e.g. a stick that never answers) is still reported,
             // and `adapter_recovered` follows only a reported loss.
@@ -103,6 +112,10 @@ struct StatePublisher: Sendable {
         case .discovered(let descriptor):
             guard registry.device(for: descriptor.source) == nil else { return }
             registry.add(descriptor)
+            // A node may fall asleep before its values make it a device.
+            if let node = descriptor.source.zwaveNode, sleepingNodes.contains(node) {
+                registry.update(descriptor.address) { $0.asleep = true }
+            }
             publishAvailability(descriptor, into: &out)
             publishInventory(into: &out)
         case .identified(let source, let kind, let metered):
@@ -113,7 +126,9 @@ struct StatePublisher: Sendable {
             publishInventory(into: &out)
         case .sensorsFound(let source, let sensors):
             guard let device = sensorOwner(source) else { return }
-            let added = device.adding(sensors: sensors)
+            // A battery comes with its low-battery flag, which the bridge derives from the level.
+            let found = sensors[.battery] == nil ? sensors : sensors.merging([.batteryLow: ""]) { $1 }
+            let added = device.adding(sensors: found)
             guard added.sensors != device.sensors else { return }
             registry.add(added)
             publishInventory(into: &out)
@@ -200,7 +215,19 @@ struct StatePublisher: Sendable {
             guard let reading = after.sensors[sensor], reading != before.sensors[sensor] || !published.contains(topic)
             else { return }
             publishState(topic, Self.sensorPayload(sensor, reading), into: &out)
+            if sensor == .battery, case .measurement(let level) = reading {
+                applyBatteryLevel(Int(level.value.rounded()), to: device, into: &out)
+            }
         }
+    }
+
+    /// A battery level: `battery_low` follows it (`on` below `lowBattery` %), and the crossing into low is a
+    /// `low_battery` event (as is a first level that is low already).
+    private mutating func applyBatteryLevel(_ level: Int, to device: DeviceDescriptor, into out: inout Outbox) {
+        let low = level < lowBattery
+        let wasLow = registry.state(of: device.address).sensors[.batteryLow] == .active(true)
+        apply(.sensor(.batteryLow, .active(low)), to: device, into: &out)
+        if low, !wasLow { out.event(.lowBattery(device: device.address, level: level)) }
     }
 
     /// The device a hardware source's event is for. A Z-Wave sensor of an endpoint that has no device of its own
@@ -222,8 +249,21 @@ struct StatePublisher: Sendable {
     }
 
     func publishAvailability(_ device: DeviceDescriptor, into out: inout Outbox) {
-        let online = isOnline(device.source.adapter) && registry.state(of: device.address).online
-        out.publish(topics.device(device.address).availability, online ? "online" : "offline", retain: true)
+        out.publish(topics.device(device.address).availability, availability(of: device), retain: true)
+    }
+
+    /// `offline` (its adapter lost, or the node dead), `asleep` (a battery node between wake-ups) or `online`.
+    func availability(of device: DeviceDescriptor) -> String {
+        let state = registry.state(of: device.address)
+        guard isOnline(device.source.adapter), state.online else { return "offline" }
+        return state.asleep ? "asleep" : "online"
+    }
+
+    /// The devices an availability fact is about: a Z-Wave node's covers every configured device of the node,
+    /// whatever its endpoints (a PowerNode configured as sockets 2-6 has no device at the node itself).
+    private func availabilityMembers(_ source: DeviceSource) -> [DeviceDescriptor] {
+        if case .zwave(let node, _) = source { return registry.devices(ofNode: node) }
+        return registry.device(for: source).map { [$0] } ?? []
     }
 
     /// A node's devices share its availability (all PowerNode sockets die together).

@@ -18,7 +18,7 @@ extension ConfigurationLoader {
         guard root.contains("zwave") else { return nil }
         let known = [
             "port", "config_path", "state_dir", "log_level", "refresh_after_set", "openzwave_patches",
-            "network_key_file", "ping_silent_after",
+            "network_key_file", "ping_silent_after", "low_battery",
             "device", "scene",
         ]
         guard let table = root.table("zwave", known: known) else {
@@ -41,6 +41,9 @@ extension ConfigurationLoader {
         let pingSilentAfter =
             optional(table.int("ping_silent_after", in: ZWaveSection.pingSilentAfterRange), "ping_silent_after")
             ?? ZWaveSection.defaultPingSilentAfter
+        let lowBattery =
+            optional(table.int("low_battery", in: ZWaveSection.lowBatteryRange), "low_battery")
+            ?? ZWaveSection.defaultLowBattery
 
         let deviceKeys = ["node", "instance", "room", "name", "config", "associations"]
         let deviceTables = table.arrayOfTables("device", known: deviceKeys)
@@ -62,6 +65,7 @@ extension ConfigurationLoader {
             devices: devices.map(\.value),
             scenes: scenes.map(\.value))
         section.pingSilentAfter = pingSilentAfter
+        section.lowBattery = lowBattery
         return ZWaveResult(section: section, addresses: addresses)
     }
 

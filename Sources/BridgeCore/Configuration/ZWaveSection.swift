@@ -23,6 +23,10 @@ public struct ZWaveSection: Sendable, Equatable {
     /// `ping_silent_after`: seconds after which a silent mains-powered node gets one NoOperation frame; no ACK marks
     /// it dead. Default 600; 0 turns it off.
     public var pingSilentAfter: Int = ZWaveSection.defaultPingSilentAfter
+    /// `low_battery`: a battery below this many percent is low (its `battery_low` is `on`, a `low_battery` event
+    /// reports the crossing). Default 20; 0 never calls a battery low. A node's own low-battery warning (Battery
+    /// Report 0xFF) reads as 0 %, low at any threshold above 0.
+    public var lowBattery: Int = ZWaveSection.defaultLowBattery
     /// `[[zwave.device]]`, in file order.
     public var devices: [ZWaveDeviceConfig]
     /// `[[zwave.scene]]`, in file order.
@@ -33,6 +37,8 @@ public struct ZWaveSection: Sendable, Equatable {
     public static let defaultPingSilentAfter = 600
     /// The longest `ping_silent_after`: a day.
     public static let pingSilentAfterRange = 0...86_400
+    public static let defaultLowBattery = 20
+    public static let lowBatteryRange = 0...100
 
     public init(
         port: String, configPath: String = ZWaveSection.defaultConfigPath,

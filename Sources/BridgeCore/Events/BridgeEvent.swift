@@ -14,6 +14,9 @@ public enum BridgeEvent: Sendable, Equatable, CustomStringConvertible {
     /// `node_dead` / `node_alive`: a Z-Wave node (or CEC device) died or came back, once per fact, with every
     /// configured device of it (the bridge marks them `offline`/`online`).
     case nodeAvailability(DeviceSource, online: Bool, devices: [DeviceAddress])
+    /// `low_battery`: a device's battery fell below the `[zwave] low_battery` threshold (once per crossing; its
+    /// `battery_low` turns `on`), with the level.
+    case lowBattery(device: DeviceAddress, level: Int)
     /// `<operation>_<step>`: progress of inclusion, exclusion or failed-node removal on the controller.
     case controller(ControllerOperation, ControllerStep)
     /// `inclusion_failed` / `exclusion_failed`: the operation ended without a node joining or leaving.
@@ -92,6 +95,7 @@ public enum BridgeEvent: Sendable, Equatable, CustomStringConvertible {
         case .adapterLost: "adapter_lost"
         case .adapterRecovered: "adapter_recovered"
         case .nodeAvailability(_, let online, _): online ? "node_alive" : "node_dead"
+        case .lowBattery: "low_battery"
         case .controller(let operation, let step):
             switch step {
             case .waiting: "\(operation.rawValue)_waiting"
@@ -142,6 +146,8 @@ public enum BridgeEvent: Sendable, Equatable, CustomStringConvertible {
                 id, ("device", devices.first.map { .string($0.description) } ?? .null),
                 ("devices", .array(devices.map { .string($0.description) })),
             ]
+        case .lowBattery(let device, let level):
+            return [("device", .string(device.description)), ("battery", .int(level))]
         case .controller(_, let step):
             switch step {
             case .waiting, .nodeFound, .protocolDone(nil): return []

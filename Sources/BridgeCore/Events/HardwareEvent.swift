@@ -5,6 +5,9 @@ public enum HardwareEvent: Sendable {
     case update(DeviceSource, StateUpdate)
     /// A node died or came back; an adapter was lost or recovered (all its devices at once).
     case availability(DeviceSource, online: Bool)
+    /// A battery node fell asleep or woke up (Z-Wave Wake Up): while asleep its devices' availability is `asleep`,
+    /// which is neither dead nor offline (a command to it waits for its wake-up).
+    case sleeping(DeviceSource, asleep: Bool)
     case adapterAvailability(adapter: Adapter, online: Bool, reason: String)
     /// The adapter's network id: the Z-Wave home id (`c0ffee01`), which makes device identities stable.
     case network(Adapter, id: String)

@@ -13,6 +13,12 @@ public enum DeviceSource: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
+    /// The Z-Wave node of a source, or nil for CEC.
+    public var zwaveNode: Int? {
+        if case .zwave(let node, _) = self { return node }
+        return nil
+    }
+
     /// The adapter the device hangs off.
     public var adapter: Adapter {
         switch self {

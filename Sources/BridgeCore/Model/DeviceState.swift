@@ -11,6 +11,8 @@ public struct DeviceState: Sendable, Equatable {
     public var energy: Measurement?
     /// Dead node or lost adapter: `false`.
     public var online = true
+    /// A battery node between wake-ups (availability `asleep` while `online`).
+    public var asleep = false
     /// TV/audio system.
     public var volume: Int?
     public var muted: Bool?

@@ -21,11 +21,14 @@ public enum Sensor: String, Sendable, Hashable, CaseIterable, Comparable {
     case water
     /// Battery level, `0`..`100` %.
     case battery
+    /// Whether the battery is low: `on` below the `[zwave] low_battery` threshold (default 20 %), else `off`. The
+    /// bridge derives it from `battery`: every device with a battery has it.
+    case batteryLow = "battery_low"
 
     /// Whether the sensor is on/off (or open/closed) rather than a number.
     public var isBinary: Bool {
         switch self {
-        case .motion, .contact, .tamper, .smoke, .water: true
+        case .motion, .contact, .tamper, .smoke, .water, .batteryLow: true
         default: false
         }
     }

@@ -146,7 +146,9 @@ export class Store {
 
   value(topic) { return this.retained.get(topic); }
 
+  // A battery node between wake-ups (`asleep`) is available: its last readings stand.
   available(device) {
-    return this.state === "online" && this.value(device.topic + "/availability") === "online";
+    const availability = this.value(device.topic + "/availability");
+    return this.state === "online" && (availability === "online" || availability === "asleep");
   }
 }

@@ -25,10 +25,12 @@ extension ZWaveBackend {
         case .driverFailed, .driverRemoved:
             break  // the driver's supervision reports these as adapterLost
         case .valueAdded(let value):
+            sleeping.noteValue(value)
             announced.identify(value)
             await announceSensors(value)
             record(value, initial: true)
         case .valueChanged(let value):
+            sleeping.noteValue(value)
             if let scene = Self.centralScene(value) {
                 continuation.yield(
                     .scene(node: Int(value.id.node.rawValue), instance: Int(value.id.instance), sceneID: scene))
@@ -45,6 +47,10 @@ extension ZWaveBackend {
             reports.reportArrived(MeshMonitor.noOperationKey(node))
         case .nodeAlive(let node):
             continuation.yield(.availability(.zwave(node: Int(node.rawValue), instance: nil), online: true))
+        case .nodeAwake(let node):
+            sleeping.awoke(node)
+        case .nodeAsleep(let node):
+            sleeping.fellAsleep(node)
         case .nodeAdded(let node):
             interview.added(node)
             sessions.saw(node)
@@ -76,7 +82,10 @@ extension ZWaveBackend {
     /// the library asks for at start-up, is the first state published, in the device's format.
     func record(_ value: ZWaveValue, initial: Bool) {
         let id = value.id
-        if !initial { interview.noteSeen(id.node) }
+        if !initial {
+            interview.noteSeen(id.node)
+            sleeping.heard(id.node)
+        }
         let updates = Self.stateUpdates(value)
         let report = ValueReport(
             value: value, initial: initial, publishable: !updates.isEmpty,
@@ -174,6 +183,7 @@ extension ZWaveBackend {
     func publishDetails(_ node: NodeID) async {
         guard let info = try? await driver.nodeInfo(node) else { return }
         quirk.observe(.identified(info))
+        sleeping.identified(info)
         continuation.yield(
             .details(
                 .zwave(node: Int(node.rawValue), instance: nil),
@@ -188,6 +198,7 @@ extension ZWaveBackend {
     func removeNode(_ node: NodeID) {
         announced.remove(node: Int(node.rawValue))
         interview.removed(node)
+        sleeping.removed(node)
         quirk.observe(.removed(node))
         continuation.emit(.nodeRemoved(node: Int(node.rawValue)))
     }

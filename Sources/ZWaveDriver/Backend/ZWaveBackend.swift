@@ -13,7 +13,8 @@ public import Logging
 /// Owns the event stream and what it announced (`DeviceAnnouncements`: identified and discovered devices). Composes
 /// the owners of the rest, each holding its own state, one folder each:
 /// - `Controller/`: the running controller command and the device commands it holds (`ControllerSessions`);
-/// - `Interview/`: the nodes' interviews, when each node was last seen and the follow-up work (`InterviewTracker`);
+/// - `Interview/`: the nodes' interviews, when each node was last seen and the follow-up work (`InterviewTracker`),
+///   and the battery nodes that sleep between wake-ups (`SleepingNodes`: `asleep`, dead after missed wake-ups);
 /// - `Mesh/`: neighbours, statistics, the health check and the pings of silent nodes (`MeshMonitor`);
 /// - `Configuration/`: configuration parameters and associations (`ConfigurationApplier`);
 /// - `Quirks/`: whatever a device does differently from the standard (a `DeviceQuirk`: the Greenwave PowerNode 6's
@@ -34,6 +35,7 @@ public final class ZWaveBackend: DeviceBackend {
     let announced: DeviceAnnouncements
     let sessions: ControllerSessions
     let interview: InterviewTracker
+    let sleeping: SleepingNodes
     let mesh: MeshMonitor
     let configuration: ConfigurationApplier
 
@@ -59,6 +61,7 @@ public final class ZWaveBackend: DeviceBackend {
         self.sessions = sessions
         let interview = InterviewTracker(driver: driver, continuation: continuation)
         self.interview = interview
+        sleeping = SleepingNodes(continuation: continuation, interview: interview, logger: logger)
         mesh = MeshMonitor(
             driver: driver, reports: reports, logger: logger, continuation: continuation, interview: interview,
             sessions: sessions, pingSilentAfter: pingSilentAfter)
@@ -79,6 +82,7 @@ public final class ZWaveBackend: DeviceBackend {
                 }
             }
             group.addTask { await self.quirk.run() }
+            group.addTask { await self.sleeping.watchWakeUps() }
             if let silence = mesh.pingSilentAfter { group.addTask { await self.mesh.pingSilentNodes(after: silence) } }
             for await event in driver.events { await handle(event) }
             group.cancelAll()  // the events ended: pending work and the quirk's pending sweeps are moot
@@ -110,10 +114,7 @@ extension AsyncStream<HardwareEvent>.Continuation {
 
 extension DeviceSource {
     /// The Z-Wave node of a source, or nil.
-    var node: Int? {
-        if case .zwave(let node, _) = self { return node }
-        return nil
-    }
+    var node: Int? { zwaveNode }
 
     /// The multi-channel endpoint (instance) of a Z-Wave source, or nil for the node itself and for CEC.
     var endpoint: Int? {

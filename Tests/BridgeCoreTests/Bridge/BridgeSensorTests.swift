@@ -59,7 +59,8 @@ import Testing
             #expect(entry?["kind"] == "sensor")
             #expect(
                 entry?["sensors"]?.serialized
-                    == #"{"temperature":"°C","humidity":"%","motion":null,"contact":null,"battery":"%"}"#)
+                    == #"{"temperature":"°C","humidity":"%","motion":null,"contact":null,"battery":"%","battery_low":null}"#
+            )
 
             // A change is published; the same reading again is not; a finer report keeps the first format.
             await bridge.apply(.update(node, .sensor(.motion, .active(false))))
@@ -116,7 +117,7 @@ import Testing
             #expect(await mqtt.retained["Thuis/device/unassigned/node3/contact"] == "closed")
             #expect(
                 await inventoryEntry(mqtt, "unassigned", "node3")?["sensors"]?.serialized
-                    == #"{"contact":null,"battery":"%"}"#)
+                    == #"{"contact":null,"battery":"%","battery_low":null}"#)
             await bridge.apply(.removed(source))
             #expect(await mqtt.retained["Thuis/device/unassigned/node3/contact"] == nil)
             #expect(await mqtt.messages(on: "Thuis/device/unassigned/node3/battery").last?.payload == "")
