@@ -156,11 +156,14 @@ public struct ConfigFixture: Sendable {
         public var config: KeyValuePairs<Int, Int>
         /// `associations`, written as given (an inline table like `{ 2 = [3], 3 = ["3:1"] }`).
         public var associations: String?
+        /// `wake_up_interval` (seconds).
+        public var wakeUpInterval: Int?
 
         public init(
             node: Int, instance: Int? = nil, room: String, name: String, config: KeyValuePairs<Int, Int> = [:],
-            associations: String? = nil
+            associations: String? = nil, wakeUpInterval: Int? = nil
         ) {
+            self.wakeUpInterval = wakeUpInterval
             self.node = node
             self.instance = instance
             self.room = room
@@ -267,6 +270,7 @@ public struct ConfigFixture: Sendable {
                 lines.add("name", string: device.name)
                 lines.add("config", Self.inlineTable(device.config.map { (String($0.key), String($0.value)) }))
                 lines.add("associations", device.associations)
+                lines.add("wake_up_interval", device.wakeUpInterval.map(String.init))
             }
             for scene in zwave.scenes {
                 lines.table("[[zwave.scene]]")

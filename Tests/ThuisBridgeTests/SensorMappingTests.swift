@@ -12,7 +12,7 @@ import ZWaveEmulator
     /// Node 2 is in devices.toml with a room and a name only; node 3 is not. Each publishes its readings as retained
     /// topics under its device, lists its sensors with units in the inventory, and follows what the sensor senses.
     @Test func sensorNodesPublishTheirReadingsAndFollowWhatTheySense() async throws {
-        let zwave = ConfigFixture.ZWave(devices: [.init(node: 2, room: "hall", name: "motion")])
+        let zwave = ConfigFixture.ZWave(devices: [.init(node: 2, room: "hall", name: "motion", wakeUpInterval: 7200)])
         try await ZWaveHouse.with(name: "sensors", network: .sensors, zwave: zwave, waking: [2, 3, 6]) { house in
             let hall = "hall/motion"
             let door = "unassigned/node3"
@@ -58,6 +58,22 @@ import ZWaveEmulator
             #expect(!topics.contains(house.topic(door, "/motion")) && !topics.contains(house.topic(hall, "/contact")))
             // A sensor device has no state topic and takes no command.
             #expect(await house.watcher.received.allSatisfy { $0.topic != house.topic(hall) })
+
+            // devices.toml's wake_up_interval reached the node after its interview, with the controller as target.
+            let wakeUp = try await house.watcher.waitForEvent(
+                "wake_up_interval_applied", topic: "Thuis/bridge/sensors/event", timeout: .seconds(60))
+            #expect(wakeUp.int("node") == 2 && wakeUp.int("to") == 7200, "\(wakeUp)")
+            // Set and read back (Interval Set, Interval Get): at once, or at its next wake-up if it slept by then.
+            if wakeUp["confirmed"] != .bool(true) { #expect(house.stick.wake(node: 2)) }
+            let set = await house.stick.waitForHostFrame(since: 0, timeout: .seconds(30)) {
+                $0.destinationNode == 2 && $0.command?.starts(with: [0x84, 0x04]) == true
+            }
+            let readBack = try #require(set).index + 1
+            _ = await house.stick.waitForHostFrame(since: readBack, timeout: .seconds(30)) {
+                $0.destinationNode == 2 && $0.command == [0x84, 0x05]
+            }
+            let setting = house.stick.wakeUpSetting(node: 2)
+            #expect(setting?.interval == 7200 && setting?.target == 1, "\(String(describing: setting))")
 
             // Between wake-ups the MultiSensor is `asleep`, never `offline`: OpenZWave sends it back to sleep after
             // its interview (Wake Up No More Information). Its button wakes it (`online`), and it sleeps again.

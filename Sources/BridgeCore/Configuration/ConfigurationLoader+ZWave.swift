@@ -45,7 +45,7 @@ extension ConfigurationLoader {
             optional(table.int("low_battery", in: ZWaveSection.lowBatteryRange), "low_battery")
             ?? ZWaveSection.defaultLowBattery
 
-        let deviceKeys = ["node", "instance", "room", "name", "config", "associations"]
+        let deviceKeys = ["node", "instance", "room", "name", "config", "associations", "wake_up_interval"]
         let deviceTables = table.arrayOfTables("device", known: deviceKeys)
         let read = deviceTables.map { readZWaveDevice($0.reader) }
         let devices = read.compactMap(\.device)
@@ -83,13 +83,16 @@ extension ConfigurationLoader {
         if table.contains("associations") {
             associations = table.table("associations", known: nil).flatMap { readAssociations($0, node: node) }
         }
+        let wakeUpInterval = table.int("wake_up_interval", in: ZWaveDeviceConfig.wakeUpIntervalRange)
         let located = address.map { Located(path: table.path, value: $0) }
-        guard let node, instance != nil || !table.contains("instance"), let address, let config, let associations
+        guard let node, instance != nil || !table.contains("instance"), let address, let config, let associations,
+            wakeUpInterval != nil || !table.contains("wake_up_interval")
         else {
             return (nil, located)
         }
-        let device = ZWaveDeviceConfig(
+        var device = ZWaveDeviceConfig(
             node: node, instance: instance, address: address, config: config, associations: associations)
+        device.wakeUpInterval = wakeUpInterval
         return (Located(path: table.path, value: device), located)
     }
 

@@ -11,6 +11,12 @@ public struct ZWaveDeviceConfig: Sendable, Hashable {
     /// `associations`: members to add to the node's association groups after the interview, by group (members are
     /// added, never removed).
     public var associations: [Int: [AssociationTarget]]
+    /// `wake_up_interval`: seconds between a battery node's timed wake-ups (Wake Up command class), set after the
+    /// interview when the node reports another; 0 stops its timed wake-ups; `nil` leaves it as it is.
+    public var wakeUpInterval: Int?
+
+    /// The longest wake-up interval the command class can carry (24 bits of seconds).
+    public static let wakeUpIntervalRange = 0...16_777_215
 
     public init(
         node: Int, instance: Int? = nil, address: DeviceAddress, config: [ZWaveConfigParameter] = [],

@@ -33,6 +33,10 @@ public enum BridgeEvent: Sendable, Equatable, CustomStringConvertible {
     case interviewFailed(node: Int, stage: String, reason: String)
     /// `configuration_applied`: the desired configuration parameters of a node were compared and set.
     case configurationApplied(node: Int, changed: [ParameterChange], failed: [ParameterFailure])
+    /// `wake_up_interval_applied` / `wake_up_interval_failed`: a battery node's wake-up interval was brought to
+    /// devices.toml's `wake_up_interval` (`from` what it reported, nil if unknown; `confirmed` false when the node
+    /// has not reported the new interval yet: it takes it at its next wake-up), or could not be (`reason`).
+    case wakeUpInterval(node: Int, from: Int?, to: Int, confirmed: Bool, failure: String?)
     /// `associations_applied` / `associations_failed`: the desired associations of a node were compared and added.
     case associations(AssociationsOutcome)
     /// `cec_rx`: a CEC frame the bridge received and was asked to report (`[cec] rx_events`).
@@ -110,6 +114,8 @@ public enum BridgeEvent: Sendable, Equatable, CustomStringConvertible {
         case .interviewCompleted: "interview_completed"
         case .interviewFailed: "interview_failed"
         case .configurationApplied: "configuration_applied"
+        case .wakeUpInterval(_, _, _, _, let failure):
+            failure == nil ? "wake_up_interval_applied" : "wake_up_interval_failed"
         case .associations(let outcome): outcome.failed.isEmpty ? "associations_applied" : "associations_failed"
         case .cecReceived: "cec_rx"
         case .messagesDropped: "messages_dropped"
@@ -181,6 +187,16 @@ public enum BridgeEvent: Sendable, Equatable, CustomStringConvertible {
                     .array(failed.map { .object([("parameter", .int($0.parameter)), ("reason", .string($0.reason))]) })
                 ),
             ]
+        case .wakeUpInterval(let node, let from, let to, let confirmed, let failure):
+            var fields: [(String, JSONValue)] = [
+                ("node", .int(node)), ("from", from.map { .int($0) } ?? .null), ("to", .int(to)),
+            ]
+            if let failure {
+                fields.append(("reason", .string(failure)))
+            } else {
+                fields.append(("confirmed", .bool(confirmed)))
+            }
+            return fields
         case .associations(let outcome):
             return outcome.fields
         case .cecReceived(let frame):

@@ -77,6 +77,11 @@ extension ZWaveStickEmulator {
         return wakes
     }
 
+    /// A sleeping node's wake-up interval (seconds) and the node its notifications go to; nil without such a node.
+    public func wakeUpSetting(node: UInt8) -> (interval: UInt32, target: UInt8)? {
+        queue.sync { nodes[node]?.wakeUp.map { ($0.interval, $0.target) } }
+    }
+
     /// Whether a node hears the radio now (false: a sleeping node that sleeps); nil without such a node.
     public func isAwake(node: UInt8) -> Bool? {
         queue.sync { nodes[node]?.isAwake }

@@ -93,6 +93,7 @@ public final class ZWaveBackend: DeviceBackend {
     /// Applies the desired configuration parameters and associations of `node` and reports each.
     func applyConfiguration(_ node: NodeID) async {
         if configuration.wantsParameters(node) { continuation.yield(.event(await configuration.apply(node))) }
+        if let event = await configuration.applyWakeUpInterval(node) { continuation.yield(.event(event)) }
         if configuration.wantsAssociations(node) {
             continuation.yield(.event(.associations(await configuration.applyAssociations(node))))
         }

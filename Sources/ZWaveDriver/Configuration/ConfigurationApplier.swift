@@ -35,7 +35,8 @@ final class ConfigurationApplier {
     /// so (the caller then runs `apply` and the associations).
     func takeOn(_ node: NodeID) -> Bool {
         let wantsConfiguration = devices.contains {
-            $0.node == Int(node.rawValue) && (!$0.config.isEmpty || !$0.associations.isEmpty)
+            $0.node == Int(node.rawValue)
+                && (!$0.config.isEmpty || !$0.associations.isEmpty || $0.wakeUpInterval != nil)
         }
         guard wantsConfiguration, !applied.contains(node) else { return false }
         applied.insert(node)
@@ -87,5 +88,50 @@ final class ConfigurationApplier {
             }
         }
         return .configurationApplied(node: Int(node.rawValue), changed: changes, failed: failures)
+    }
+
+    /// The wake-up interval devices.toml wants for `node` (`wake_up_interval`), if any.
+    func wantedWakeUpInterval(_ node: NodeID) -> Int? {
+        devices.first { $0.node == Int(node.rawValue) && $0.wakeUpInterval != nil }?.wakeUpInterval
+    }
+
+    /// Brings `node`'s wake-up interval to devices.toml's (`wake_up_interval`): nil when it has it already. The
+    /// interview has just read it (Wake Up Interval Get); a differing one is set (Interval Set, with the controller
+    /// as the target) and read back. A node that went back to sleep in between gets both at its next wake-up
+    /// (OpenZWave's wake-up queue): `confirmed` false.
+    func applyWakeUpInterval(_ node: NodeID) async -> BridgeEvent? {
+        guard let wanted = wantedWakeUpInterval(node) else { return nil }
+        let number = Int(node.rawValue)
+        let key = ZWaveValueKey(
+            node: node, commandClass: SleepingNodes.wakeUp, instance: 1, index: SleepingNodes.intervalIndex)
+        guard let id = await driver.valueID(for: key) else {
+            return .wakeUpInterval(
+                node: number, from: nil, to: wanted, confirmed: false,
+                failure: "node \(number) has no wake-up interval (it does not sleep, or its interview did not reach it)"
+            )
+        }
+        let current = (try? await driver.read(id)).flatMap { $0.content.integer.value }
+        guard current != wanted else { return nil }
+        let before = reports.generation(of: key)
+        do {
+            try await driver.setValue(id, to: .int(Int32(clamping: wanted)))
+            try await driver.refresh(id)
+        } catch {
+            return .wakeUpInterval(node: number, from: current, to: wanted, confirmed: false, failure: "\(error)")
+        }
+        // The report confirms it only if it says the new interval (an old report may arrive first).
+        var confirmed = false
+        var seen = before
+        while !confirmed, await reports.wait(for: key, after: seen) {
+            seen = reports.generation(of: key)
+            confirmed = (try? await driver.read(id)).flatMap { $0.content.integer.value } == wanted
+        }
+        logger.info(
+            "wake-up interval set",
+            metadata: [
+                "node": "\(number)", "from": "\(current.map(String.init) ?? "?")", "to": "\(wanted)",
+                "confirmed": "\(confirmed)",
+            ])
+        return .wakeUpInterval(node: number, from: current, to: wanted, confirmed: confirmed, failure: nil)
     }
 }
