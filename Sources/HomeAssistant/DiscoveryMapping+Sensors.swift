@@ -3,7 +3,7 @@ internal import BridgeCore
 /// A device's sensors (``Sensor``, with the units of the inventory) as Home Assistant entities, each on the sensor's own
 /// topic `<device>/<sensor>`:
 /// - a measurement is a `sensor` with Home Assistant's device class where it has one (temperature, humidity,
-///   illuminance, atmospheric pressure, carbon dioxide, gas, water, energy; ultraviolet has none) and the unit, with
+///   illuminance, pressure, carbon dioxide, gas, water, energy; ultraviolet has none) and the unit, with
 ///   state class `measurement` (a meter's `total_increasing`);
 /// - a binary sensor is a `binary_sensor` (motion, door, tamper, smoke, moisture) with the bridge's payloads (`on`/`off`,
 ///   a contact `open`/`closed`);
@@ -70,7 +70,7 @@ extension DiscoveryMapping {
         case .temperature: ("temperature", "measurement")
         case .humidity: ("humidity", "measurement")
         case .luminance: ("illuminance", "measurement")
-        case .pressure: ("atmospheric_pressure", "measurement")
+        case .pressure: ("pressure", "measurement")
         case .co2: ("carbon_dioxide", "measurement")
         case .battery: ("battery", "measurement")
         case .gasVolume: ("gas", "total_increasing")
@@ -86,7 +86,7 @@ extension DiscoveryMapping {
         "temperature": ["°C", "°F", "K"],
         "humidity": ["%"],
         "illuminance": ["lx"],
-        "atmospheric_pressure": ["Pa", "hPa", "kPa", "bar", "cbar", "mbar", "mmHg", "inHg", "psi"],
+        "pressure": ["Pa", "hPa", "kPa", "bar", "cbar", "mbar", "mmHg", "inHg", "psi"],
         "carbon_dioxide": ["ppm"],
         "battery": ["%"],
         "gas": ["m³", "ft³", "CCF"],

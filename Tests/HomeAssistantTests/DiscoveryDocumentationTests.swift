@@ -85,7 +85,7 @@ import Testing
         "humidity": ["%"],
         "illuminance": ["lx"],
         "battery": ["%"],
-        "atmospheric_pressure": ["cbar", "bar", "hPa", "mmHg", "inHg", "kPa", "mbar", "Pa", "psi"],
+        "pressure": ["cbar", "bar", "hPa", "mmHg", "inHg", "kPa", "mbar", "Pa", "psi"],
         "carbon_dioxide": ["ppm"],
         "gas": ["m³", "ft³", "CCF"],
         "water": ["L", "gal", "m³", "ft³", "CCF"],
@@ -93,7 +93,7 @@ import Testing
     static let stateClasses: [String: Set<String>] = [
         "power": ["measurement"], "energy": ["total", "total_increasing"], "temperature": ["measurement"],
         "humidity": ["measurement"], "illuminance": ["measurement"], "battery": ["measurement"],
-        "atmospheric_pressure": ["measurement"], "carbon_dioxide": ["measurement"],
+        "pressure": ["measurement"], "carbon_dioxide": ["measurement"],
         "gas": ["total", "total_increasing"], "water": ["total", "total_increasing"],
     ]
     static let deviceClasses: [String: Set<String>] = [

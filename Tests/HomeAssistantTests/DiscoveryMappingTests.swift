@@ -225,7 +225,7 @@ import Testing
     @Test func metersAndAlarmsHaveTheirClasses() throws {
         let configs = Self.configs(Self.otherSensors)
         let expected: [(role: String, deviceClass: String, stateClass: String?, unit: String?)] = [
-            ("7_1_pressure", "atmospheric_pressure", "measurement", "kPa"),
+            ("7_1_pressure", "pressure", "measurement", "kPa"),
             ("7_1_co2", "carbon_dioxide", "measurement", "ppm"),
             ("7_1_gas_volume", "gas", "total_increasing", "m³"),
             ("7_1_water_volume", "water", "total_increasing", "gal"),
