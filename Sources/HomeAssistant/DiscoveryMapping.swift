@@ -5,7 +5,8 @@ public import BridgeCore
 /// Every config points Home Assistant at the bridge's own topics (`<prefix>/device/<room>/<name>`, `/set`,
 /// `/power`...): one contract, no second topic tree. Identities never come from room and name:
 /// - a Z-Wave node is the Home Assistant device `thuis_zwave_<home id>_<node>`, its entities
-///   `thuis_zwave_<home id>_<node>[_<instance>]_<role>`, all under the node id `thuis_zwave_<home id>`;
+///   `thuis_zwave_<home id>_<node>[_<instance>]_<role>` (a sensor's role is its topic name, `_temperature`), all
+///   under the node id `thuis_zwave_<home id>`;
 /// - a CEC device is `thuis_<bridge>_cec_<logical address>` (the address devices.toml pins), under
 ///   `thuis_<bridge>`, like the bridge itself (`thuis_bridge_<bridge>`), which every other device is
 ///   `via_device` of.
@@ -197,13 +198,19 @@ public enum DiscoveryMapping {
                 case .binarySwitch, .socket:
                     add("switch", "switch", own, Self.onOffSwitch(topics, outlet: descriptor.kind == .socket))
                 case .tv, .sensor:
-                    break  // sensor entities are not mapped yet (issue 44)
+                    break  // a sensor device is its sensors' entities (below)
                 }
                 if descriptor.metered {
                     add("sensor", "power", named("Power"), Self.sensor(topics.power, "power", "measurement", "W"))
                     add(
                         "sensor", "energy", named("Energy"),
                         Self.sensor(topics.energy, "energy", "total_increasing", "kWh"))
+                }
+                // Every sensor the device has (a sensor device's, a switch's temperature...), its role the sensor's
+                // topic name (`_temperature`, `_motion`, `_battery`).
+                for (sensor, unit) in descriptor.sensors.sorted(by: { $0.key < $1.key }) {
+                    let entity = DiscoveryMapping.sensorEntity(sensor, unit: unit, topic: topics.sensor(sensor))
+                    add(entity.component, sensor.rawValue, named(entity.name), entity.fields)
                 }
                 // The product's buttons (`DeviceProfile`), when it has them.
                 if let scheme = DeviceProfile.profile(facts: facts, kind: descriptor.kind)?.buttons {

@@ -5,7 +5,8 @@ internal import SystemSupport
 
 /// `/metrics`: the bridge in Prometheus' text format, through swift-prometheus' own registry (not the process-wide
 /// MetricsSystem). Device series carry a stable `id` (`zwave_3_1`, `cec_0`: where the device is, not what it is
-/// called), so renaming a device in devices.toml keeps its series; room and name are only on `thuis_device_info`.
+/// called), so renaming a device in devices.toml keeps its series; room and name are on `thuis_device_info`, and on
+/// the sensor readings (`thuis_device_sensor`, by room, name and kind, for graphs and alerts without a join).
 ///
 /// Counters and the command histogram are fed as things happen (requests from the responses the bridge publishes,
 /// command durations from the bridge's reports); the gauges are set from the bridge's current state at each scrape
@@ -49,6 +50,12 @@ public final class DashboardMetrics: Sendable {
     static var level: MetricNameDescriptor { name("device_level", "", "A dimmer's level, 0-99.") }
     static var on: MetricNameDescriptor {
         name("device_on", "", "1 when the device is on (a switch, socket, dimmer above 0, TV).")
+    }
+    static var sensor: MetricNameDescriptor {
+        name(
+            "device_sensor", "",
+            "A sensor's reading, by kind (temperature, humidity, battery...) in the unit of its unit label; binary "
+                + "sensors (motion, contact...) 1 when active (open), else 0.")
     }
     static var commandDuration: MetricNameDescriptor {
         name(
@@ -170,6 +177,13 @@ public final class DashboardMetrics: Sendable {
                     gauge(Self.on, id, flag(state == "on"))
                 }
             }
+            let address = [("room", descriptor.address.room), ("name", descriptor.address.name)]
+            for (sensor, unit) in descriptor.sensors {
+                guard let value = scrape.retained[topics.sensor(sensor)].flatMap({ Self.reading(sensor, $0) }) else {
+                    continue
+                }
+                gauge(Self.sensor, id + address + [("kind", sensor.rawValue), ("unit", unit)], value)
+            }
         }
         if let statistics = scrape.networkStatistics {
             refreshZWave(statistics, inventory: inventory, gauge: gauge)
@@ -186,6 +200,14 @@ public final class DashboardMetrics: Sendable {
         var buffer: [UInt8] = []
         registry.emit(into: &buffer)
         return buffer
+    }
+
+    /// A sensor's published reading as a number: a measurement as it is, a binary sensor 1 when active (`on`,
+    /// `open`) and 0 when not; nil for anything else.
+    static func reading(_ sensor: Sensor, _ payload: String) -> Double? {
+        guard sensor.isBinary else { return Double(payload) }
+        if payload == sensor.payload(active: true) { return 1 }
+        return payload == sensor.payload(active: false) ? 0 : nil
     }
 
     /// A device's stable id: `zwave_<node>`, `zwave_<node>_<instance>`, `cec_<logical address>`.

@@ -76,8 +76,8 @@ import Testing
         "turn_on", "turn_off", "button_1", "button_2", "button_3", "button_4", "button_5", "button_6",
     ]
 
-    /// Units Home Assistant accepts for the sensor device classes the bridge uses (and will use: temperature,
-    /// humidity, illuminance, battery), and the state classes each allows.
+    /// Units Home Assistant accepts for the sensor device classes the bridge uses, and the state classes each allows
+    /// (the sensor documentation's table of device classes).
     static let sensorUnits: [String: Set<String>] = [
         "power": ["mW", "W", "kW", "MW", "GW", "TW", "BTU/h"],
         "energy": ["J", "kJ", "MJ", "GJ", "mWh", "Wh", "kWh", "MWh", "GWh", "TWh", "cal", "kcal", "Mcal", "Gcal"],
@@ -85,10 +85,16 @@ import Testing
         "humidity": ["%"],
         "illuminance": ["lx"],
         "battery": ["%"],
+        "pressure": ["cbar", "bar", "hPa", "mmHg", "inHg", "kPa", "mbar", "Pa", "psi"],
+        "carbon_dioxide": ["ppm"],
+        "gas": ["m³", "ft³", "CCF"],
+        "water": ["L", "gal", "m³", "ft³", "CCF"],
     ]
     static let stateClasses: [String: Set<String>] = [
         "power": ["measurement"], "energy": ["total", "total_increasing"], "temperature": ["measurement"],
         "humidity": ["measurement"], "illuminance": ["measurement"], "battery": ["measurement"],
+        "pressure": ["measurement"], "carbon_dioxide": ["measurement"],
+        "gas": ["total", "total_increasing"], "water": ["total", "total_increasing"],
     ]
     static let deviceClasses: [String: Set<String>] = [
         "switch": ["outlet", "switch"],
@@ -108,7 +114,11 @@ import Testing
     static var everyConfig: [DiscoveryConfig] {
         let mapping = DiscoveryMappingTests.self
         return mapping.configs(
-            [mapping.dimmer, mapping.binarySwitch, mapping.unassigned, mapping.tv] + mapping.sockets)
+            [
+                mapping.dimmer, mapping.binarySwitch, mapping.unassigned, mapping.tv, mapping.multiSensor,
+                mapping.doorSensor,
+            ]
+                + mapping.sockets + mapping.otherSensors)
     }
 
     static func members(_ value: JSONValue?) -> [(String, JSONValue)] {
@@ -142,7 +152,7 @@ import Testing
                 "\(config.objectID) lacks \(platform.required.subtracting(keys))")
             #expect(keys.contains("unique_id"), "\(config.objectID): an entity without a unique id cannot be renamed")
         }
-        #expect(platformsSeen.isSuperset(of: ["light", "switch", "sensor", "device_automation"]))
+        #expect(platformsSeen.isSuperset(of: ["light", "switch", "sensor", "binary_sensor", "device_automation"]))
     }
 
     @Test("values: device classes, units, state classes, availability mode, qos, brightness scale, triggers")
@@ -168,6 +178,9 @@ import Testing
                     }
                     if case .string(let stateClass)? = payload["state_class"] {
                         #expect(Self.stateClasses[deviceClass]?.contains(stateClass) == true, "\(id): \(stateClass)")
+                    }
+                    if deviceClass == "battery" {
+                        #expect(payload["entity_category"] == "diagnostic", "\(id): a battery is a diagnostic")
                     }
                 } else {
                     #expect(

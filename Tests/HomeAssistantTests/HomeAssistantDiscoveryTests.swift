@@ -54,6 +54,31 @@ import Testing
         #expect(await mqtt.retained[tvConfig] != nil)
     }
 
+    /// A sensor node's sensors are found one by one (each value of its interview): each new one is published as it
+    /// comes, those already published are not published again, and the node's exclusion clears every one.
+    @Test func sensorsFoundLaterArePublishedAsTheyCome() async {
+        let mqtt = FakeMQTTPort()
+        let discovery = discovery(mqtt)
+        func sensorNode(_ sensors: [Sensor: String]) -> DeviceDescriptor {
+            DeviceDescriptor(
+                address: DeviceAddress(room: "hall", name: "motion"), kind: .sensor,
+                source: .zwave(node: 5, instance: nil), sensors: sensors)
+        }
+        let temperature = "homeassistant/sensor/thuis_zwave_c0ffee01/thuis_zwave_c0ffee01_5_temperature/config"
+        let motion = "homeassistant/binary_sensor/thuis_zwave_c0ffee01/thuis_zwave_c0ffee01_5_motion/config"
+        await discovery.inventoryChanged(inventory([sensorNode([.temperature: "°C"]), tv]))
+        #expect(await mqtt.retained[temperature] != nil)
+        let count = await mqtt.published.count
+
+        await discovery.inventoryChanged(inventory([sensorNode([.temperature: "°C", .motion: ""]), tv]))
+        let added = await mqtt.published.dropFirst(count)
+        #expect(added.map(\.topic) == [motion], "\(added.map(\.topic))")
+
+        await discovery.inventoryChanged(inventory([tv]))
+        let retained = await mqtt.retained
+        #expect(retained[temperature] == nil && retained[motion] == nil)
+    }
+
     /// A Z-Wave device whose kind devices.toml only lets the bridge assume (a dimmer) gets no config until the
     /// hardware tells its kind: then the configs of what it is (a switch) are the first and only ones. A config an
     /// earlier run left for that node stays while its kind is unknown, even once the network is queried.

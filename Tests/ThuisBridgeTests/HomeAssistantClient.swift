@@ -119,6 +119,8 @@ struct HomeAssistantSnapshot: Sendable {
         let deviceID: String?
         /// The device class the integration gave it (the discovery's `device_class`).
         let deviceClass: String?
+        /// `diagnostic`, `config`, or nil.
+        let entityCategory: String?
         var domain: String { String(entityID.prefix { $0 != "." }) }
 
         init(_ json: JSONValue) {
@@ -126,6 +128,7 @@ struct HomeAssistantSnapshot: Sendable {
             uniqueID = json["unique_id"]?.text ?? ""
             deviceID = json["device_id"]?.text
             deviceClass = json["original_device_class"]?.text
+            entityCategory = json["entity_category"]?.text
         }
     }
 
@@ -207,6 +210,7 @@ struct ExpectedEntity: Sendable, CustomStringConvertible {
     var deviceClass: String?
     var stateClass: String?
     var unit: String?
+    var entityCategory: String?
 
     var description: String { uniqueID }
 
@@ -259,7 +263,29 @@ struct ExpectedEntity: Sendable, CustomStringConvertible {
 
     static let fan = ExpectedEntity(uniqueID: fanSwitch, domain: "switch", device: zwave("4"))
 
-    static var all: [ExpectedEntity] { shared + [fan] }
+    /// The MultiSensor 6 (node 5) and door sensor (node 6): an entity per sensor, each on the sensor's topic.
+    static var sensors: [ExpectedEntity] {
+        func measurement(_ node: String, _ sensor: String, _ deviceClass: String?, _ unit: String) -> ExpectedEntity {
+            ExpectedEntity(
+                uniqueID: zwave("\(node)_\(sensor)"), domain: "sensor", device: zwave(node), deviceClass: deviceClass,
+                stateClass: "measurement", unit: unit, entityCategory: sensor == "battery" ? "diagnostic" : nil)
+        }
+        func binary(_ node: String, _ sensor: String, _ deviceClass: String) -> ExpectedEntity {
+            ExpectedEntity(
+                uniqueID: zwave("\(node)_\(sensor)"), domain: "binary_sensor", device: zwave(node),
+                deviceClass: deviceClass, entityCategory: sensor == "tamper" ? "diagnostic" : nil)
+        }
+        return [
+            measurement("5", "temperature", "temperature", "°C"), measurement("5", "humidity", "humidity", "%"),
+            measurement("5", "luminance", "illuminance", "lx"), measurement("5", "ultraviolet", nil, "UV index"),
+            measurement("5", "battery", "battery", "%"), binary("5", "motion", "motion"),
+            binary("5", "tamper", "tamper"), measurement("6", "temperature", "temperature", "°C"),
+            measurement("6", "battery", "battery", "%"), binary("6", "contact", "door"),
+            binary("6", "tamper", "tamper"),
+        ]
+    }
+
+    static var all: [ExpectedEntity] { shared + sensors + [fan] }
 
     /// The first entity of each device: Home Assistant has every device once it has these.
     static var perDevice: [ExpectedEntity] {

@@ -11,7 +11,7 @@ import ZWaveEmulator
 /// mosquitto, the emulated stick and the real `thuis-bridge run`, with a recorder on `homeassistant/#` subscribed
 /// before the bridge starts.
 @Suite(.endToEnd) struct HomeAssistantColdStartTests {
-    /// The Home Assistant house's network (FGD212 node 2, PowerNode 6 node 3, binary switch node 4) and its Z-Wave
+    /// The Home Assistant house's switches (FGD212 node 2, PowerNode 6 node 3, binary switch node 4) and their Z-Wave
     /// devices, the binary switch `hall/fan` configured without a kind (devices.toml has none).
     static var zwave: ConfigFixture.ZWave {
         var zwave = ZWaveHouse.zwave
@@ -47,7 +47,7 @@ import ZWaveEmulator
 
     @Test func aColdStartPublishesNoConfigItRemovesAndTheSwitchIsASwitch() async throws {
         try await ZWaveHouse.with(
-            name: "ha-cold", network: HomeAssistantHouse.network, zwave: Self.zwave,
+            name: "ha-cold", network: HomeAssistantHouse.switchNetwork, zwave: Self.zwave,
             watching: ["Thuis/#", "homeassistant/#"]
         ) { house in
             let switchConfig = "homeassistant/switch/\(Self.namespace)/\(Self.namespace)_4_switch/config"

@@ -38,7 +38,8 @@ enum HomeAssistantInstall {
     }
 }
 
-/// A real mosquitto, the emulated Z-Wave stick (FGD212 node 2, PowerNode 6 node 3, binary switch node 4), the
+/// A real mosquitto, the emulated Z-Wave stick (FGD212 node 2, PowerNode 6 node 3, binary switch node 4, the
+/// sleeping MultiSensor 6 node 5 and door sensor node 6, woken whenever OpenZWave addresses them), the
 /// emulated CEC adapter (TV, audio system, Apple TV at 1.0.0.0), the real `thuis-bridge run` process bridging
 /// both, and a real, headless Home Assistant reading the bridge's discovery; a subscriber on `Thuis/#` and
 /// `homeassistant/#`. One for the whole suite (Home Assistant takes ~8 s and ~160 MB to start).
@@ -53,6 +54,11 @@ final class HomeAssistantHouse: Sendable {
     let renamedConfig: String
     let homeAssistantDirectory: String
     private let processes: Mutex<Processes>
+    /// Wakes the sleeping sensor nodes when OpenZWave sends them a frame (as a person pressing their button), until
+    /// their interview is complete: then they sleep, as battery nodes do, and OpenZWave's later queries wait for a
+    /// wake-up instead of holding its send queue (an awake door sensor leaves a query of a command class it lacks
+    /// unanswered, which stalls every other node's commands for OpenZWave's reply timeout).
+    private let waker: Task<Void, Never>
 
     private struct Processes {
         var bridge: ChildProcess
@@ -67,6 +73,10 @@ final class HomeAssistantHouse: Sendable {
     static let bridgeName = "ha"
     static let dimmer = "bedroom/light"
     static let renamedDimmer = "study/lamp"
+    /// The MultiSensor 6 (node 5, in devices.toml) and the door sensor (node 6, not: an unassigned node).
+    static let multiSensor = "hall/motion"
+    static let doorSensor = "unassigned/node6"
+    static let sleepers: Set<UInt8> = [5, 6]
 
     /// The bridge process (replaced by `restartBridge`).
     var bridge: ChildProcess { processes.withLock { $0.bridge } }
@@ -80,9 +90,20 @@ final class HomeAssistantHouse: Sendable {
         }
     }
 
-    /// Node 2 FGD212 and node 3 PowerNode 6 of the default network, and a plain binary switch at node 4 (the
-    /// one the exclusion test removes, so the others keep theirs).
+    /// Node 2 FGD212 and node 3 PowerNode 6 of the default network, a plain binary switch at node 4 (the one the
+    /// exclusion test removes, so the others keep theirs), and the `sensors` network's MultiSensor 6 and door sensor
+    /// as nodes 5 and 6.
     static var network: NetworkDescription {
+        var network = switchNetwork
+        network.nodes += [
+            NodeDescription(id: 5, kind: .multisensor6, name: "hall sensor", temperature: 21.5, battery: 90),
+            NodeDescription(id: 6, kind: .fgdw002, name: "front door", temperature: 19, battery: 80),
+        ]
+        return network
+    }
+
+    /// Nodes 2-4 only (no sleeping node).
+    static var switchNetwork: NetworkDescription {
         var network = NetworkDescription.defaultNetwork
         network.nodes = network.nodes.filter { $0.kind != .joining }
         network.nodes.append(NodeDescription(id: 4, kind: .binarySwitch, name: "fan", switches: [false]))
@@ -107,6 +128,7 @@ final class HomeAssistantHouse: Sendable {
         zwave.devices[index].room = parts[0]
         zwave.devices[index].name = parts[1]
         zwave.devices.append(.init(node: 4, room: "hall", name: "fan"))
+        zwave.devices.append(.init(node: 5, room: "hall", name: "motion"))
         zwave.port = directory.file("zwave")
         zwave.stateDirectory = directory.file("state")
         // Debug: the dimmer tests wait for the bridge's "executed" lines.
@@ -122,6 +144,8 @@ final class HomeAssistantHouse: Sendable {
         directory = try TemporaryDirectory(prefix: "thuis-ha")
         stick = ZWaveStickEmulator(network: Self.network)
         try stick.start(link: directory.file("zwave"))
+        // Before the bridge starts: its first frames to the sleepers wake them.
+        waker = ZWaveHouse.wake(Self.sleepers, of: stick)
         cec = CECAdapterEmulator(configuration: CECEmulatorConfiguration())
         try cec.start(link: directory.file("cec"))
         config = try directory.write(
@@ -157,6 +181,7 @@ final class HomeAssistantHouse: Sendable {
                 ])
             try await house.startHomeAssistant()
             try await house.waitUntilBridgeReady()
+            try await house.waitUntilSleepersAreInterviewed()
             // Every device is there (whether each has all its entities is for the tests to say).
             try await house.homeAssistant.waitForEntities(
                 ExpectedEntity.perDevice.map(\.uniqueID), timeout: .seconds(60))
@@ -214,12 +239,15 @@ final class HomeAssistantHouse: Sendable {
 
     /// Whether a line of Home Assistant's log is a warning or error of its MQTT integration (deprecated discovery
     /// keys included: `cv.deprecated` logs them on the MQTT platform's logger), e.g.
-    /// `2025-04-30 10:00:00.000 WARNING (MainThread) [homeassistant.components.mqtt.light.schema_basic] ...`.
+    /// `2025-04-30 10:00:00.000 WARNING (MainThread) [homeassistant.components.mqtt.light.schema_basic] ...`, or of the
+    /// sensor platforms, which check an entity's device class, state class and unit against each other.
     static func isMQTTProblem(_ line: String) -> Bool {
         guard line.contains(" WARNING ") || line.contains(" ERROR ") || line.contains(" CRITICAL ") else {
             return false
         }
         return line.contains("[homeassistant.components.mqtt")
+            || line.contains("[homeassistant.components.sensor")
+            || line.contains("[homeassistant.components.binary_sensor")
             || (line.contains("[homeassistant.helpers.config_validation]") && line.lowercased().contains("mqtt"))
     }
 
@@ -243,13 +271,28 @@ final class HomeAssistantHouse: Sendable {
     func waitUntilBridgeReady(from mark: Int = 0, dimmer: String = dimmer) async throws {
         try await watcher.waitForMessage(
             topic: "Thuis/bridge/\(Self.bridgeName)/state", text: "online", from: mark, timeout: .seconds(30))
-        for device in [dimmer, "living/receiver", "living/ambilight", "hall/fan", "living/tv"] {
+        for device in [
+            dimmer, "living/receiver", "living/ambilight", "hall/fan", "living/tv", Self.multiSensor, Self.doorSensor,
+        ] {
             try await watcher.waitForMessage(
                 topic: "Thuis/device/\(device)/availability", text: "online", from: mark, timeout: .seconds(60))
         }
         _ = try await watcher.waitForMessage(topic: "Thuis/device/living/tv", from: mark, timeout: .seconds(30)) {
             $0.text != "unknown"
         }
+    }
+
+    /// Waits until the inventory shows the sleeping nodes' interviews complete, then lets them sleep.
+    func waitUntilSleepersAreInterviewed() async throws {
+        let sleepers = Self.sleepers.map(Int.init)
+        _ = try await watcher.waitForMessage(topic: "Thuis/bridge/\(Self.bridgeName)/devices", timeout: .seconds(60)) {
+            message in
+            let entries = Inventory(message)?.entries ?? []
+            return sleepers.allSatisfy { node in
+                entries.contains { $0["node"] == .int(node) && $0["interview_stage"] == "Complete" }
+            }
+        }
+        waker.cancel()
     }
 
     /// Stops the bridge (SIGTERM) and starts it again with the dimmer at `dimmer` (`renamedConfig` for
@@ -283,6 +326,7 @@ final class HomeAssistantHouse: Sendable {
     func stop() async {
         await stopHomeAssistant()
         _ = await bridge.stop(timeout: .seconds(15))
+        waker.cancel()
         stick.stop()
         cec.stop()
         await watcher.close()

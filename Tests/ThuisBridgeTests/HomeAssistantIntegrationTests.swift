@@ -90,6 +90,73 @@ struct HomeAssistantIntegrationTests {
         }
     }
 
+    /// The MultiSensor 6 (node 5, `hall/motion`) and the door sensor (node 6, unassigned), entity by entity: each
+    /// sensor is an entity of its node's device with Home Assistant's device class, state class, unit and entity
+    /// category, whose state is the bridge's retained reading; readings the sensors report later (a temperature, a
+    /// battery level, motion, the door, the tamper switch) reach Home Assistant's states.
+    @Test func sensorEntitiesShowTheReadingsWithTheirClassesAndUnits() async throws {
+        try await HomeAssistantHouse.with { house in
+            let homeAssistant = try house.homeAssistant
+            let ids = try await homeAssistant.waitForEntities(Expected.sensors.map(\.uniqueID))
+            let hall = HomeAssistantHouse.multiSensor
+            let door = HomeAssistantHouse.doorSensor
+            // The interview's readings, as the bridge publishes them, are Home Assistant's states.
+            let readings = [
+                ("5_temperature", hall, "temperature", "21.5"), ("5_humidity", hall, "humidity", "45"),
+                ("5_luminance", hall, "luminance", "120"), ("5_ultraviolet", hall, "ultraviolet", "1"),
+                ("5_battery", hall, "battery", "90"), ("6_temperature", door, "temperature", "19.0"),
+                ("6_battery", door, "battery", "80"),
+            ]
+            for (role, device, sensor, payload) in readings {
+                try await house.watcher.waitForMessage(
+                    topic: "Thuis/device/\(device)/\(sensor)", text: payload, timeout: .seconds(30))
+                try await homeAssistant.waitForState(try #require(ids[Expected.zwave(role)]), payload)
+            }
+            let snapshot = try await homeAssistant.snapshot()
+            for expected in Expected.sensors {
+                let entity = try #require(snapshot.entity(expected.uniqueID), "no entity \(expected)")
+                #expect(entity.domain == expected.domain, "\(expected): \(entity.entityID)")
+                #expect(entity.deviceClass == expected.deviceClass, "\(expected) (registry)")
+                #expect(entity.entityCategory == expected.entityCategory, "\(expected) (registry)")
+                let state = try #require(snapshot.state(entity.entityID), "no state for \(entity.entityID)")
+                #expect(state.state != "unavailable", "\(state)")
+                #expect(state.attributes["device_class"]?.text == expected.deviceClass, "\(state)")
+                #expect(state.attributes["state_class"]?.text == expected.stateClass, "\(state)")
+                #expect(state.attributes["unit_of_measurement"]?.text == expected.unit, "\(state)")
+                let device = snapshot.device(id: entity.deviceID)
+                #expect(device?.identifiers == [expected.device], "\(expected) is on \(String(describing: device))")
+            }
+            // Named after the device: entity ids a person can guess.
+            #expect(ids[Expected.zwave("5_temperature")] == "sensor.hall_motion_temperature")
+            #expect(ids[Expected.zwave("5_motion")] == "binary_sensor.hall_motion_motion")
+            #expect(snapshot.device(identifier: Expected.zwave("5"))?.name == "Hall motion")
+            let doorDevice = snapshot.device(identifier: Expected.zwave("6"))?.name ?? ""
+            #expect(doorDevice.hasPrefix("Z-Wave node 6"), "\(doorDevice)")
+
+            // Readings that change: a temperature, the battery, motion, the door, the tamper switch.
+            #expect(house.stick.setSensor(node: 5, type: 1, value: 23.4))
+            try await homeAssistant.waitForState(try #require(ids[Expected.zwave("5_temperature")]), "23.4")
+            #expect(house.stick.setBattery(node: 6, level: 75))
+            try await homeAssistant.waitForState(try #require(ids[Expected.zwave("6_battery")]), "75")
+            let motion = try #require(ids[Expected.zwave("5_motion")])
+            #expect(house.stick.setMotion(node: 5, true))
+            try await homeAssistant.waitForState(motion, "on", attributes: [("device_class", "motion")])
+            #expect(house.stick.setMotion(node: 5, false))
+            try await homeAssistant.waitForState(motion, "off")
+            let contact = try #require(ids[Expected.zwave("6_contact")])
+            for (open, state) in [(true, "on"), (false, "off")] {
+                let mark = await house.mark
+                #expect(house.stick.setDoor(node: 6, open: open))
+                try await house.watcher.waitForMessage(
+                    topic: "Thuis/device/\(door)/contact", text: open ? "open" : "closed", from: mark,
+                    timeout: .seconds(15))
+                try await homeAssistant.waitForState(contact, state, attributes: [("device_class", "door")])
+            }
+            #expect(house.stick.tamper(node: 6))
+            try await homeAssistant.waitForState(try #require(ids[Expected.zwave("6_tamper")]), "on")
+        }
+    }
+
     @Test func lightServiceCallsReachTheDimmerAsOneSetEach() async throws {
         try await HomeAssistantHouse.with { house in
             let homeAssistant = try house.homeAssistant

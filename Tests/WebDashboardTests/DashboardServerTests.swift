@@ -136,6 +136,12 @@ import WebDashboard
             await fixture.bridge.apply(.update(.zwave(node: 2, instance: nil), .level(40)))
             await fixture.bridge.apply(
                 .update(.zwave(node: 2, instance: nil), .power(DeviceState.Measurement(value: 12.5, precision: 1))))
+            // The dimmer turns out to have a temperature sensor, which reports.
+            await fixture.bridge.apply(.sensorsFound(.zwave(node: 2, instance: nil), [.temperature: "°C"]))
+            await fixture.bridge.apply(
+                .update(
+                    .zwave(node: 2, instance: nil),
+                    .sensor(.temperature, .measurement(DeviceState.Measurement(value: 21.5, precision: 1)))))
             await fixture.bridge.receive(
                 InboundMessage(topic: "Thuis/bridge/living/request/devices", payload: [], retained: false))
             await fixture.bridge.receive(
@@ -150,6 +156,7 @@ import WebDashboard
                 #"thuis_device_info{id="zwave_3_4",room="living",name="ambilight",kind="socket",adapter="zwave"} 1.0"#,
                 #"thuis_device_level{id="zwave_2"} 40.0"#, #"thuis_device_on{id="zwave_2"} 1.0"#,
                 #"thuis_device_power_watts{id="zwave_2"} 12.5"#, #"thuis_device_available{id="zwave_2"} 1.0"#,
+                #"thuis_device_sensor{id="zwave_2",room="bedroom",name="light",kind="temperature",unit="°C"} 21.5"#,
                 #"thuis_requests_total{verb="devices",result="ok"} 1"#,
                 #"thuis_requests_total{verb="unknown",result="error"} 1"#, "thuis_dashboard_clients 0.0",
                 "# TYPE thuis_command_duration_seconds histogram",

@@ -91,16 +91,19 @@ public enum ZWaveSensorMapping {
         }
     }
 
-    /// A unit as published: OpenZWave's `C` is `°C`, `Lux` is `lx`, `UV` is `UV index`; others as the library gives
-    /// them (`%`, `kPa`, `ppm`, `m³`).
+    /// A unit as published, in the symbols Home Assistant and most tools use: OpenZWave 1.6's `C` is `°C`, `Lux`
+    /// `lx`, `UV` `UV index`, `Ppm` `ppm`, the meters' `m3` and `ft3` `m³` and `ft³` (absolute humidity's `g/m3`
+    /// `g/m³`); others as the library gives them (`%`, `kPa`, `inHg`, `gal`, `kWh`).
     public static func unit(_ units: String) -> String {
         switch units {
         case "C": "°C"
         case "F": "°F"
         case "Lux", "lux": "lx"
         case "UV": "UV index"
-        case "cubic meters": "m³"
-        case "cubic feet": "ft³"
+        case "Ppm": "ppm"
+        case "m3": "m³"
+        case "ft3": "ft³"
+        case "g/m3": "g/m³"
         default: units
         }
     }

@@ -20,7 +20,8 @@ import Testing
         let cases: [(UInt16, String, Sensor, String)] = [
             (1, "C", .temperature, "°C"), (1, "F", .temperature, "°F"), (5, "%", .humidity, "%"),
             (3, "Lux", .luminance, "lx"), (3, "%", .luminance, "%"), (27, "UV", .ultraviolet, "UV index"),
-            (17, "ppm", .co2, "ppm"), (8, "kPa", .pressure, "kPa"),
+            (17, "Ppm", .co2, "ppm"), (8, "kPa", .pressure, "kPa"), (9, "inHg", .pressure, "inHg"),
+            (5, "g/m3", .humidity, "g/m³"),
         ]
         for (index, units, sensor, unit) in cases {
             #expect(Mapping.sensors(of: value(0x31, index, units: units, .decimal(1, precision: 1))) == [sensor: unit])
@@ -31,15 +32,16 @@ import Testing
         #expect(readings.map { $0.0 } == [.temperature] && readings.map { $0.1 } == [measurement(21.5, 1)])
     }
 
-    /// Meters: gas, water, heating and cooling are sensors; electric ones (the device's /power and /energy) are not.
+    /// Meters: gas, water, heating and cooling are sensors (with OpenZWave 1.6's units: `m3`, `ft3`, `gal`, `kWh`);
+    /// electric ones (the device's /power and /energy) are not.
     @Test func onlyNonElectricMetersAreSensors() {
-        #expect(
-            Mapping.sensors(of: value(0x32, 16, units: "cubic meters", .decimal(1, precision: 2))) == [.gasVolume: "m³"]
-        )
-        #expect(
-            Mapping.sensors(of: value(0x32, 32, units: "cubic meters", .decimal(1, precision: 2))) == [
-                .waterVolume: "m³"
-            ])
+        let cases: [(UInt16, String, Sensor, String)] = [
+            (16, "m3", .gasVolume, "m³"), (17, "ft3", .gasVolume, "ft³"), (32, "m3", .waterVolume, "m³"),
+            (33, "ft3", .waterVolume, "ft³"), (34, "gal", .waterVolume, "gal"),
+        ]
+        for (index, units, sensor, unit) in cases {
+            #expect(Mapping.sensors(of: value(0x32, index, units: units, .decimal(1, precision: 2))) == [sensor: unit])
+        }
         #expect(
             Mapping.sensors(of: value(0x32, 48, units: "kWh", .decimal(1, precision: 2))) == [.heatingEnergy: "kWh"])
         for electric: UInt16 in [0, 2, 4, 256, 257] {

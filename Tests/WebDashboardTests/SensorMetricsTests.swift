@@ -1,0 +1,99 @@
+import BridgeCore
+import Testing
+import WebDashboard
+
+/// Sensor readings in `/metrics`: one gauge, `thuis_device_sensor`, a series per sensor a device has and reported,
+/// labelled with the device's id, room and name, the sensor's kind and its unit (the battery a sensor like the others).
+@Suite struct SensorMetricsTests {
+    static let identity = BridgeIdentity(name: "living")
+
+    static func sensorDevice(_ room: String, _ name: String, node: Int, _ sensors: [Sensor: String])
+        -> BridgeInventory.Device
+    {
+        BridgeInventory.Device(
+            descriptor: DeviceDescriptor(
+                address: DeviceAddress(room: room, name: name), kind: .sensor,
+                source: .zwave(node: node, instance: nil),
+                sensors: sensors))
+    }
+
+    static let multiSensor = sensorDevice(
+        "hall", "motion", node: 5, [.temperature: "°C", .humidity: "%", .motion: "", .battery: "%"])
+    static let doorSensor = sensorDevice("hall", "door", node: 6, [.contact: "", .tamper: "", .battery: "%"])
+
+    /// The exposition after the bridge's inventory (as the dashboard hub hands it on) is `devices` and its retained
+    /// topics are `retained`.
+    func exposition(_ metrics: DashboardMetrics, _ devices: [BridgeInventory.Device], _ retained: [String: String])
+        async -> String
+    {
+        let hub = DashboardHub(identity: Self.identity, scenes: [], metrics: metrics)
+        await hub.inventoryChanged(BridgeInventory(identity: Self.identity, devices: devices))
+        metrics.refresh(
+            .init(mqttConnected: true, adapters: [.zwave: true], retained: retained, networkStatistics: nil))
+        return String(decoding: metrics.exposition(), as: UTF8.self)
+    }
+
+    static let readings = [
+        "Thuis/device/hall/motion/temperature": "21.5", "Thuis/device/hall/motion/motion": "on",
+        "Thuis/device/hall/motion/battery": "90", "Thuis/device/hall/door/contact": "closed",
+        "Thuis/device/hall/door/tamper": "off", "Thuis/device/hall/door/battery": "80",
+    ]
+
+    @Test func readingsAndBatteriesAreGaugesByRoomNameAndKind() async {
+        let metrics = DashboardMetrics()
+        let text = await exposition(metrics, [Self.multiSensor, Self.doorSensor], Self.readings)
+        for line in [
+            "# TYPE thuis_device_sensor gauge",
+            #"thuis_device_sensor{id="zwave_5",room="hall",name="motion",kind="temperature",unit="°C"} 21.5"#,
+            #"thuis_device_sensor{id="zwave_5",room="hall",name="motion",kind="motion",unit=""} 1.0"#,
+            #"thuis_device_sensor{id="zwave_5",room="hall",name="motion",kind="battery",unit="%"} 90.0"#,
+            #"thuis_device_sensor{id="zwave_6",room="hall",name="door",kind="contact",unit=""} 0.0"#,
+            #"thuis_device_sensor{id="zwave_6",room="hall",name="door",kind="tamper",unit=""} 0.0"#,
+            #"thuis_device_sensor{id="zwave_6",room="hall",name="door",kind="battery",unit="%"} 80.0"#,
+        ] {
+            #expect(text.contains(line), "no \(line) in:\n\(text)")
+        }
+        // A sensor that has not reported yet (the humidity) has no series rather than a made-up 0.
+        #expect(!text.contains(#"kind="humidity""#), "\(text)")
+    }
+
+    /// A reading follows the last published one; an open door is 1; a renamed device's series move to its new name,
+    /// and a device that left takes its series with it.
+    @Test func seriesFollowTheReadingsRenamesAndRemovals() async {
+        let metrics = DashboardMetrics()
+        _ = await exposition(metrics, [Self.multiSensor, Self.doorSensor], Self.readings)
+        var readings = Self.readings
+        readings["Thuis/device/hall/motion/temperature"] = "19.0"
+        readings["Thuis/device/hall/door/contact"] = "open"
+        var text = await exposition(metrics, [Self.multiSensor, Self.doorSensor], readings)
+        #expect(text.contains(#"kind="temperature",unit="°C"} 19.0"#), "\(text)")
+        #expect(text.contains(#"thuis_device_sensor{id="zwave_6",room="hall",name="door",kind="contact",unit=""} 1.0"#))
+
+        // The door sensor is renamed (its readings now on the new topics), the MultiSensor excluded.
+        let renamed = Self.sensorDevice("porch", "door", node: 6, Self.doorSensor.descriptor.sensors)
+        readings = Dictionary(
+            uniqueKeysWithValues: readings.filter { $0.key.hasPrefix("Thuis/device/hall/door/") }.map {
+                ($0.key.replacing("/hall/door/", with: "/porch/door/"), $0.value)
+            })
+        text = await exposition(metrics, [renamed], readings)
+        #expect(
+            text.contains(#"thuis_device_sensor{id="zwave_6",room="porch",name="door",kind="contact",unit=""} 1.0"#))
+        #expect(!text.contains(#"room="hall""#), "\(text)")
+        #expect(!text.contains(#"id="zwave_5""#), "\(text)")
+    }
+
+    /// A payload that is no reading of its sensor (a binary sensor's unknown word, a measurement that is no number)
+    /// is left out; the device's other readings are not.
+    @Test func aPayloadThatIsNoReadingIsLeftOut() async {
+        let metrics = DashboardMetrics()
+        let text = await exposition(
+            metrics, [Self.multiSensor],
+            [
+                "Thuis/device/hall/motion/motion": "maybe", "Thuis/device/hall/motion/temperature": "warm",
+                "Thuis/device/hall/motion/battery": "90",
+            ])
+        let series = text.split(separator: "\n").filter { $0.hasPrefix("thuis_device_sensor{") }
+        #expect(
+            series == [#"thuis_device_sensor{id="zwave_5",room="hall",name="motion",kind="battery",unit="%"} 90.0"#])
+    }
+}
