@@ -7,8 +7,9 @@ internal import BridgeCore
 ///   state class `measurement` (a meter's `total_increasing`);
 /// - a binary sensor is a `binary_sensor` (motion, door, tamper, smoke, moisture) with the bridge's payloads (`on`/`off`,
 ///   a contact `open`/`closed`);
-/// - the battery is a `sensor` of class battery, in `%`; it and the tamper switch are diagnostic entities (as Home
-///   Assistant's own Z-Wave integration has them).
+/// - the battery is a `sensor` of class battery, in `%`, and its `battery_low` a `binary_sensor` of class battery
+///   (`on`: low); they and the tamper switch are diagnostic entities (as Home Assistant's own Z-Wave integration has
+///   them).
 /// A unit that Home Assistant does not take for the sensor's device class (illuminance in `%`, humidity in `g/m³`, a
 /// sensor without a unit) leaves the device class out: Home Assistant shows the number with the device's unit and
 /// keeps its statistics (the state class), without the class's icon and unit conversion, and without the warning
@@ -41,7 +42,7 @@ extension DiscoveryMapping {
             fields.append(("state_class", .string(classes.state)))
             if !unit.isEmpty { fields.append(("unit_of_measurement", .string(unit))) }
         }
-        if sensor == .battery || sensor == .tamper { fields.append(("entity_category", "diagnostic")) }
+        if [.battery, .batteryLow, .tamper].contains(sensor) { fields.append(("entity_category", "diagnostic")) }
         return SensorEntity(component: sensor.isBinary ? "binary_sensor" : "sensor", name: name(sensor), fields: fields)
     }
 
@@ -59,6 +60,7 @@ extension DiscoveryMapping {
         switch sensor {
         case .contact: "door"
         case .water: "moisture"
+        case .batteryLow: "battery"  // on: low
         default: sensor.rawValue  // motion, tamper, smoke
         }
     }
@@ -76,7 +78,7 @@ extension DiscoveryMapping {
         case .gasVolume: ("gas", "total_increasing")
         case .waterVolume: ("water", "total_increasing")
         case .heatingEnergy, .coolingEnergy: ("energy", "total_increasing")
-        case .ultraviolet, .motion, .contact, .tamper, .smoke, .water: (nil, "measurement")
+        case .ultraviolet, .motion, .contact, .tamper, .smoke, .water, .batteryLow: (nil, "measurement")
         }
     }
 

@@ -213,7 +213,10 @@ import Testing
             Self.config(configs, "5_motion")?.payload["availability"]
                 == [
                     .object([("topic", "Thuis/bridge/living/state")]),
-                    .object([("topic", .string(hall + "/availability"))]),
+                    .object([
+                        ("topic", .string(hall + "/availability")),
+                        ("value_template", "{{ 'offline' if value == 'offline' else 'online' }}"),
+                    ]),
                 ])
         #expect(
             Self.config(configs, "6_contact")?.payload["device"]?["name"]

@@ -273,7 +273,8 @@ struct ExpectedEntity: Sendable, CustomStringConvertible {
         func binary(_ node: String, _ sensor: String, _ deviceClass: String) -> ExpectedEntity {
             ExpectedEntity(
                 uniqueID: zwave("\(node)_\(sensor)"), domain: "binary_sensor", device: zwave(node),
-                deviceClass: deviceClass, entityCategory: sensor == "tamper" ? "diagnostic" : nil)
+                deviceClass: deviceClass,
+                entityCategory: ["tamper", "battery_low"].contains(sensor) ? "diagnostic" : nil)
         }
         return [
             measurement("5", "temperature", "temperature", "°C"), measurement("5", "humidity", "humidity", "%"),
@@ -281,7 +282,8 @@ struct ExpectedEntity: Sendable, CustomStringConvertible {
             measurement("5", "battery", "battery", "%"), binary("5", "motion", "motion"),
             binary("5", "tamper", "tamper"), measurement("6", "temperature", "temperature", "°C"),
             measurement("6", "battery", "battery", "%"), binary("6", "contact", "door"),
-            binary("6", "tamper", "tamper"),
+            binary("6", "tamper", "tamper"), binary("5", "battery_low", "battery"),
+            binary("6", "battery_low", "battery"),
         ]
     }
 
