@@ -70,7 +70,7 @@ final class ZWaveHouse: Sendable {
     }
 
     /// Wakes each of `sleepers` whenever OpenZWave sends it a frame while it sleeps (from before the bridge starts).
-    private static func wake(_ sleepers: Set<UInt8>, of stick: ZWaveStickEmulator) -> Task<Void, Never> {
+    static func wake(_ sleepers: Set<UInt8>, of stick: ZWaveStickEmulator) -> Task<Void, Never> {
         let frames = stick.hostFrameStream()
         return Task { _ = await stick.wake(sleepers, whenAddressedIn: frames) }
     }
