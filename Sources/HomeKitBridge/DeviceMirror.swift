@@ -102,7 +102,7 @@ struct DeviceMirror: Sendable, Equatable {
 
     /// A payload as a whole percentage, `0`..`100`.
     static func percentage(_ payload: String?) -> Int? {
-        payload.flatMap { Double($0) }.flatMap { $0.isFinite ? min(max(Int($0.rounded()), 0), 100) : nil }
+        payload.flatMap { Double($0) }.flatMap { $0.isFinite ? Int(min(max($0, 0), 100).rounded()) : nil }
     }
 
     /// A sensor's payload as its HomeKit characteristic's value; before its first report, what HomeKit shows for

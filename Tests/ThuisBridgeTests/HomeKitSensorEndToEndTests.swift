@@ -9,8 +9,9 @@ import ZWaveEmulator
 
 /// Sensor accessories as a real HomeKit controller sees them: aiohomekit pairs with the real `thuis-bridge run` on
 /// the emulated `sensors` network (MultiSensor 6 node 2, door sensor node 3, both sleeping; real libopenzwave, real
-/// mosquitto, the real avahi-daemon), lists each sensor's service, reads the readings, and receives an event when
-/// the emulated sensor senses something.
+/// mosquitto, the real avahi-daemon), lists each sensor's service, reads the readings, receives an event when the
+/// emulated sensor senses something, and finds the same accessories after a start without OpenZWave's cache while
+/// the sensors sleep.
 @Suite(.endToEnd) struct HomeKitSensorEndToEndTests {
     /// HAP types: Temperature, Humidity, Light, Motion, Contact Sensor, Battery Service, and their characteristics.
     static let temperatureSensor = "8A"
@@ -119,7 +120,47 @@ import ZWaveEmulator
         #expect(house.stick.setBattery(node: 2, level: 10))
         _ = try await controller.waitForEvent(battery, from: events) { $0 == .int(10) }
         _ = try await controller.waitForEvent(low, from: events) { $0 == .int(1) }
+
+        // A start without OpenZWave's cache while the sensors sleep (their interviews cannot tell what they are):
+        // the pairing file's memory serves the same accessories with the same services and ids.
+        house.stopWaking()
+        // (How it stops is not this test's matter: the cache it writes is removed.)
+        let stopped = await house.stopBridge()
+        if stopped != .exited(0) {
+            let output = house.bridge.outputText.suffix(8_000)
+            print("the bridge did not stop cleanly: \(String(describing: stopped)):\n\(output)")
+        }
+        let state = house.directory.file("state")
+        for file in try FileManager.default.contentsOfDirectory(atPath: state) where file.hasPrefix("ozwcache_") {
+            try FileManager.default.removeItem(atPath: "\(state)/\(file)")
+        }
+        let mark = await house.mark
+        try house.startBridge()
+        try await house.watcher.waitForMessage(topic: "Thuis/bridge/homekit-sensors/state", text: "online", from: mark)
+        // Asked until the controller reconnected and the bridge has its devices (the bridge and the two sensors).
+        var again: AccessoryDatabase?
+        try await MQTTTestClient.poll(timeout: .seconds(60), "the two sensor accessories after the restart") {
+            again = (try? await controller.send(.object([("cmd", "accessories")]))).map(AccessoryDatabase.init)
+            return again?.accessories.count == 3
+        }
+        let restarted = try #require(again)
+        #expect(Self.structure(restarted) == Self.structure(database), "\(Self.structure(restarted))")
         try await controller.send(.object([("cmd", "remove_pairing")]))
+    }
+
+    /// Each accessory's aid with its services' types and instance ids and their characteristics' ids
+    /// (`2: 3E@1(2,3,4,5,6,7) 8A@200(201,202) ...`).
+    static func structure(_ database: AccessoryDatabase) -> [String] {
+        func id(_ value: JSONValue?) -> String { if case .int(let id)? = value { "\(id)" } else { "?" } }
+        func list(_ value: JSONValue?) -> [JSONValue] { if case .array(let list)? = value { list } else { [] } }
+        return database.accessories.map { accessory in
+            let services = list(accessory["services"]).map { service in
+                let characteristics = list(service["characteristics"]).map { id($0["iid"]) }
+                let type = AccessoryDatabase.shortType(service["type"]) ?? "?"
+                return "\(type)@\(id(service["iid"]))(\(characteristics.joined(separator: ",")))"
+            }
+            return "\(id(accessory["aid"])): \(services.joined(separator: " "))"
+        }
     }
 
     /// An accessory's service types, in order.
