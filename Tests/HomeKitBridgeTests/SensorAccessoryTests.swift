@@ -127,6 +127,21 @@ extension HomeKitAccessoriesTests {
         }
     }
 
+    /// A device of another kind keeps its primary service; its sensors are services beside it.
+    @Test func aSocketsTemperatureIsATemperatureSensorBesideItsOutlet() async throws {
+        let socket = DeviceDescriptor(
+            address: Self.socket.address, kind: .socket, source: Self.socket.source, metered: true,
+            sensors: [.temperature: "°C"])
+        try await withBridge(devices: [socket]) { fixture in
+            let services = try accessory(await fixture.model.database(), fixture.aid(socket))
+            #expect(types(services) == ["3E", "47", "8A"])
+            #expect(service(services, iid: 10)?["primary"] == true)
+            #expect(service(services, iid: 200)?["primary"] == false)
+            await reading(fixture, socket, .temperature, measurement(31.5))
+            #expect(await read(fixture, socket, 201) == .double(31.5))
+        }
+    }
+
     @Test func aFahrenheitTemperatureIsShownInCelsius() async throws {
         let outside = DeviceDescriptor(
             address: DeviceAddress(room: "garden", name: "thermometer"), kind: .sensor,

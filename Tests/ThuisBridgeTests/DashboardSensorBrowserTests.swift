@@ -80,16 +80,8 @@ struct DashboardSensorBrowserTests {
                     "[data-topic=\"\(topic)\"] button, [data-topic=\"\(topic)\"] input, [data-topic=\"\(topic)\"] select"
                 #expect(try await browser.run("displayed", [("selector", .string(controls))]) == [], "\(topic)")
             }
-            let screenshot = FileManager.default.temporaryDirectory.appendingPathComponent("thuis-sensor-tiles.png")
-                .path
-            try await browser.run("screenshot", [("path", .string(screenshot)), ("width", 900), ("height", 700)])
-            print("sensor tiles: \(screenshot)")
-            try await browser.run(
-                "screenshot",
-                [
-                    ("path", .string(screenshot.replacingOccurrences(of: ".png", with: "-phone.png"))), ("width", 390),
-                    ("height", 844),
-                ])
+            try await Self.screenshot(browser, "sensor-tiles", width: 900, height: 700)
+            try await Self.screenshot(browser, "sensor-tiles-phone", width: 390, height: 844)
 
             // The node page shows the battery.
             try await browser.run("open", [("url", .string(house.url + "node/2"))])
@@ -100,6 +92,15 @@ struct DashboardSensorBrowserTests {
             #expect(
                 try await browser.text("wait_text", [("selector", "[data-fact=\"battery\"]"), ("contains", "60")])
                     == "60 %")
+            try await Self.screenshot(browser, "sensor-node", width: 1100, height: 700)
         }
+    }
+
+    /// A PNG of the page for a person to look at, in the temporary directory (its path printed); nothing is checked.
+    static func screenshot(_ browser: DashboardBrowser, _ name: String, width: Int, height: Int) async throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("thuis-\(name).png").path
+        try await browser.run(
+            "screenshot", [("path", .string(path)), ("width", .int(width)), ("height", .int(height))])
+        print("\(name): \(path)")
     }
 }
