@@ -16,6 +16,12 @@ enum Binding: Sendable {
     case volumeSelector
     /// A button's ProgrammableSwitchEvent (`button`: 1 for S1, 2 for S2).
     case switchEvent(button: Int)
+    /// A sensor's reading: CurrentTemperature, MotionDetected, ContactSensorState, BatteryLevel...
+    case sensor(Sensor)
+    /// StatusTampered: the device's tamper sensor.
+    case tampered
+    /// StatusLowBattery: the battery below ``AccessoryLayout/lowBattery`` %.
+    case lowBattery
 }
 
 struct LayoutCharacteristic: Sendable {
@@ -52,6 +58,10 @@ struct LayoutAccessory: Sendable {
 ///   ServiceLabelNamespace).
 /// - 100 + 10 × k: Input Source number k (1-based, inputs sorted by name), with +1 ConfiguredName,
 ///   +2 InputSourceType, +3 IsConfigured, +4 CurrentVisibilityState, +5 Identifier.
+/// - 200-260: one service per sensor the device has (``sensorServices``): Temperature Sensor (200), Humidity
+///   Sensor (210), Light Sensor (220), Motion Sensor (230), Contact Sensor (240), Leak Sensor (250), Smoke Sensor
+///   (260), each with +1 its reading and, when the device has a tamper switch, +2 StatusTampered.
+/// - 270: Battery Service (271 BatteryLevel, 272 StatusLowBattery, 273 ChargingState: not chargeable).
 struct AccessoryLayout: Sendable {
     /// The bridge's own accessory id.
     static let bridgeAID = 1
@@ -59,6 +69,24 @@ struct AccessoryLayout: Sendable {
     static let primaryIID = 10
     static let speakerIID = 20
     static let serviceLabelIID = 30
+    static let batteryIID = 270
+    /// StatusLowBattery is on below this level (%), until the battery work (issue 44, section 2) makes it a setting.
+    static let lowBattery = 20
+
+    /// The sensors HomeKit has a service for: the service's instance id and type, and the reading's characteristic.
+    /// Ultraviolet, pressure, CO₂ and the non-electric meters have none HomeKit shows and are left out.
+    static let sensorServices: [(sensor: Sensor, iid: Int, type: String, reading: CharacteristicType)] = [
+        (.temperature, 200, ServiceType.temperatureSensor, .currentTemperature),
+        (.humidity, 210, ServiceType.humiditySensor, .currentRelativeHumidity),
+        (.luminance, 220, ServiceType.lightSensor, .currentAmbientLightLevel),
+        (.motion, 230, ServiceType.motionSensor, .motionDetected),
+        (.contact, 240, ServiceType.contactSensor, .contactSensorState),
+        (.water, 250, ServiceType.leakSensor, .leakDetected),
+        (.smoke, 260, ServiceType.smokeSensor, .smokeDetected),
+    ]
+
+    /// Which sensor service is a sensor device's primary one: what it is mostly for.
+    static let primarySensors: [Sensor] = [.contact, .motion, .water, .smoke, .temperature, .humidity, .luminance]
 
     /// The button scheme of a Z-Wave node whose first device is `first`: its kind's profile (``DeviceProfile``).
     /// HomeKit takes it from the configured kind, not from the interview, so an accessory's services (and the
@@ -169,8 +197,9 @@ struct AccessoryLayout: Sendable {
             case .tv:
                 services += Self.television(device, audio: withAudio.contains(device.address))
             case .sensor:
-                break  // sensor services are not mapped yet (issue 44)
+                break
             }
+            services += Self.sensors(of: device)
             services += Self.switches(
                 Self.buttons(of: device, scenes: scenes, devices: devices, sceneNodes: sceneNodes))
             let aid = allocate(key)
@@ -248,6 +277,34 @@ struct AccessoryLayout: Sendable {
                 LayoutCharacteristic(iid: 24, type: .volumeSelector, binding: .volumeSelector),
             ])
         return [television, speaker] + inputServices
+    }
+
+    /// A service per sensor of `device` HomeKit has one for, with StatusTampered when the device has a tamper switch,
+    /// and a Battery Service for its battery; a sensor device's first sensor service of ``primarySensors`` is its
+    /// primary service.
+    private static func sensors(of device: DeviceDescriptor) -> [LayoutService] {
+        let tamper = device.sensors[.tamper] != nil
+        let primary = device.kind == .sensor ? primarySensors.first { device.sensors[$0] != nil } : nil
+        var services = sensorServices.filter { device.sensors[$0.sensor] != nil }.map { entry in
+            LayoutService(
+                iid: entry.iid, type: entry.type, primary: entry.sensor == primary,
+                characteristics: [
+                    LayoutCharacteristic(iid: entry.iid + 1, type: entry.reading, binding: .sensor(entry.sensor))
+                ]
+                    + (tamper
+                        ? [LayoutCharacteristic(iid: entry.iid + 2, type: .statusTampered, binding: .tampered)] : []))
+        }
+        if device.sensors[.battery] != nil {
+            services.append(
+                LayoutService(
+                    iid: batteryIID, type: ServiceType.batteryService,
+                    characteristics: [
+                        LayoutCharacteristic(iid: batteryIID + 1, type: .batteryLevel, binding: .sensor(.battery)),
+                        LayoutCharacteristic(iid: batteryIID + 2, type: .statusLowBattery, binding: .lowBattery),
+                        LayoutCharacteristic(iid: batteryIID + 3, type: .chargingState, binding: .fixed(.int(2))),
+                    ]))
+        }
+        return services
     }
 
     /// One Stateless Programmable Switch per button; with several, a Service Label and each one's index.

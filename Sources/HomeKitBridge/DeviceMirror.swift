@@ -13,6 +13,8 @@ struct DeviceMirror: Sendable, Equatable {
     var input: String?
     /// The last non-zero dimmer level: the brightness HomeKit shows while the light is off.
     var lastOnLevel: Int?
+    /// Each sensor's payload (`21.5`, `on`, `open`).
+    var sensors: [Sensor: String] = [:]
 
     /// One publication on a device topic, `nil` payloads for a cleared retained topic.
     enum Publication: Sendable, Equatable {
@@ -23,6 +25,7 @@ struct DeviceMirror: Sendable, Equatable {
         case volume(Int?)
         case mute(Bool?)
         case input(String?)
+        case sensor(Sensor, String?)
     }
 
     /// The device and publication of `topic`, nil for a topic that is not a device topic the model follows
@@ -47,7 +50,9 @@ struct DeviceMirror: Sendable, Equatable {
         case "volume": publication = .volume(value.flatMap { Int($0) })
         case "mute": publication = .mute(value.map { $0 == "on" })
         case "input": publication = .input(value)
-        default: return nil
+        case let suffix:
+            guard let sensor = Sensor(rawValue: String(suffix)) else { return nil }
+            publication = .sensor(sensor, value)
         }
         return (address, publication)
     }
@@ -64,6 +69,7 @@ struct DeviceMirror: Sendable, Equatable {
         case .volume(let value): volume = value
         case .mute(let value): muted = value
         case .input(let value): input = value
+        case .sensor(let sensor, let value): sensors[sensor] = value
         }
     }
 
@@ -86,6 +92,36 @@ struct DeviceMirror: Sendable, Equatable {
             .int(input.flatMap { device.inputs.keys.sorted().firstIndex(of: $0) }.map { $0 + 1 } ?? 0)
         case .mute: .bool(muted ?? false)
         case .volume: .int(volume ?? 0)
+        case .sensor(let sensor): Self.reading(sensor, sensors[sensor], unit: device.sensors[sensor] ?? "")
+        case .tampered: .int(sensors[.tamper] == "on" ? 1 : 0)
+        case .lowBattery: .int(battery.map { $0 < AccessoryLayout.lowBattery } == true ? 1 : 0)
+        }
+    }
+
+    /// The battery level, `0`..`100` %, nil before the device reported it.
+    var battery: Int? { Self.percentage(sensors[.battery]) }
+
+    /// A payload as a whole percentage, `0`..`100`.
+    static func percentage(_ payload: String?) -> Int? {
+        payload.flatMap { Double($0) }.flatMap { $0.isFinite ? Int(min(max($0, 0), 100).rounded()) : nil }
+    }
+
+    /// A sensor's payload as its HomeKit characteristic's value; before its first report, what HomeKit shows for
+    /// nothing sensed (0, no motion, contact detected, no leak).
+    static func reading(_ sensor: Sensor, _ payload: String?, unit: String) -> JSONValue {
+        let number = payload.flatMap { Double($0) }.flatMap { $0.isFinite ? $0 : nil }
+        switch sensor {
+        case .temperature:
+            // HomeKit's temperatures are °C, in tenths.
+            let celsius = unit == "°F" ? number.map { ($0 - 32) * 5 / 9 } : number
+            return .double(((celsius ?? 0) * 10).rounded() / 10)
+        case .humidity: return .double(min(max(number ?? 0, 0), 100))
+        case .luminance: return .double(min(max(number ?? 0, 0.0001), 100_000))
+        case .battery: return .int(percentage(payload) ?? 0)
+        case .motion: return .bool(payload == "on")
+        case .contact: return .int(payload == "open" ? 1 : 0)
+        case let binary where binary.isBinary: return .int(payload == "on" ? 1 : 0)
+        default: return number.map { .double($0) } ?? .null
         }
     }
 

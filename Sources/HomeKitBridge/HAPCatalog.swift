@@ -15,7 +15,7 @@ struct CharacteristicType: Sendable {
 
     /// The accepted integer range, for the integer formats.
     var range: ClosedRange<Int>? {
-        guard format != "bool", format != "string" else { return nil }
+        guard format != "bool", format != "string", format != "float" else { return nil }
         let minimum = metadata.first { $0.0 == "minValue" }.flatMap { Self.int($0.1) } ?? 0
         let maximum = metadata.first { $0.0 == "maxValue" }.flatMap { Self.int($0.1) } ?? Int(UInt32.max)
         return minimum...maximum
@@ -97,6 +97,41 @@ struct CharacteristicType: Sendable {
     /// 1: arabic numerals (the buttons are S1 and S2).
     static let serviceLabelNamespace = CharacteristicType(
         type: "CD", format: "uint8", perms: readOnly, metadata: choices([0, 1]))
+
+    // MARK: Sensors, Battery Service
+
+    /// °C, one decimal (a device reporting °F is converted). HAP's own range, 0-100, leaves out a frost outside; the
+    /// minimum is HAP-NodeJS's, which Apple Home accepts.
+    static let currentTemperature = CharacteristicType(
+        type: "11", format: "float", perms: readNotify,
+        metadata: [("minValue", .int(-270)), ("maxValue", .int(100)), ("minStep", .double(0.1)), ("unit", "celsius")])
+    static let currentRelativeHumidity = CharacteristicType(
+        type: "10", format: "float", perms: readNotify, metadata: percentage)
+    /// Lux, from 0.0001 (HAP's minimum: a dark room reads 0.0001, not 0).
+    static let currentAmbientLightLevel = CharacteristicType(
+        type: "6B", format: "float", perms: readNotify,
+        metadata: [("minValue", .double(0.0001)), ("maxValue", .int(100_000)), ("unit", "lux")])
+    static let motionDetected = CharacteristicType(type: "22", format: "bool", perms: readNotify, metadata: [])
+    /// 0: contact detected (closed), 1: contact not detected (open).
+    static let contactSensorState = CharacteristicType(
+        type: "6A", format: "uint8", perms: readNotify, metadata: choices([0, 1]))
+    /// 0: no leak, 1: leak detected.
+    static let leakDetected = CharacteristicType(
+        type: "70", format: "uint8", perms: readNotify, metadata: choices([0, 1]))
+    /// 0: no smoke, 1: smoke detected.
+    static let smokeDetected = CharacteristicType(
+        type: "76", format: "uint8", perms: readNotify, metadata: choices([0, 1]))
+    /// 0: not tampered, 1: tampered.
+    static let statusTampered = CharacteristicType(
+        type: "7A", format: "uint8", perms: readNotify, metadata: choices([0, 1]))
+    static let batteryLevel = CharacteristicType(
+        type: "68", format: "uint8", perms: readNotify, metadata: percentage)
+    /// 0: normal, 1: low.
+    static let statusLowBattery = CharacteristicType(
+        type: "79", format: "uint8", perms: readNotify, metadata: choices([0, 1]))
+    /// 0: not charging, 1: charging, 2: not chargeable.
+    static let chargingState = CharacteristicType(
+        type: "8F", format: "uint8", perms: readNotify, metadata: choices([0, 1, 2]))
 }
 
 /// The HAP service types the bridge uses (Apple's short UUIDs).
@@ -110,4 +145,12 @@ enum ServiceType {
     static let televisionSpeaker = "113"
     static let statelessProgrammableSwitch = "89"
     static let serviceLabel = "CC"
+    static let temperatureSensor = "8A"
+    static let humiditySensor = "82"
+    static let lightSensor = "84"
+    static let motionSensor = "85"
+    static let contactSensor = "80"
+    static let leakSensor = "83"
+    static let smokeSensor = "87"
+    static let batteryService = "96"
 }

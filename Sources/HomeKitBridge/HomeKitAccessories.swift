@@ -9,8 +9,9 @@ internal import Synchronization
 /// Aid 1 is the bridge; each configured device whose kind the hardware reported is one accessory (see
 /// ``AccessoryLayout`` for the services and their fixed instance ids): a dimmer a Lightbulb, a switch or socket an
 /// Outlet, a TV a Television with its inputs (and a Television Speaker once its audio system reported), and each
-/// FGD212 button a `[[zwave.scene]]` names a Stateless Programmable Switch. Writes become `/set` commands that go
-/// through ``Bridge/receive(_:)``, the path every MQTT and dashboard command takes.
+/// FGD212 button a `[[zwave.scene]]` names a Stateless Programmable Switch; a device with sensors gets a sensor
+/// service per sensor HomeKit knows and a Battery Service (a `sensor` device has only these). Writes become `/set`
+/// commands that go through ``Bridge/receive(_:)``, the path every MQTT and dashboard command takes.
 public final class HomeKitAccessories: AccessoryModel, BridgeFrontEnd, Sendable {
     let identity: BridgeIdentity
     let name: String
@@ -119,19 +120,26 @@ public final class HomeKitAccessories: AccessoryModel, BridgeFrontEnd, Sendable 
         // show the wrong accessory until the interview corrects it), or, until it tells, what it told at an earlier
         // start: a start without OpenZWave's cache must not take an accessory, with its room, scenes and
         // automations, out of the Home app. A device leaves only when devices.toml drops it.
+        // A device's sensors (each a service) are found one by one as its interview goes; until it is complete, those
+        // remembered of the same kind stay, so a sleeping sensor's services do not leave and come back.
         let devices = inventory.devices.compactMap { device -> BridgeInventory.Device? in
             let descriptor = device.descriptor
             guard descriptor.configured else { return nil }
             let key = AccessoryLayout.allocationKey(descriptor.source)
+            let remembered = memory.recall(key).flatMap(RememberedKind.init(text:))
             if descriptor.kindKnown {
-                memory.remember(key, RememberedKind(descriptor).text)
-                return device
+                let interviewed = descriptor.source.adapter != .zwave || device.facts["interview_stage"] == "Complete"
+                let kept = interviewed || remembered?.kind != descriptor.kind ? [:] : remembered?.sensors ?? [:]
+                let shown = descriptor.adding(sensors: kept.filter { descriptor.sensors[$0.key] == nil })
+                memory.remember(key, RememberedKind(shown).text)
+                return BridgeInventory.Device(descriptor: shown, facts: device.facts)
             }
-            guard let remembered = memory.recall(key).flatMap(RememberedKind.init(text:)) else { return nil }
+            guard let remembered else { return nil }
             return BridgeInventory.Device(
                 descriptor: DeviceDescriptor(
                     address: descriptor.address, kind: remembered.kind, source: descriptor.source,
-                    metered: remembered.metered, inputs: descriptor.inputs, configured: true, kindKnown: false),
+                    metered: remembered.metered, inputs: descriptor.inputs, configured: true, kindKnown: false,
+                    sensors: remembered.sensors),
                 facts: device.facts)
         }
         state.withLock { state in
@@ -300,24 +308,48 @@ public struct AccessoryMemory: Sendable {
     public static let none = AccessoryMemory(recall: { _ in nil }, remember: { _, _ in })
 }
 
-/// A device's kind and whether it is metered, as remembered: `dimmer`, `socket+metered`.
+/// A device's kind, whether it is metered and its sensors with their units, as remembered: `dimmer`,
+/// `socket+metered`, `sensor+sensors:battery=%,motion,temperature=°C` (a unit with `+`, `,` or `=` is left out).
 struct RememberedKind: Equatable {
     let kind: DeviceKind
     let metered: Bool
+    let sensors: [Sensor: String]
 
     init(_ descriptor: DeviceDescriptor) {
         kind = descriptor.kind
         metered = descriptor.metered
+        sensors = descriptor.sensors
     }
 
     init?(text: String) {
         let parts = text.split(separator: "+", omittingEmptySubsequences: false)
-        guard let first = parts.first, let kind = DeviceKind(rawValue: String(first)), parts.count <= 2,
-            parts.count == 1 || parts[1] == "metered"
-        else { return nil }
+        guard let first = parts.first, let kind = DeviceKind(rawValue: String(first)) else { return nil }
+        var metered = false
+        var sensors: [Sensor: String] = [:]
+        for part in parts.dropFirst() {
+            if part == "metered", !metered, sensors.isEmpty {
+                metered = true
+            } else if part.hasPrefix("sensors:"), sensors.isEmpty {
+                for item in part.dropFirst("sensors:".count).split(separator: ",") {
+                    let pair = item.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+                    guard let sensor = Sensor(rawValue: String(pair[0])) else { return nil }
+                    sensors[sensor] = pair.count == 2 ? String(pair[1]) : ""
+                }
+            } else {
+                return nil
+            }
+        }
         self.kind = kind
-        metered = parts.count == 2
+        self.metered = metered
+        self.sensors = sensors
     }
 
-    var text: String { kind.rawValue + (metered ? "+metered" : "") }
+    var text: String {
+        let sensors = self.sensors.sorted { $0.key.rawValue < $1.key.rawValue }.map { sensor, unit in
+            unit.isEmpty || unit.contains(where: { "+,=".contains($0) })
+                ? sensor.rawValue : "\(sensor.rawValue)=\(unit)"
+        }
+        return kind.rawValue + (metered ? "+metered" : "")
+            + (sensors.isEmpty ? "" : "+sensors:" + sensors.joined(separator: ","))
+    }
 }

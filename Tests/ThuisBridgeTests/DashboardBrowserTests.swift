@@ -178,10 +178,18 @@ final class BrowserHouse: Sendable {
     let bridge: ChildProcess
     /// The dashboard's base URL (`http://127.0.0.1:<port>/`).
     let url: String
+    /// Wakes the sleeping nodes OpenZWave tries to reach (nil: none to wake).
+    let waker: Task<Void, Never>?
+
+    /// What shows the default network is ready: the FGD212 and a PowerNode socket online, and the dimmer's state.
+    static let defaultReady = [
+        ("Thuis/device/bedroom/light/availability", "online"), ("Thuis/device/living/ambilight/availability", "online"),
+        (DashboardBrowserTests.light, "0"),
+    ]
 
     private init(
         broker: MosquittoBroker, stick: ZWaveStickEmulator, watcher: MQTTTestClient, directory: TemporaryDirectory,
-        bridge: ChildProcess, url: String
+        bridge: ChildProcess, url: String, waker: Task<Void, Never>?
     ) {
         self.broker = broker
         self.stick = stick
@@ -189,14 +197,22 @@ final class BrowserHouse: Sendable {
         self.directory = directory
         self.bridge = bridge
         self.url = url
+        self.waker = waker
     }
 
-    static func start(network: NetworkDescription = .defaultNetwork) async throws -> BrowserHouse {
+    /// - Parameters:
+    ///   - zwave: devices.toml's Z-Wave part (its port and state directory are the house's).
+    ///   - ready: the topics and payloads to wait for before the house is ready.
+    ///   - sleepers: the sleeping nodes to wake whenever OpenZWave sends them a frame (as in ``ZWaveHouse``).
+    static func start(
+        network: NetworkDescription = .defaultNetwork, zwave mapped: ConfigFixture.ZWave = ZWaveHouse.zwave,
+        ready: [(String, String)] = defaultReady, waking sleepers: Set<UInt8> = []
+    ) async throws -> BrowserHouse {
         let broker = try await MosquittoBroker.start()
         let directory = try TemporaryDirectory(prefix: "thuis-web")
         let stick = ZWaveStickEmulator(network: network)
         try stick.start(link: directory.file("zwave"))
-        var zwave = ZWaveHouse.zwave
+        var zwave = mapped
         zwave.port = directory.file("zwave")
         zwave.stateDirectory = directory.file("state")
         let config = try directory.write(
@@ -209,9 +225,11 @@ final class BrowserHouse: Sendable {
             ).text)
         let watcher = try await MQTTTestClient.connect(port: broker.port)
         try await watcher.subscribe("Thuis/#")
+        let waker = sleepers.isEmpty ? nil : ZWaveHouse.wake(sleepers, of: stick)
         let bridge = try ZWaveHouse.startBridge(config: config, directory: directory)
         func fail(_ reason: String) async -> any Error {
             _ = await bridge.stop(timeout: .seconds(15))
+            waker?.cancel()
             stick.stop()
             await watcher.close()
             await broker.stop()
@@ -224,26 +242,25 @@ final class BrowserHouse: Sendable {
             let found = line.text.range(of: #"http://127\.0\.0\.1:[0-9]+/"#, options: .regularExpression)
         else { throw await fail("the bridge did not say where its dashboard listens") }
         do {
-            for device in ["bedroom/light", "living/ambilight"] {
-                try await watcher.waitForMessage(
-                    topic: "Thuis/device/\(device)/availability", text: "online", timeout: .seconds(60))
+            for (topic, payload) in ready {
+                try await watcher.waitForMessage(topic: topic, text: payload, timeout: .seconds(60))
             }
-            try await watcher.waitForMessage(topic: DashboardBrowserTests.light, text: "0", timeout: .seconds(30))
         } catch {
             throw await fail("the bridge did not get ready: \(error)")
         }
         return BrowserHouse(
             broker: broker, stick: stick, watcher: watcher, directory: directory, bridge: bridge,
-            url: String(line.text[found]))
+            url: String(line.text[found]), waker: waker)
     }
 
     /// Runs `body` with a started house and browser (and the browser's version), printing the bridge's and the
     /// harness's output when it fails, stopping both after.
     static func with(
-        network: NetworkDescription = .defaultNetwork,
+        network: NetworkDescription = .defaultNetwork, zwave: ConfigFixture.ZWave = ZWaveHouse.zwave,
+        ready: [(String, String)] = defaultReady, waking sleepers: Set<UInt8> = [],
         _ body: (BrowserHouse, DashboardBrowser, String) async throws -> Void
     ) async throws {
-        let house = try await BrowserHouse.start(network: network)
+        let house = try await BrowserHouse.start(network: network, zwave: zwave, ready: ready, waking: sleepers)
         let (browser, version) = try await DashboardBrowser.start()
         do {
             try await body(house, browser, version)
@@ -261,6 +278,7 @@ final class BrowserHouse: Sendable {
     func stop() async {
         let stopped = await bridge.stop(timeout: .seconds(15))
         if stopped != .exited(0) { print("the bridge did not stop cleanly: \(String(describing: stopped))") }
+        waker?.cancel()
         stick.stop()
         await watcher.close()
         await broker.stop()

@@ -3,6 +3,7 @@ import Foundation
 import IntegrationSupport
 import LabSupport
 import TestSupport
+import Testing
 
 /// A HomeKit controller for the end-to-end tests: aiohomekit (in the Home Assistant venv, where CI installs it
 /// beside Home Assistant) running `HomeKit/hap_session.py`, one JSON command per line, one JSON answer per line;
@@ -19,6 +20,30 @@ final class HomeKitController: Sendable {
 
     static var missing: String {
         "no aiohomekit in \(HomeAssistantInstall.venv): \(HomeAssistantInstall.venv)/bin/pip install aiohomekit==3.2.14"
+    }
+
+    /// Fails (rather than skips) on aiohomekit's absence when it is required (`THUIS_REQUIRE_HA=1`, CI); else starts
+    /// the real avahi-daemon.
+    static func prepare() async throws {
+        guard await isInstalled() else { throw TestSupportError(missing) }
+        try await AvahiDaemon.shared.start()
+    }
+
+    /// Runs `session` with a controller on the bridge's service on `port` once it advertises itself unpaired (as
+    /// avahi resolved it), printing the controller's output when the session fails, and stops the controller.
+    static func with(
+        port: Int, _ session: (HomeKitController, AvahiDaemon.BrowsedService) async throws -> Void
+    ) async throws {
+        let unpaired = try await HomeKitEndToEndTests.service(port: port, "unpaired (sf=1)") { $0.contains("sf=1") }
+        let controller = try await HomeKitController(host: unpaired.address, port: port, txt: unpaired.txt)
+        do {
+            try await session(controller, unpaired)
+        } catch {
+            print("aiohomekit session:\n\(controller.process.outputText.suffix(5_000))")
+            await controller.stop()
+            throw error
+        }
+        await controller.stop()
     }
 
     let process: ChildProcess
@@ -94,6 +119,17 @@ final class HomeKitController: Sendable {
     func stop() async {
         _ = try? await send(.object([("cmd", "quit")]), timeout: .seconds(10))
         _ = await process.stop()
+    }
+}
+
+extension Trait where Self == ConditionTrait {
+    /// Skipped (and reported so by the test runner) without aiohomekit, unless `THUIS_REQUIRE_HA=1` (CI), where the
+    /// test runs and fails on its absence (``HomeKitController/prepare()``).
+    static var aiohomekit: Self {
+        .enabled(Comment(rawValue: HomeKitController.missing)) {
+            if HomeAssistantInstall.isRequired { return true }
+            return await HomeKitController.isInstalled()
+        }
     }
 }
 

@@ -43,33 +43,17 @@ import ZWaveEmulator
         return found
     }
 
-    /// Skipped (and reported so by the test runner) without aiohomekit, unless `THUIS_REQUIRE_HA=1` (CI), where the
-    /// test runs and fails on its absence.
-    @Test(
-        .enabled(Comment(rawValue: HomeKitController.missing)) {
-            if HomeAssistantInstall.isRequired { return true }
-            return await HomeKitController.isInstalled()
-        })
-    func aiohomekitPairsReadsWritesReceivesEventsAndUnpairs() async throws {
-        guard await HomeKitController.isInstalled() else { throw TestSupportError(HomeKitController.missing) }
-        try await AvahiDaemon.shared.start()
+    @Test(.aiohomekit) func aiohomekitPairsReadsWritesReceivesEventsAndUnpairs() async throws {
+        try await HomeKitController.prepare()
         let port = try FreePort.next()
         try await ZWaveHouse.with(name: "homekit", appending: Self.homeKitLines(port: port)) { house in
             // The dimmer's kind is known once its state is published; its accessory is there from then on.
             _ = try await house.watcher.waitForMessage(topic: "Thuis/device/bedroom/light", timeout: .seconds(90))
-            let unpaired = try await Self.service(port: port, "unpaired (sf=1)") { $0.contains("sf=1") }
-            #expect(unpaired.txt.contains("ci=2"), "a bridge: \(unpaired.txt)")
-            #expect(house.bridge.outputText.contains(Self.setupCode) == false, "the setup code is never logged")
-
-            let controller = try await HomeKitController(host: unpaired.address, port: port, txt: unpaired.txt)
-            do {
+            try await HomeKitController.with(port: port) { controller, unpaired in
+                #expect(unpaired.txt.contains("ci=2"), "a bridge: \(unpaired.txt)")
+                #expect(house.bridge.outputText.contains(Self.setupCode) == false, "the setup code is never logged")
                 try await Self.session(controller, house: house, port: port)
-            } catch {
-                print("aiohomekit session:\n\(controller.process.outputText.suffix(5_000))")
-                await controller.stop()
-                throw error
             }
-            await controller.stop()
         }
     }
 

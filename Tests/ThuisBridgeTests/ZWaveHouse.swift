@@ -86,6 +86,9 @@ final class ZWaveHouse: Sendable {
         await bridge.stop(timeout: .seconds(15))
     }
 
+    /// Stops waking the sleeping nodes: from now on they sleep whatever OpenZWave sends them.
+    func stopWaking() { waker?.cancel() }
+
     /// Starts a new bridge process (after `stopBridge`).
     func startBridge() throws {
         bridgeBox.set(try Self.startBridge(config: config, directory: directory))

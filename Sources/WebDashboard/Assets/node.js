@@ -50,8 +50,18 @@ export function nodePage(store, node) {
       ["Ids", [first.manufacturer_id, first.product_type, first.product_id].filter(Boolean).join(" / ") || "—"],
       ["Interview", first.interview_stage || "—"], ["State", list.length ? (alive ? "alive" : "dead") : "—"],
       ["Last seen", first.last_seen ? `${ago(first.last_seen)} (${first.last_seen})` : "never"],
+      ["Battery", battery(list)],
     ];
-    facts.replaceChildren(...entries.flatMap(([key, value]) => [h("dt", {}, key), h("dd", {}, value)]));
+    facts.replaceChildren(...entries.flatMap(([key, value]) =>
+      [h("dt", {}, key), h("dd", { dataset: { fact: key.toLowerCase().replace(" ", "-") } }, value)]));
+  }
+
+  /// The node's battery level (its device with a battery sensor), "—" for a node that reported none.
+  function battery(list) {
+    const device = list.find((candidate) => candidate.sensors && "battery" in candidate.sensors);
+    if (!device) return "—";
+    const level = store.value(`${device.topic}/battery`);
+    return level === undefined ? "not reported yet" : `${level} %`;
   }
 
   async function loadStats() {

@@ -2,7 +2,35 @@
 // data-topic="<prefix>/device/<room>/<name>" and data-state="<its retained state payload>", kept live.
 import { h, label, throttle } from "./ui.js";
 
-const KIND_ORDER = { dimmer: 0, switch: 1, socket: 2, tv: 3 };
+const KIND_ORDER = { dimmer: 0, switch: 1, socket: 2, tv: 3, sensor: 4 };
+
+/// A sensor's name on a tile, in the inventory's order of sensors.
+const SENSOR_NAMES = {
+  temperature: "Temperature", humidity: "Humidity", luminance: "Light", ultraviolet: "UV", pressure: "Pressure",
+  co2: "CO₂", gas_volume: "Gas", water_volume: "Water", heating_energy: "Heating", cooling_energy: "Cooling",
+  motion: "Motion", contact: "Contact", tamper: "Tamper", smoke: "Smoke", water: "Leak", battery: "Battery",
+};
+
+/// A binary sensor's payload in words.
+const SENSOR_WORDS = {
+  motion: { on: "motion", off: "no motion" },
+  contact: { open: "open", closed: "closed" },
+  tamper: { on: "tampered", off: "ok" },
+  smoke: { on: "smoke", off: "no smoke" },
+  water: { on: "leak", off: "dry" },
+};
+
+/// The battery level (%) below which a tile shows it as low.
+const LOW_BATTERY = 20;
+
+/// A sensor's reading as a tile shows it: a number with its unit (`21.5 °C`, `90 %`), a binary sensor in words,
+/// `—` before its first report.
+export function sensorText(sensor, unit, payload) {
+  if (payload === undefined) return "—";
+  const words = SENSOR_WORDS[sensor];
+  if (words) return words[payload] ?? payload;
+  return unit ? `${payload} ${unit}` : payload;
+}
 
 export function tilesPage(store) {
   const element = h("section", { class: "tiles-page" });
@@ -58,13 +86,15 @@ function makeTile(store, device) {
   const state = h("span", { class: "value" });
   const detail = h("span", { class: "detail" });
   const controls = h("div", { class: "controls" });
+  const readings = sensorReadings(store, device);
   const element = h("article", { class: `tile ${device.kind}`, dataset: { topic: base, kind: device.kind } },
     h("header", {}, h("span", { class: "name" }, label(device.name)), state),
-    controls, detail);
-  const kind = KINDS[device.kind] || KINDS.switch;
+    controls, readings.element, detail);
+  // A kind this page does not know yet shows its state and takes no command (a toggle could send it nonsense).
+  const kind = KINDS[device.kind] || KINDS.readonly;
   const parts = kind(store, device, controls);
   const topics = [base, base + "/availability", base + "/power", base + "/energy", base + "/volume",
-    base + "/mute", base + "/input"];
+    base + "/mute", base + "/input", ...readings.topics];
 
   function update() {
     const payload = store.value(base);
@@ -74,12 +104,39 @@ function makeTile(store, device) {
     element.setAttribute("aria-disabled", String(!available));
     const shown = parts.update(payload);
     state.textContent = available ? shown : "offline";
+    readings.update();
     const power = store.value(base + "/power");
     const energy = store.value(base + "/energy");
     detail.textContent = [power !== undefined ? `${power} W` : null, energy !== undefined ? `${energy} kWh` : null]
       .filter(Boolean).join(" · ");
   }
   return { element, update, topics };
+}
+
+/// A device's sensors (the inventory's `sensors`: name → unit), one row each with its reading, the battery last;
+/// a battery below LOW_BATTERY % is marked low.
+function sensorReadings(store, device) {
+  const sensors = Object.entries(device.sensors || {});
+  const rows = sensors.map(([sensor, unit]) => {
+    const value = h("dd", {});
+    const row = h("div", { class: "reading", dataset: { sensor } }, h("dt", {}, SENSOR_NAMES[sensor] || label(sensor)),
+      value);
+    return { sensor, unit, row, value };
+  });
+  const element = rows.length ? h("dl", { class: "readings" }, rows.map((entry) => entry.row)) : null;
+  return {
+    element,
+    topics: sensors.map(([sensor]) => `${device.topic}/${sensor}`),
+    update() {
+      for (const { sensor, unit, row, value } of rows) {
+        const payload = store.value(`${device.topic}/${sensor}`);
+        value.textContent = sensorText(sensor, unit, payload);
+        row.dataset.value = payload ?? "";
+        row.classList.toggle("active", SENSOR_WORDS[sensor] !== undefined && ["on", "open"].includes(payload));
+        row.classList.toggle("low", sensor === "battery" && payload !== undefined && Number(payload) < LOW_BATTERY);
+      }
+    },
+  };
 }
 
 const KINDS = {
@@ -132,6 +189,24 @@ const KINDS = {
   },
 
   socket(store, device, controls) { return KINDS.switch(store, device, controls); },
+
+  /// A sensor device: its readings (sensorReadings) and no control; the header shows what it is mostly for
+  /// (open or closed, motion, else its first reading).
+  sensor(store, device) {
+    const sensors = device.sensors || {};
+    const main = ["contact", "motion", "water", "smoke"].find((sensor) => sensor in sensors)
+      ?? Object.keys(sensors).find((sensor) => sensor !== "battery");
+    return {
+      update() {
+        if (!main) return "";
+        return sensorText(main, sensors[main], store.value(`${device.topic}/${main}`));
+      },
+    };
+  },
+
+  readonly() {
+    return { update(payload) { return payload ?? "…"; } };
+  },
 
   tv(store, device, controls) {
     const base = device.topic;

@@ -25,7 +25,7 @@ import json
 import sys
 
 from selenium import webdriver
-from selenium.common.exceptions import TimeoutException, WebDriverException
+from selenium.common.exceptions import StaleElementReferenceException, TimeoutException, WebDriverException
 from selenium.webdriver.chrome.options import Options
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
@@ -77,7 +77,8 @@ socket.onclose = (close) => done(`closed ${close.code}`);
 def run(driver, command):
     name = command["command"]
     timeout = command.get("timeout", 30)
-    wait = WebDriverWait(driver, timeout, poll_frequency=0.02)
+    # A page that draws an element again (the node page's facts on every state) leaves a found one stale: look again.
+    wait = WebDriverWait(driver, timeout, poll_frequency=0.02, ignored_exceptions=(StaleElementReferenceException,))
     if name == "open":
         driver.get(command["url"])
         return driver.find_element(By.TAG_NAME, "body").text[:2000]
@@ -105,8 +106,12 @@ def run(driver, command):
         return True
     if name == "wait_text":
         selector = command["selector"]
-        wait.until(lambda d: command["contains"] in d.find_element(By.CSS_SELECTOR, selector).text)
-        return driver.find_element(By.CSS_SELECTOR, selector).text
+
+        def containing(d):
+            text = d.find_element(By.CSS_SELECTOR, selector).text
+            return [text] if command["contains"] in text else False
+
+        return wait.until(containing)[0]
     if name == "displayed":
         return [element.is_displayed() for element in driver.find_elements(By.CSS_SELECTOR, command["selector"])]
     if name == "socket":

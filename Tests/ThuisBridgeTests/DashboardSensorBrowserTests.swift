@@ -1,0 +1,106 @@
+import BridgeCore
+import Foundation
+import IntegrationSupport
+import LabSupport
+import MQTTDriver
+import TestSupport
+import Testing
+import ZWaveEmulator
+
+/// Sensor tiles in a real browser (headless Chromium): the emulated `sensors` network's MultiSensor 6 (node 2) and
+/// door sensor (node 3), both sleeping, through real libopenzwave in the real `thuis-bridge run`: each reading with
+/// its unit, binary sensors in words, the battery, no control; the tile follows the sensor; the node page shows the
+/// battery.
+@Suite(
+    .endToEnd, .timeLimit(.minutes(TestTime.scaled(minutes: 15))),
+    .enabled(if: BrowserInstall.isInstalled || BrowserInstall.isRequired, Comment(rawValue: BrowserInstall.missing)))
+struct DashboardSensorBrowserTests {
+    static let motion = "Thuis/device/hall/motion"
+    static let door = "Thuis/device/hall/door"
+    static let zwave = ConfigFixture.ZWave(devices: [
+        .init(node: 2, room: "hall", name: "motion"), .init(node: 3, room: "hall", name: "door"),
+    ])
+
+    /// The text of sensor `sensor` on the tile of `topic`, once it contains `contains`.
+    static func reading(
+        _ browser: DashboardBrowser, _ topic: String, _ sensor: String, contains: String, timeout: Int = 30
+    ) async throws -> String {
+        try await browser.text(
+            "wait_text",
+            [
+                ("selector", .string("[data-topic=\"\(topic)\"] [data-sensor=\"\(sensor)\"] dd")),
+                ("contains", .string(contains)),
+            ],
+            timeout: timeout)
+    }
+
+    @Test func sensorTilesShowTheReadingsFollowTheSensorsAndHaveNoControl() async throws {
+        guard BrowserInstall.isInstalled else { throw TestSupportError(BrowserInstall.missing) }
+        let ready = [
+            ("\(Self.motion)/temperature", "21.5"), ("\(Self.motion)/battery", "90"), ("\(Self.door)/battery", "80"),
+        ]
+        try await BrowserHouse.with(network: .sensors, zwave: Self.zwave, ready: ready, waking: [2, 3, 6]) {
+            house, browser, _ in
+            try await browser.run("open", [("url", .string(house.url + "?token=\(DashboardBrowserTests.token)"))])
+            for (sensor, text) in [
+                ("temperature", "21.5 °C"), ("humidity", "45 %"), ("luminance", "120 lx"),
+                ("ultraviolet", "1 UV index"),
+                ("battery", "90 %"),
+            ] {
+                let shown = try await Self.reading(browser, Self.motion, sensor, contains: text)
+                #expect(shown == text, "\(sensor): \(shown)")
+            }
+            #expect(try await Self.reading(browser, Self.door, "temperature", contains: "°C") == "19.0 °C")
+            #expect(try await Self.reading(browser, Self.door, "battery", contains: "%") == "80 %")
+            // No binary reading before the first report; then the sensors in words.
+            #expect(try await Self.reading(browser, Self.door, "contact", contains: "") == "—")
+            #expect(house.stick.setMotion(node: 2, true))
+            #expect(try await Self.reading(browser, Self.motion, "motion", contains: "motion") == "motion")
+            #expect(house.stick.setDoor(node: 3, open: true))
+            #expect(try await Self.reading(browser, Self.door, "contact", contains: "open") == "open")
+            let header = try await browser.text(
+                "wait_text",
+                [("selector", .string("[data-topic=\"\(Self.door)\"] header .value")), ("contains", "open")])
+            #expect(header == "open")
+            #expect(house.stick.tamper(node: 3))
+            #expect(try await Self.reading(browser, Self.door, "tamper", contains: "tampered") == "tampered")
+            // A changed reading and a low battery.
+            #expect(house.stick.setSensor(node: 2, type: 1, value: 23.5))
+            #expect(try await Self.reading(browser, Self.motion, "temperature", contains: "23.5") == "23.5 °C")
+            #expect(house.stick.setBattery(node: 2, level: 15))
+            #expect(try await Self.reading(browser, Self.motion, "battery", contains: "15") == "15 %")
+            let low = "[data-topic=\"\(Self.motion)\"] [data-sensor=\"battery\"].low"
+            #expect(try await browser.run("displayed", [("selector", .string(low))]) == [true])
+            #expect(house.stick.setMotion(node: 2, false))
+            #expect(try await Self.reading(browser, Self.motion, "motion", contains: "no motion") == "no motion")
+
+            // No control: no button, slider or list on a sensor tile.
+            for topic in [Self.motion, Self.door] {
+                let controls =
+                    "[data-topic=\"\(topic)\"] button, [data-topic=\"\(topic)\"] input, [data-topic=\"\(topic)\"] select"
+                #expect(try await browser.run("displayed", [("selector", .string(controls))]) == [], "\(topic)")
+            }
+            try await Self.screenshot(browser, "sensor-tiles", width: 900, height: 700)
+            try await Self.screenshot(browser, "sensor-tiles-phone", width: 390, height: 844)
+
+            // The node page shows the battery.
+            try await browser.run("open", [("url", .string(house.url + "node/2"))])
+            let battery = try await browser.text(
+                "wait_text", [("selector", "[data-fact=\"battery\"]"), ("contains", "%")])
+            #expect(battery == "15 %")
+            #expect(house.stick.setBattery(node: 2, level: 60))
+            #expect(
+                try await browser.text("wait_text", [("selector", "[data-fact=\"battery\"]"), ("contains", "60")])
+                    == "60 %")
+            try await Self.screenshot(browser, "sensor-node", width: 1100, height: 700)
+        }
+    }
+
+    /// A PNG of the page for a person to look at, in the temporary directory (its path printed); nothing is checked.
+    static func screenshot(_ browser: DashboardBrowser, _ name: String, width: Int, height: Int) async throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("thuis-\(name).png").path
+        try await browser.run(
+            "screenshot", [("path", .string(path)), ("width", .int(width)), ("height", .int(height))])
+        print("\(name): \(path)")
+    }
+}

@@ -1,0 +1,171 @@
+import BridgeCore
+import Foundation
+import IntegrationSupport
+import LabSupport
+import MQTTDriver
+import TestSupport
+import Testing
+import ZWaveEmulator
+
+/// Sensor accessories as a real HomeKit controller sees them: aiohomekit pairs with the real `thuis-bridge run` on
+/// the emulated `sensors` network (MultiSensor 6 node 2, door sensor node 3, both sleeping; real libopenzwave, real
+/// mosquitto, the real avahi-daemon), lists each sensor's service, reads the readings, receives an event when the
+/// emulated sensor senses something, and finds the same accessories after a start without OpenZWave's cache while
+/// the sensors sleep.
+@Suite(.endToEnd) struct HomeKitSensorEndToEndTests {
+    /// HAP types: Temperature, Humidity, Light, Motion, Contact Sensor, Battery Service, and their characteristics.
+    static let temperatureSensor = "8A"
+    static let humiditySensor = "82"
+    static let lightSensor = "84"
+    static let motionSensor = "85"
+    static let contactSensor = "80"
+    static let batteryService = "96"
+    static let currentTemperature = "11"
+    static let currentHumidity = "10"
+    static let ambientLight = "6B"
+    static let motionDetected = "22"
+    static let contactState = "6A"
+    static let statusTampered = "7A"
+    static let batteryLevel = "68"
+    static let lowBattery = "79"
+
+    static let zwave = ConfigFixture.ZWave(devices: [
+        .init(node: 2, room: "hall", name: "motion"), .init(node: 3, room: "hall", name: "door"),
+    ])
+
+    @Test(.aiohomekit) func aiohomekitListsReadsAndFollowsTheSensors() async throws {
+        try await HomeKitController.prepare()
+        let port = try FreePort.next()
+        try await ZWaveHouse.with(
+            name: "homekit-sensors", network: .sensors, zwave: Self.zwave,
+            appending: HomeKitEndToEndTests.homeKitLines(port: port), waking: [2, 3, 6]
+        ) { house in
+            // Every sensor of both nodes is in the inventory, and both read, before the controller lists them.
+            _ = try await house.watcher.waitForMessage(
+                topic: "Thuis/bridge/homekit-sensors/devices", timeout: .seconds(90)
+            ) {
+                let entries = Inventory($0)?.entries ?? []
+                let motion = entries.first { $0["name"] == "motion" }?["sensors"]
+                let door = entries.first { $0["name"] == "door" }?["sensors"]
+                return motion?["luminance"] != nil && motion?["motion"] != nil && motion?["tamper"] != nil
+                    && motion?["battery"] != nil && door?["contact"] != nil && door?["tamper"] != nil
+                    && door?["battery"] != nil
+            }
+            for (device, suffix, text) in [
+                ("hall/motion", "/temperature", "21.5"), ("hall/motion", "/luminance", "120"),
+                ("hall/motion", "/battery", "90"), ("hall/door", "/battery", "80"),
+            ] {
+                try await house.waitFor(device, suffix, text, timeout: .seconds(30))
+            }
+            try await HomeKitController.with(port: port) { controller, _ in
+                try await Self.session(controller, house: house)
+            }
+        }
+    }
+
+    static func session(_ controller: HomeKitController, house: ZWaveHouse) async throws {
+        try await controller.send(.object([("cmd", "pair"), ("pin", .string(HomeKitEndToEndTests.setupCode))]))
+        let database = AccessoryDatabase(try await controller.send(.object([("cmd", "accessories")])))
+        // The bridge and the two sensors.
+        #expect(database.accessories.count == 3, "accessories: \(database.accessories.count)")
+        let motion = try #require(database.accessories.first { database.name(ofAccessory: $0) == "hall motion" })
+        let door = try #require(database.accessories.first { database.name(ofAccessory: $0) == "hall door" })
+        // The MultiSensor: temperature, humidity, light, motion and battery; its ultraviolet has no HomeKit service.
+        #expect(
+            Self.serviceTypes(motion)
+                == ["3E", temperatureSensor, humiditySensor, lightSensor, motionSensor, batteryService],
+            "\(Self.serviceTypes(motion))")
+        #expect(Self.serviceTypes(door) == ["3E", temperatureSensor, contactSensor, batteryService])
+
+        func id(_ service: String, _ characteristic: String, _ name: String) throws -> String {
+            try #require(database.id(service: service, characteristic: characteristic, named: name))
+        }
+        let temperature = try id(temperatureSensor, currentTemperature, "hall motion")
+        let humidity = try id(humiditySensor, currentHumidity, "hall motion")
+        let light = try id(lightSensor, ambientLight, "hall motion")
+        let moving = try id(motionSensor, motionDetected, "hall motion")
+        let battery = try id(batteryService, batteryLevel, "hall motion")
+        let low = try id(batteryService, lowBattery, "hall motion")
+        let contact = try id(contactSensor, contactState, "hall door")
+        let tampered = try id(contactSensor, statusTampered, "hall door")
+        let doorTemperature = try id(temperatureSensor, currentTemperature, "hall door")
+
+        let ids = [temperature, humidity, light, moving, battery, low, contact, tampered, doorTemperature]
+        let read = try await controller.send(.object([("cmd", "get"), ("ids", .array(ids.map { .string($0) }))]))
+        func value(_ id: String) -> JSONValue? { read["values"]?[id]?["value"] }
+        #expect(value(temperature) == .double(21.5), "read: \(read.serialized)")
+        #expect(value(humidity) == .double(45))
+        #expect(value(light) == .double(120))
+        #expect(value(battery) == .int(90))
+        #expect(value(low) == .int(0))
+        #expect(value(doorTemperature) == .double(19))
+        #expect(value(contact) == .int(0) && value(tampered) == .int(0))
+
+        let subscribed = try await controller.send(
+            .object([
+                ("cmd", "subscribe"),
+                ("ids", .array([temperature, moving, contact, battery, low].map { .string($0) })),
+            ]))
+        #expect(subscribed["statuses"] == .object([]), "subscribe: \(subscribed.serialized)")
+        var events = controller.events.count
+        #expect(house.stick.setMotion(node: 2, true))
+        _ = try await controller.waitForEvent(moving, from: events) { $0 == .bool(true) }
+        events = controller.events.count
+        #expect(house.stick.setDoor(node: 3, open: true))
+        _ = try await controller.waitForEvent(contact, from: events) { $0 == .int(1) }
+        events = controller.events.count
+        #expect(house.stick.setSensor(node: 2, type: 1, value: 23.5))
+        _ = try await controller.waitForEvent(temperature, from: events) { $0 == .double(23.5) }
+        events = controller.events.count
+        #expect(house.stick.setBattery(node: 2, level: 10))
+        _ = try await controller.waitForEvent(battery, from: events) { $0 == .int(10) }
+        _ = try await controller.waitForEvent(low, from: events) { $0 == .int(1) }
+
+        // A start without OpenZWave's cache while the sensors sleep (their interviews cannot tell what they are):
+        // the pairing file's memory serves the same accessories with the same services and ids.
+        house.stopWaking()
+        // (How it stops is not this test's matter: the cache it writes is removed.)
+        let stopped = await house.stopBridge()
+        if stopped != .exited(0) {
+            let output = house.bridge.outputText.suffix(8_000)
+            print("the bridge did not stop cleanly: \(String(describing: stopped)):\n\(output)")
+        }
+        let state = house.directory.file("state")
+        for file in try FileManager.default.contentsOfDirectory(atPath: state) where file.hasPrefix("ozwcache_") {
+            try FileManager.default.removeItem(atPath: "\(state)/\(file)")
+        }
+        let mark = await house.mark
+        try house.startBridge()
+        try await house.watcher.waitForMessage(topic: "Thuis/bridge/homekit-sensors/state", text: "online", from: mark)
+        // Asked until the controller reconnected and the bridge has its devices (the bridge and the two sensors).
+        var again: AccessoryDatabase?
+        try await MQTTTestClient.poll(timeout: .seconds(60), "the two sensor accessories after the restart") {
+            again = (try? await controller.send(.object([("cmd", "accessories")]))).map(AccessoryDatabase.init)
+            return again?.accessories.count == 3
+        }
+        let restarted = try #require(again)
+        #expect(Self.structure(restarted) == Self.structure(database), "\(Self.structure(restarted))")
+        try await controller.send(.object([("cmd", "remove_pairing")]))
+    }
+
+    /// Each accessory's aid with its services' types and instance ids and their characteristics' ids
+    /// (`2: 3E@1(2,3,4,5,6,7) 8A@200(201,202) ...`).
+    static func structure(_ database: AccessoryDatabase) -> [String] {
+        func id(_ value: JSONValue?) -> String { if case .int(let id)? = value { "\(id)" } else { "?" } }
+        func list(_ value: JSONValue?) -> [JSONValue] { if case .array(let list)? = value { list } else { [] } }
+        return database.accessories.map { accessory in
+            let services = list(accessory["services"]).map { service in
+                let characteristics = list(service["characteristics"]).map { id($0["iid"]) }
+                let type = AccessoryDatabase.shortType(service["type"]) ?? "?"
+                return "\(type)@\(id(service["iid"]))(\(characteristics.joined(separator: ",")))"
+            }
+            return "\(id(accessory["aid"])): \(services.joined(separator: " "))"
+        }
+    }
+
+    /// An accessory's service types, in order.
+    static func serviceTypes(_ accessory: JSONValue) -> [String] {
+        guard case .array(let services)? = accessory["services"] else { return [] }
+        return services.compactMap { AccessoryDatabase.shortType($0["type"]) }
+    }
+}
