@@ -20,7 +20,7 @@ enum Binding: Sendable {
     case sensor(Sensor)
     /// StatusTampered: the device's tamper sensor.
     case tampered
-    /// StatusLowBattery: the battery below ``AccessoryLayout/lowBattery`` %.
+    /// StatusLowBattery: the device's `battery_low` (the bridge's verdict at `[zwave] low_battery`).
     case lowBattery
 }
 
@@ -70,8 +70,6 @@ struct AccessoryLayout: Sendable {
     static let speakerIID = 20
     static let serviceLabelIID = 30
     static let batteryIID = 270
-    /// StatusLowBattery is on below this level (%), until the battery work (issue 44, section 2) makes it a setting.
-    static let lowBattery = 20
 
     /// The sensors HomeKit has a service for: the service's instance id and type, and the reading's characteristic.
     /// Ultraviolet, pressure, CO₂ and the non-electric meters have none HomeKit shows and are left out.

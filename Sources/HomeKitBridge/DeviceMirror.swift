@@ -94,7 +94,8 @@ struct DeviceMirror: Sendable, Equatable {
         case .volume: .int(volume ?? 0)
         case .sensor(let sensor): Self.reading(sensor, sensors[sensor], unit: device.sensors[sensor] ?? "")
         case .tampered: .int(sensors[.tamper] == "on" ? 1 : 0)
-        case .lowBattery: .int(battery.map { $0 < AccessoryLayout.lowBattery } == true ? 1 : 0)
+        // The bridge's own verdict (`battery_low`, below `[zwave] low_battery`), as every front end shows it.
+        case .lowBattery: .int(sensors[.batteryLow] == "on" ? 1 : 0)
         }
     }
 

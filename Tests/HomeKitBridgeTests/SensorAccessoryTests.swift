@@ -181,7 +181,7 @@ extension HomeKitAccessoriesTests {
             await fixture.bridge.apply(.details(Self.multiSensor.source, [("interview_stage", "Complete")]))
             try await waitForChange(fixture) { if case .structure = $0 { true } else { false } }
             #expect(structure(await fixture.model.database()).last?.hasSuffix(": 3E 96") == true)
-            #expect(memory.kinds.withLock { $0["zwave:4"] } == "sensor+sensors:battery=%")
+            #expect(memory.kinds.withLock { $0["zwave:4"] } == "sensor+sensors:battery=%,battery_low")
         }
     }
 }

@@ -20,8 +20,6 @@ const SENSOR_WORDS = {
   water: { on: "leak", off: "dry" },
 };
 
-/// The battery level (%) below which a tile shows it as low.
-const LOW_BATTERY = 20;
 
 /// A sensor's reading as a tile shows it: a number with its unit (`21.5 °C`, `90 %`), a binary sensor in words,
 /// `—` before its first report.
@@ -114,10 +112,10 @@ function makeTile(store, device) {
 }
 
 /// A device's sensors (the inventory's `sensors`: name → unit), one row each with its reading, the battery last;
-/// a battery below LOW_BATTERY % is marked low.
+/// the battery is marked low while the bridge's `battery_low` is on (below `[zwave] low_battery`), not a row itself.
 function sensorReadings(store, device) {
   const sensors = Object.entries(device.sensors || {});
-  const rows = sensors.map(([sensor, unit]) => {
+  const rows = sensors.filter(([sensor]) => sensor !== "battery_low").map(([sensor, unit]) => {
     const value = h("dd", {});
     const row = h("div", { class: "reading", dataset: { sensor } }, h("dt", {}, SENSOR_NAMES[sensor] || label(sensor)),
       value);
@@ -133,7 +131,7 @@ function sensorReadings(store, device) {
         value.textContent = sensorText(sensor, unit, payload);
         row.dataset.value = payload ?? "";
         row.classList.toggle("active", SENSOR_WORDS[sensor] !== undefined && ["on", "open"].includes(payload));
-        row.classList.toggle("low", sensor === "battery" && payload !== undefined && Number(payload) < LOW_BATTERY);
+        row.classList.toggle("low", sensor === "battery" && store.value(`${device.topic}/battery_low`) === "on");
       }
     },
   };
@@ -195,7 +193,7 @@ const KINDS = {
   sensor(store, device) {
     const sensors = device.sensors || {};
     const main = ["contact", "motion", "water", "smoke"].find((sensor) => sensor in sensors)
-      ?? Object.keys(sensors).find((sensor) => sensor !== "battery");
+      ?? Object.keys(sensors).find((sensor) => sensor !== "battery" && sensor !== "battery_low");
     return {
       update() {
         if (!main) return "";
