@@ -28,6 +28,9 @@ public actor Bridge {
     /// Devices whose first command is ready to run, with that command; consumed by ``runCommandQueue()``.
     let ready: AsyncStream<ReadyCommand>
     let readyContinuation: AsyncStream<ReadyCommand>.Continuation
+    /// The sink of the front ends' requests (``request(_:)``) and its events, which ``run(inbound:hardware:)``
+    /// applies beside the hardware's.
+    let frontEndRequests: (progress: RequestProgress, events: AsyncStream<HardwareEvent>)
 
     /// Counters for the logs and the benchmark.
     public struct Stats: Sendable {
@@ -63,6 +66,7 @@ public actor Bridge {
             hasFrontEnds: !frontEnds.isEmpty, logger: logger)
         self.peers = PeerTracker(ownName: identity.name)
         (ready, readyContinuation) = AsyncStream.makeStream(of: ReadyCommand.self, bufferingPolicy: .unbounded)
+        frontEndRequests = RequestProgress.makeStream()
     }
 
     /// Subscribes to the other bridges' states and devices (first, so that they are known before any command
@@ -89,7 +93,9 @@ public actor Bridge {
     /// - MQTT → hardware: each message of `inbound` has its topic parsed once (``TopicScheme/route(_:)``);
     ///   bridge requests run concurrently (an `include` lasts until inclusion ends, and its `cancel` and the
     ///   device commands meanwhile must still arrive), everything else in arrival order.
-    /// - Hardware → MQTT: the events of each stream of `hardware` are applied in order.
+    /// - Hardware → MQTT: the events of each stream of `hardware` are applied in order, and so are those of the front
+    ///   ends' requests (``request(_:)``). An MQTT request's own events are applied by the task that answers it
+    ///   (``RequestProgress``).
     public func run(
         inbound: some AsyncSequence<InboundMessage, Never> & Sendable, hardware: [AsyncStream<HardwareEvent>]
     ) async {
@@ -114,7 +120,7 @@ public actor Bridge {
                     }
                 }
             }
-            for stream in hardware {
+            for stream in hardware + [frontEndRequests.events] {
                 group.addTask {
                     for await event in stream { await self.apply(event) }
                 }
