@@ -72,11 +72,14 @@ extension Bridge {
     }
 
     /// Runs a request for a front end of the bridge (the dashboard's `/api/devices` and `/metrics`) and gives it the
-    /// result instead of publishing a response: the same handlers as `<prefix>/bridge/<bridge>/request/<verb>`. Its
-    /// events, if any, go out beside the hardware's (``run(inbound:hardware:)`` applies them): this result goes on no
-    /// wire, so it waits for nothing, neither for the request's events nor for a backlog of other events.
+    /// result instead of publishing a response: the same handlers as `<prefix>/bridge/<bridge>/request/<verb>`, each
+    /// request with a ``RequestProgress`` of its own. Its events, if any, go out beside the hardware's
+    /// (``run(inbound:hardware:)`` applies them, in order): this result goes on no wire, so it waits for nothing,
+    /// neither for the request's events nor for a backlog of other events.
     public func request(_ request: BridgeRequest) async -> Result<JSONValue, RequestFailure> {
-        await execute(request, progress: frontEndRequests.progress, closing: false)
+        let (progress, events) = RequestProgress.makeStream()
+        frontEndRequests.continuation.yield(events)
+        return await execute(request, progress: progress)
     }
 
     /// Runs a valid request on MQTT: `devices` here, the rest on the handler that serves its verb, with a
@@ -88,17 +91,15 @@ extension Bridge {
     /// stopping`) goes out without the events not yet published.
     func perform(_ request: BridgeRequest) async -> Result<JSONValue, RequestFailure> {
         let (progress, events) = RequestProgress.makeStream()
-        async let result = execute(request, progress: progress, closing: true)
+        async let result = execute(request, progress: progress)
         for await event in events { await apply(event) }
         return await result
     }
 
-    /// Runs `request` on its handler with `progress`, and closes `progress` when it returned (`closing`; a front
-    /// end's sink stays open for the next request).
-    private func execute(
-        _ request: BridgeRequest, progress: RequestProgress, closing: Bool
-    ) async -> Result<JSONValue, RequestFailure> {
-        defer { if closing { progress.finish() } }
+    /// Runs `request` on its handler with `progress`, and closes `progress` when it returned.
+    private func execute(_ request: BridgeRequest, progress: RequestProgress) async -> Result<JSONValue, RequestFailure>
+    {
+        defer { progress.finish() }
         if request == .devices { return .success(states.inventory()) }
         guard let handler = requestHandlers.first(where: { $0.verbs.contains(request.verb) }) else {
             let needs = request.verb == .cecTransmit ? "a CEC adapter" : "a Z-Wave adapter"

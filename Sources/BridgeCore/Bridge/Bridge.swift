@@ -28,9 +28,13 @@ public actor Bridge {
     /// Devices whose first command is ready to run, with that command; consumed by ``runCommandQueue()``.
     let ready: AsyncStream<ReadyCommand>
     let readyContinuation: AsyncStream<ReadyCommand>.Continuation
-    /// The sink of the front ends' requests (``request(_:)``) and its events, which ``run(inbound:hardware:)``
-    /// applies beside the hardware's.
-    let frontEndRequests: (progress: RequestProgress, events: AsyncStream<HardwareEvent>)
+    /// The events of each front end's request (``request(_:)``), which ``run(inbound:hardware:)`` applies beside the
+    /// hardware's.
+    let frontEndRequests:
+        (
+            stream: AsyncStream<AsyncStream<HardwareEvent>>,
+            continuation: AsyncStream<AsyncStream<HardwareEvent>>.Continuation
+        )
 
     /// Counters for the logs and the benchmark.
     public struct Stats: Sendable {
@@ -66,7 +70,7 @@ public actor Bridge {
             hasFrontEnds: !frontEnds.isEmpty, logger: logger)
         self.peers = PeerTracker(ownName: identity.name)
         (ready, readyContinuation) = AsyncStream.makeStream(of: ReadyCommand.self, bufferingPolicy: .unbounded)
-        frontEndRequests = RequestProgress.makeStream()
+        frontEndRequests = AsyncStream.makeStream(of: AsyncStream<HardwareEvent>.self, bufferingPolicy: .unbounded)
     }
 
     /// Subscribes to the other bridges' states and devices (first, so that they are known before any command
@@ -120,9 +124,17 @@ public actor Bridge {
                     }
                 }
             }
-            for stream in hardware + [frontEndRequests.events] {
+            for stream in hardware {
                 group.addTask {
                     for await event in stream { await self.apply(event) }
+                }
+            }
+            let frontEndRequests = frontEndRequests.stream
+            group.addTask {
+                await withDiscardingTaskGroup { requests in
+                    for await stream in frontEndRequests {
+                        requests.addTask { for await event in stream { await self.apply(event) } }
+                    }
                 }
             }
             for frontEnd in frontEnds {
