@@ -179,8 +179,15 @@ public actor Bridge {
                 await mqtt.publish(topic: topic, payload: payload, retain: retain)
             case .event(let event):
                 await publish(event: event)
-            case .inventory(let inventory):
-                for frontEnd in frontEnds { await frontEnd.inventoryChanged(inventory) }
+            case .inventory:
+                // The latest inventory, not this outbox's: another may have been decided since.
+                if let text = states.lastInventory {
+                    await mqtt.publish(topic: identity.topics.bridgeDevices, text: text, retain: true)
+                }
+            case .frontEndInventory:
+                for frontEnd in frontEnds {
+                    if let inventory = states.frontEndInventory { await frontEnd.inventoryChanged(inventory) }
+                }
             }
         }
     }

@@ -149,6 +149,40 @@ import Testing
         await running.value
     }
 
+    /// A request's events and the hardware's are sent at once. When the request's outbox, decided first, finishes
+    /// last (its first message waits for a slow subscriber), the retained inventory is still the latest decided.
+    @Test func theRetainedInventoryIsTheLatestWhenTwoOutboxesAreSentAtOnce() async throws {
+        let fake = FakeMQTTPort()
+        let mqtt = GatedMQTTPort(base: fake, gated: "Thuis/device/bedroom/light", open: true)
+        let bridge = Bridge(
+            identity: BridgeIdentity(name: "living"), devices: [light], backends: [FakeDeviceBackend(adapter: .zwave)],
+            requestHandlers: [ReportingHandler(reporting: [.removed(light.source)])], mqtt: mqtt,
+            logger: Logger(label: "test"))
+        let (inbound, toBridge) = AsyncStream.makeStream(of: InboundMessage.self)
+        let (hardware, fromHardware) = AsyncStream.makeStream(of: HardwareEvent.self)
+        let running = Task { await bridge.run(inbound: inbound, hardware: [hardware]) }
+        await fake.waitFor("Thuis/bridge/living/devices")
+        let published = await fake.published.count
+        await mqtt.close()
+
+        toBridge.yield(Self.heal)
+        await mqtt.holding()  // the light's removal was decided, and its outbox waits at the first cleared topic
+        let node9 = DeviceDescriptor(
+            address: DeviceAddress(room: "unassigned", name: "node9"), kind: .binarySwitch,
+            source: .zwave(node: 9, instance: nil), configured: false)
+        fromHardware.yield(.discovered(node9))
+        await fake.waitFor("Thuis/bridge/living/devices", after: published)  // the hardware's, with node9
+        await mqtt.open()
+        await fake.waitFor("Thuis/bridge/living/response/heal")
+
+        let inventories = await fake.messages(on: "Thuis/bridge/living/devices").dropFirst()
+        #expect(inventories.count == 2)
+        #expect(inventories.last?.payload.contains("node9") == true, "a stale inventory stayed: \(inventories)")
+        #expect(inventories.last?.payload.contains("bedroom") == false, "a stale inventory stayed: \(inventories)")
+        running.cancel()
+        await running.value
+    }
+
     static let heal = InboundMessage(
         topic: "Thuis/bridge/living/request/heal", payload: Array(#"{"transaction":"1"}"#.utf8), retained: false)
 
@@ -187,15 +221,20 @@ import Testing
     }
 }
 
-/// Serves `heal` and `network_stats`: reports two events through the request's sink and returns at once.
+/// Serves `heal` and `network_stats`: reports its events (by default two `cec_received`) through the request's sink
+/// and returns at once.
 private actor ReportingHandler: BridgeRequestHandler {
     nonisolated let verbs: Set<BridgeRequest.Verb> = [.heal, .networkStats]
+    let reporting: [HardwareEvent]
     private var hasReturned = false
     private var waiting: [CheckedContinuation<Void, Never>] = []
 
+    init(reporting: [HardwareEvent] = [.event(.cecReceived(frame: "10:04")), .event(.cecReceived(frame: "10:36"))]) {
+        self.reporting = reporting
+    }
+
     func handle(_ request: BridgeRequest, progress: RequestProgress) async throws(RequestFailure) -> RequestResult {
-        progress.emit(.cecReceived(frame: "10:04"))
-        progress.emit(.cecReceived(frame: "10:36"))
+        for event in reporting { progress.report(event) }
         hasReturned = true
         for waiter in waiting { waiter.resume() }
         waiting.removeAll()
@@ -209,24 +248,40 @@ private actor ReportingHandler: BridgeRequestHandler {
     }
 }
 
-/// An MQTT port whose publications on `gated` wait until ``open()``: a subscriber that does not keep up.
+/// An MQTT port whose publications on topics that start with `gated` wait until ``open()``: a subscriber that does
+/// not keep up.
 private actor GatedMQTTPort: MQTTPort {
     let base: FakeMQTTPort
     let gated: String
     private var isOpen = false
     private var waiting: [CheckedContinuation<Void, Never>] = []
+    private var watchers: [CheckedContinuation<Void, Never>] = []
 
-    init(base: FakeMQTTPort, gated: String) {
+    init(base: FakeMQTTPort, gated: String, open: Bool = false) {
         self.base = base
         self.gated = gated
+        isOpen = open
     }
 
     func publish(topic: String, payload: [UInt8], retain: Bool) async {
-        if topic == gated, !isOpen { await withCheckedContinuation { waiting.append($0) } }
+        if topic.hasPrefix(gated), !isOpen {
+            await withCheckedContinuation {
+                waiting.append($0)
+                for watcher in watchers { watcher.resume() }
+                watchers.removeAll()
+            }
+        }
         await base.publish(topic: topic, payload: payload, retain: retain)
     }
 
     func subscribe(_ filter: String) async { await base.subscribe(filter) }
+
+    func close() { isOpen = false }
+
+    /// Returns once a publication waits.
+    func holding() async {
+        if waiting.isEmpty { await withCheckedContinuation { watchers.append($0) } }
+    }
 
     func open() {
         isOpen = true
