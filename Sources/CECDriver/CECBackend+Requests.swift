@@ -5,8 +5,11 @@ extension CECBackend: BridgeRequestHandler {
     public nonisolated var verbs: Set<BridgeRequest.Verb> { [.cecTransmit] }
 
     /// `cec_tx` with `{"frame": "10:04"}` (parsed by the core) transmits the frame with `libcec_transmit` and
-    /// answers with the frame as sent.
-    public func handle(_ request: BridgeRequest) async throws(RequestFailure) -> RequestResult {
+    /// answers with the frame as sent. It reports no events (what the TV answers arrives as `cec_received` events of
+    /// the backend's stream, after the response).
+    public func handle(
+        _ request: BridgeRequest, progress: RequestProgress
+    ) async throws(RequestFailure) -> RequestResult {
         guard case .cecTransmit(let bytes) = request, let frame = CECFrame(bytes: bytes) else {
             throw RequestFailure("\(request.verb) is not a CEC request")
         }
@@ -18,10 +21,5 @@ extension CECBackend: BridgeRequestHandler {
         }
         markActive()
         return .cecTransmitted(CECTransmitResult(frame: frame.description))
-    }
-
-    /// Puts `marker` behind the events emitted so far: the bridge answers a request once it has published them.
-    public func mark(_ marker: EventMarker) {
-        if case .terminated = continuation.yield(.marker(marker)) { marker.reach() }
     }
 }

@@ -10,14 +10,13 @@ public actor FakeRequestHandler: BridgeRequestHandler {
 
     public init(verbs: Set<BridgeRequest.Verb>) { self.verbs = verbs }
 
-    public func handle(_ request: BridgeRequest) async throws(RequestFailure) -> RequestResult {
+    public func handle(
+        _ request: BridgeRequest, progress: RequestProgress
+    ) async throws(RequestFailure) -> RequestResult {
         handled.append(request)
         if holding { await withCheckedContinuation { held.append($0) } }
         return .healStarted(node: nil)
     }
-
-    /// Emits no events: the marker is reached at once.
-    public nonisolated func mark(_ marker: EventMarker) { marker.reach() }
 
     /// From now on, each request runs until `releaseAll()` (like an inclusion that waits for a device).
     public func hold() { holding = true }

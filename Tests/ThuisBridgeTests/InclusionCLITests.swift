@@ -44,6 +44,15 @@ import ZWaveEmulator
             ] {
                 #expect(events.contains(type), "no \(type) event in \(events)")
             }
+            // The response follows the inclusion's events and the new node's device on the wire.
+            let seen = Array(await house.watcher.received.dropFirst(from))
+            let answered = seen.firstIndex { $0.topic == "Thuis/bridge/\(house.bridgeName)/response/include" }
+            let completed = seen.firstIndex {
+                $0.topic == house.eventTopic && JSONMessage($0)?.type == "interview_completed"
+            }
+            let device = seen.firstIndex { $0.topic == "Thuis/device/unassigned/node10/availability" }
+            #expect(answered != nil && completed.map { $0 < answered ?? 0 } == true, "interview_completed after it")
+            #expect(device.map { $0 < answered ?? 0 } == true, "the new node's device came after the response")
             let devices = try house.cli(["devices"])
             #expect(await devices.waitForExit(timeout: .seconds(15)) == .exited(0))
             #expect(devices.outputText.contains("unassigned/node10"), "\(devices.outputText)")
@@ -166,6 +175,33 @@ import ZWaveEmulator
             await fresh.close()
             #expect(left.isEmpty, "retained junk: \(left)")
             #expect(!house.stick.includedNodeIDs.contains(2))
+        }
+    }
+
+    /// An exclusion's response follows what it changed, on the wire: OpenZWave reports the controller's completion
+    /// before the node's removal, and the response still comes after the device's cleared retained topics and
+    /// `node_removed` (the removal goes through the request's own sink, which the bridge publishes before answering).
+    @Test func theExclusionsResponseFollowsTheRemovalOnTheWire() async throws {
+        try await InclusionHouse.with(name: "incl-excl-order", joinAfter: nil) { house in
+            let from = await house.mark
+            let base = "Thuis/bridge/\(house.bridgeName)"
+            try await house.watcher.publish(
+                topic: "\(base)/request/exclude", text: #"{"transaction":"x1","timeout_s":30}"#)
+            try await house.waitForEvent("exclusion_waiting", from: from, timeout: .seconds(15))
+            #expect(house.stick.pressNetworkButton(node: 2))
+            let response = try await house.watcher.waitForMessage(
+                topic: "\(base)/response/exclude", from: from, timeout: .seconds(30))
+            #expect(JSONMessage(response)?.string("status") == "ok", "\(response.text)")
+
+            let seen = Array(await house.watcher.received.dropFirst(from))
+            let answered = try #require(seen.firstIndex { $0.topic == "\(base)/response/exclude" })
+            let removed = seen.firstIndex { $0.topic == house.eventTopic && JSONMessage($0)?.type == "node_removed" }
+            let cleared = seen.firstIndex {
+                $0.topic == "Thuis/device/bedroom/light/availability" && $0.payload.isEmpty
+            }
+            let order = seen.map { "\($0.topic)=\($0.text.prefix(40))" }
+            #expect(removed.map { $0 < answered } == true, "node_removed after the response: \(order)")
+            #expect(cleared.map { $0 < answered } == true, "retained topics cleared after the response: \(order)")
         }
     }
 

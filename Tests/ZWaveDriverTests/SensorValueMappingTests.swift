@@ -39,7 +39,7 @@ import Testing
         let (stream, continuation) = AsyncStream.makeStream(of: HardwareEvent.self)
         let announced = DeviceAnnouncements(
             configured: [ZWaveDeviceConfig(node: 12, address: DeviceAddress(room: "hall", name: "motion"))],
-            continuation: continuation)
+            router: EventRouter(stream: continuation))
         announced.sensorsFound([.temperature: "°C"], node: 5, instance: 1)
         announced.sensorsFound([.battery: "%"], node: 5, instance: 1)
         announced.identify(value(cc: 0x25, index: 0, .bool(false)))

@@ -72,60 +72,43 @@ extension Bridge {
     }
 
     /// Runs a request for a front end of the bridge (the dashboard's `/api/devices` and `/metrics`) and gives it the
-    /// result instead of publishing a response: the same handlers as `<prefix>/bridge/<bridge>/request/<verb>`, but
-    /// without waiting for the request's events to be applied (``eventsApplied(of:verb:)``). That wait orders a
-    /// response after its events on the MQTT wire; this result goes on no wire, and a scrape behind a backlog of
-    /// events must not wait up to `eventsTimeout` (longer than Prometheus' scrape timeout).
+    /// result instead of publishing a response: the same handlers as `<prefix>/bridge/<bridge>/request/<verb>`, each
+    /// request with a ``RequestProgress`` of its own. Its events, if any, go out beside the hardware's
+    /// (``run(inbound:hardware:)`` applies them, in order): this result goes on no wire, so it waits for nothing,
+    /// neither for the request's events nor for a backlog of other events.
     public func request(_ request: BridgeRequest) async -> Result<JSONValue, RequestFailure> {
-        await perform(request, afterItsEvents: false)
+        let (progress, events) = RequestProgress.makeStream()
+        frontEndRequests.continuation.yield(events)
+        return await execute(request, progress: progress)
     }
 
-    /// Runs a valid request: `devices` here, the rest on the handler that serves its verb; with `afterItsEvents`
-    /// (an MQTT response) it returns once the events the handler emitted so far are applied.
-    func perform(_ request: BridgeRequest, afterItsEvents: Bool = true) async -> Result<JSONValue, RequestFailure> {
+    /// Runs a valid request on MQTT: `devices` here, the rest on the handler that serves its verb, with a
+    /// ``RequestProgress`` of its own. This task applies and publishes the events the handler reports through it as
+    /// they come, and returns once the handler has returned and the last of them is out: the response, published
+    /// next, follows them by construction. Nothing else is waited for (no other event stream, no time limit); the
+    /// handler never waits for this publishing (its sink is unbounded), and the bridge's other events go on meanwhile.
+    /// When the bridge stops (this task is cancelled) the publishing ends with the task, and the response (`bridge
+    /// stopping`) goes out without the events not yet published.
+    func perform(_ request: BridgeRequest) async -> Result<JSONValue, RequestFailure> {
+        let (progress, events) = RequestProgress.makeStream()
+        async let result = execute(request, progress: progress)
+        for await event in events { await apply(event) }
+        return await result
+    }
+
+    /// Runs `request` on its handler with `progress`, and closes `progress` when it returned.
+    private func execute(_ request: BridgeRequest, progress: RequestProgress) async -> Result<JSONValue, RequestFailure>
+    {
+        defer { progress.finish() }
         if request == .devices { return .success(states.inventory()) }
         guard let handler = requestHandlers.first(where: { $0.verbs.contains(request.verb) }) else {
             let needs = request.verb == .cecTransmit ? "a CEC adapter" : "a Z-Wave adapter"
             return .failure(RequestFailure("\(request.verb) needs \(needs), which this bridge has not; \(servedVerbs)"))
         }
-        let result: Result<JSONValue, RequestFailure>
         do {
-            result = .success(try await handler.handle(request).json)
+            return .success(try await handler.handle(request, progress: progress).json)
         } catch {
-            result = .failure(error)
-        }
-        if afterItsEvents { await eventsApplied(of: handler, verb: request.verb) }
-        return result
-    }
-
-    /// How long a response waits for its request's events (``eventsApplied(of:verb:)``) before it goes out anyway.
-    static let eventsTimeout: Duration = .seconds(10)
-
-    /// Returns once every event `handler` emitted so far has been applied and published, so that a request's
-    /// response follows its events (progress, `health_check_completed`...) on the wire: the events go through the
-    /// handler's event stream, applied on another task, while the result comes back here. At most `eventsTimeout`:
-    /// a bridge whose event streams are not running (a front end's request before ``run(inbound:hardware:)``) or a
-    /// backlog of events never holds a response back for longer; that is logged.
-    func eventsApplied(of handler: any BridgeRequestHandler, verb: BridgeRequest.Verb) async {
-        let marker = EventMarker()
-        await handler.mark(marker)
-        let reached = await withTaskGroup(of: Bool.self) { group in
-            group.addTask {
-                await marker.reached()
-                return !Task.isCancelled
-            }
-            group.addTask {
-                try? await Task.sleep(for: Self.eventsTimeout)
-                return false
-            }
-            let first = await group.next() ?? false
-            group.cancelAll()
-            return first
-        }
-        if !reached, !Task.isCancelled {
-            logger.warning(
-                "request's events not applied in time; answering anyway",
-                metadata: ["command": "\(verb)", "waited": "\(Self.eventsTimeout)"])
+            return .failure(error)
         }
     }
 

@@ -28,6 +28,13 @@ public actor Bridge {
     /// Devices whose first command is ready to run, with that command; consumed by ``runCommandQueue()``.
     let ready: AsyncStream<ReadyCommand>
     let readyContinuation: AsyncStream<ReadyCommand>.Continuation
+    /// The events of each front end's request (``request(_:)``), which ``run(inbound:hardware:)`` applies beside the
+    /// hardware's.
+    let frontEndRequests:
+        (
+            stream: AsyncStream<AsyncStream<HardwareEvent>>,
+            continuation: AsyncStream<AsyncStream<HardwareEvent>>.Continuation
+        )
 
     /// Counters for the logs and the benchmark.
     public struct Stats: Sendable {
@@ -64,6 +71,7 @@ public actor Bridge {
             hasFrontEnds: !frontEnds.isEmpty, lowBattery: lowBattery, logger: logger)
         self.peers = PeerTracker(ownName: identity.name)
         (ready, readyContinuation) = AsyncStream.makeStream(of: ReadyCommand.self, bufferingPolicy: .unbounded)
+        frontEndRequests = AsyncStream.makeStream(of: AsyncStream<HardwareEvent>.self, bufferingPolicy: .unbounded)
     }
 
     /// Subscribes to the other bridges' states and devices (first, so that they are known before any command
@@ -90,7 +98,9 @@ public actor Bridge {
     /// - MQTT → hardware: each message of `inbound` has its topic parsed once (``TopicScheme/route(_:)``);
     ///   bridge requests run concurrently (an `include` lasts until inclusion ends, and its `cancel` and the
     ///   device commands meanwhile must still arrive), everything else in arrival order.
-    /// - Hardware → MQTT: the events of each stream of `hardware` are applied in order.
+    /// - Hardware → MQTT: the events of each stream of `hardware` are applied in order, and so are those of the front
+    ///   ends' requests (``request(_:)``). An MQTT request's own events are applied by the task that answers it
+    ///   (``RequestProgress``).
     public func run(
         inbound: some AsyncSequence<InboundMessage, Never> & Sendable, hardware: [AsyncStream<HardwareEvent>]
     ) async {
@@ -118,6 +128,14 @@ public actor Bridge {
             for stream in hardware {
                 group.addTask {
                     for await event in stream { await self.apply(event) }
+                }
+            }
+            let frontEndRequests = frontEndRequests.stream
+            group.addTask {
+                await withDiscardingTaskGroup { requests in
+                    for await stream in frontEndRequests {
+                        requests.addTask { for await event in stream { await self.apply(event) } }
+                    }
                 }
             }
             for frontEnd in frontEnds {
@@ -162,8 +180,15 @@ public actor Bridge {
                 await mqtt.publish(topic: topic, payload: payload, retain: retain)
             case .event(let event):
                 await publish(event: event)
-            case .inventory(let inventory):
-                for frontEnd in frontEnds { await frontEnd.inventoryChanged(inventory) }
+            case .inventory:
+                // The latest inventory, not this outbox's: another may have been decided since.
+                if let text = states.lastInventory {
+                    await mqtt.publish(topic: identity.topics.bridgeDevices, text: text, retain: true)
+                }
+            case .frontEndInventory:
+                for frontEnd in frontEnds {
+                    if let inventory = states.frontEndInventory { await frontEnd.inventoryChanged(inventory) }
+                }
             }
         }
     }

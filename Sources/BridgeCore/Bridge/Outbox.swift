@@ -5,8 +5,14 @@ struct Outbox: Sendable {
         case message(topic: String, payload: [UInt8], retain: Bool)
         /// An event on `<prefix>/bridge/<bridge>/event`.
         case event(BridgeEvent)
-        /// The front ends' view of the inventory changed.
-        case inventory(BridgeInventory)
+        /// The inventory changed: the retained `<prefix>/bridge/<bridge>/devices` gets the latest one
+        /// (``StatePublisher/lastInventory``) as this is sent, not the one of when it was decided. Two outboxes may
+        /// be sent at once (the hardware's events and a request's, ``RequestProgress``), and the one decided first
+        /// may finish last: the inventory that stays is still the latest.
+        case inventory
+        /// The front ends' view of the inventory changed: they get the latest (``StatePublisher/frontEndInventory``)
+        /// as this is sent, likewise.
+        case frontEndInventory
     }
 
     private(set) var items: [Item] = []
@@ -23,7 +29,11 @@ struct Outbox: Sendable {
         items.append(.event(event))
     }
 
-    mutating func inventory(_ inventory: BridgeInventory) {
-        items.append(.inventory(inventory))
+    mutating func inventory() {
+        items.append(.inventory)
+    }
+
+    mutating func frontEndInventory() {
+        items.append(.frontEndInventory)
     }
 }

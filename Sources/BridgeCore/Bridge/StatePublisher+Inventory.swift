@@ -6,7 +6,7 @@ extension StatePublisher {
         let text = inventory().serialized
         guard text != lastInventory else { return }
         lastInventory = text
-        out.publish(topics.bridgeDevices, text, retain: true)
+        out.inventory()
         notifyFrontEnds(into: &out)
     }
 
@@ -16,7 +16,7 @@ extension StatePublisher {
         let inventory = frontEndSnapshot()
         guard inventory != frontEndInventory else { return }
         frontEndInventory = inventory
-        out.inventory(inventory)
+        out.frontEndInventory()
     }
 
     func frontEndSnapshot() -> BridgeInventory {

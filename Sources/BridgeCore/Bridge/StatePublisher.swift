@@ -150,10 +150,6 @@ struct StatePublisher: Sendable {
         case .networkQueried(let adapter):
             networksQueried.insert(adapter)
             notifyFrontEnds(into: &out)
-        case .marker(let marker):
-            // Every event before it has been applied, and its messages sent (the bridge sends each event's outbox
-            // before it applies the next event).
-            marker.reach()
         }
     }
 

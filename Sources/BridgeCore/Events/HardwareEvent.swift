@@ -29,8 +29,6 @@ public enum HardwareEvent: Sendable {
     case removed(DeviceSource)
     /// Anything else worth an event on `<prefix>/bridge/<bridge>/event`.
     case event(BridgeEvent)
-    /// Every event before it has been applied: the bridge reaches the marker (a request's response waits for it).
-    case marker(EventMarker)
 
     /// One field of `DeviceState`.
     public enum StateUpdate: Sendable, Equatable {

@@ -8,7 +8,7 @@ internal import BridgeCore
 @ZWaveBackendActor
 final class DeviceAnnouncements {
     let configured: [ZWaveDeviceConfig]
-    let continuation: AsyncStream<HardwareEvent>.Continuation
+    let router: EventRouter
     private var identified: Set<DeviceSource> = []
     private var discovered: Set<DeviceSource> = []
     /// What each identified or discovered device is, and the nodes that have a Meter (every device of such a node
@@ -16,9 +16,9 @@ final class DeviceAnnouncements {
     private var kinds: [DeviceSource: DeviceKind] = [:]
     private var meteredNodes: Set<Int> = []
 
-    nonisolated init(configured: [ZWaveDeviceConfig], continuation: AsyncStream<HardwareEvent>.Continuation) {
+    nonisolated init(configured: [ZWaveDeviceConfig], router: EventRouter) {
         self.configured = configured
-        self.continuation = continuation
+        self.router = router
     }
 
     /// A Switch Multilevel or Switch Binary value tells what a device is, an electric Meter value that the node's
@@ -39,7 +39,7 @@ final class DeviceAnnouncements {
                     let instanceConfigured = configured.contains { $0.node == node && $0.instance != nil }
                     let kind = instanceConfigured && kind == .binarySwitch ? DeviceKind.socket : kind
                     kinds[source] = kind
-                    continuation.yield(.identified(source, kind: kind, metered: meteredNodes.contains(node)))
+                    router.yield(.identified(source, kind: kind, metered: meteredNodes.contains(node)))
                 }
             } else if id.commandClass == CommandClass.switchBinary || id.instance == 1 {
                 let instance: Int? = id.instance > 1 || multiChannel ? Int(id.instance) : nil
@@ -48,11 +48,11 @@ final class DeviceAnnouncements {
                     // A node discovered by its sensors turns out to have a switch too.
                     guard kinds[source] == .sensor else { return }
                     kinds[source] = kind
-                    continuation.yield(.identified(source, kind: kind, metered: meteredNodes.contains(node)))
+                    router.yield(.identified(source, kind: kind, metered: meteredNodes.contains(node)))
                     return
                 }
                 kinds[source] = kind
-                continuation.yield(
+                router.yield(
                     .discovered(
                         DeviceDescriptor(
                             address: TopicScheme.unassignedAddress(node: node, instance: instance), kind: kind,
@@ -63,7 +63,7 @@ final class DeviceAnnouncements {
             // The node's own devices, the node itself before its endpoints (compared as numbers).
             let devices = kinds.filter { $0.key.node == node }.map { (source: $0.key, kind: $0.value) }
             for (source, kind) in devices.sorted(by: { ($0.source.endpoint ?? 0) < ($1.source.endpoint ?? 0) }) {
-                continuation.yield(.identified(source, kind: kind, metered: true))
+                router.yield(.identified(source, kind: kind, metered: true))
             }
         default:
             break
@@ -79,19 +79,19 @@ final class DeviceAnnouncements {
             if configured.contains(where: { $0.node == node }) {
                 identified.insert(root)
                 kinds[root] = .sensor
-                continuation.yield(.identified(root, kind: .sensor, metered: meteredNodes.contains(node)))
+                router.yield(.identified(root, kind: .sensor, metered: meteredNodes.contains(node)))
             } else {
                 let source = DeviceSource.zwave(node: node, instance: nil)
                 discovered.insert(source)
                 kinds[source] = .sensor
-                continuation.yield(
+                router.yield(
                     .discovered(
                         DeviceDescriptor(
                             address: TopicScheme.unassignedAddress(node: node, instance: nil), kind: .sensor,
                             source: source, metered: meteredNodes.contains(node), configured: false)))
             }
         }
-        continuation.yield(.sensorsFound(.zwave(node: node, instance: instance), sensors))
+        router.yield(.sensorsFound(.zwave(node: node, instance: instance), sensors))
     }
 
     /// Whether `node` has a device: configured in devices.toml or discovered.
@@ -103,7 +103,7 @@ final class DeviceAnnouncements {
     func discoverUnfinished(node number: Int, kind: DeviceKind) {
         let source = DeviceSource.zwave(node: number, instance: nil)
         discovered.insert(source)
-        continuation.yield(
+        router.yield(
             .discovered(
                 DeviceDescriptor(
                     address: TopicScheme.unassignedAddress(node: number, instance: nil), kind: kind, source: source,
@@ -116,7 +116,7 @@ final class DeviceAnnouncements {
         var sources = discovered.filter { $0.node == number }
         for device in configured where device.node == number { sources.insert(device.source) }
         for source in sources.sorted(by: { $0.description < $1.description }) {
-            continuation.yield(.removed(source))
+            router.yield(.removed(source))
         }
         discovered = discovered.filter { $0.node != number }
         identified = identified.filter { $0.node != number }

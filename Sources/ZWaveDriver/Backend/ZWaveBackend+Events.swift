@@ -15,12 +15,12 @@ extension ZWaveBackend {
             sessions.saw(node)
         case .driverReady(let home, _):
             quirk.observe(.queriesStarted)
-            continuation.yield(.network(adapter, id: String(home.description.dropFirst(2))))
-            continuation.yield(.adapterAvailability(adapter: adapter, online: true, reason: "driver ready"))
+            router.yield(.network(adapter, id: String(home.description.dropFirst(2))))
+            router.yield(.adapterAvailability(adapter: adapter, online: true, reason: "driver ready"))
         case .adapterRecovered:
-            continuation.yield(.adapterAvailability(adapter: adapter, online: true, reason: "recovered"))
+            router.yield(.adapterAvailability(adapter: adapter, online: true, reason: "recovered"))
         case .adapterLost(let reason):
-            continuation.yield(.adapterAvailability(adapter: adapter, online: false, reason: reason))
+            router.yield(.adapterAvailability(adapter: adapter, online: false, reason: reason))
             reports.wakeAll()
         case .driverFailed, .driverRemoved:
             break  // the driver's supervision reports these as adapterLost
@@ -32,21 +32,21 @@ extension ZWaveBackend {
         case .valueChanged(let value):
             sleeping.noteValue(value)
             if let scene = Self.centralScene(value) {
-                continuation.yield(
+                router.yield(
                     .scene(node: Int(value.id.node.rawValue), instance: Int(value.id.instance), sceneID: scene))
             }
             record(value, initial: false)
         case .valueRefreshed(let value):
             record(value, initial: false)
         case .sceneEvent(let node, let scene):
-            continuation.yield(.scene(node: Int(node.rawValue), instance: nil, sceneID: Int(scene)))
+            router.yield(.scene(node: Int(node.rawValue), instance: nil, sceneID: Int(scene)))
         case .nodeDead(let node):
-            continuation.yield(.availability(.zwave(node: Int(node.rawValue), instance: nil), online: false))
+            router.yield(.availability(.zwave(node: Int(node.rawValue), instance: nil), online: false))
             reports.wakeWaiters(of: node)
         case .noOperationCompleted(let node):
             reports.reportArrived(MeshMonitor.noOperationKey(node))
         case .nodeAlive(let node):
-            continuation.yield(.availability(.zwave(node: Int(node.rawValue), instance: nil), online: true))
+            router.yield(.availability(.zwave(node: Int(node.rawValue), instance: nil), online: true))
         case .nodeAwake(let node):
             sleeping.awoke(node)
         case .nodeAsleep(let node):
@@ -69,7 +69,7 @@ extension ZWaveBackend {
             removeNode(node)
         case .awakeNodesQueried, .allNodesQueried:
             quirk.observe(.queriesEnded)
-            continuation.yield(.networkQueried(adapter))
+            router.yield(.networkQueried(adapter))
         default:
             break
         }
@@ -106,7 +106,7 @@ extension ZWaveBackend {
         reports.reportArrived(key)
         guard !initial else { return }
         for update in updates {
-            continuation.yield(.update(.zwave(node: Int(id.node.rawValue), instance: Int(instance)), update))
+            router.yield(.update(.zwave(node: Int(id.node.rawValue), instance: Int(instance)), update))
         }
     }
 
@@ -184,7 +184,7 @@ extension ZWaveBackend {
         guard let info = try? await driver.nodeInfo(node) else { return }
         quirk.observe(.identified(info))
         sleeping.identified(info)
-        continuation.yield(
+        router.yield(
             .details(
                 .zwave(node: Int(node.rawValue), instance: nil),
                 NodeDetails(
@@ -195,11 +195,17 @@ extension ZWaveBackend {
 
     /// A node left the network: every device of it (configured or unassigned) is removed, so the bridge
     /// clears its retained topics and updates the inventory.
+    ///
+    /// During an exclusion or a failed-node removal the node is that request's: `ControllerSessions` claims it, so the
+    /// removal goes through the request's sink, and the request is answered only once the removal was reported there
+    /// (OpenZWave reports an exclusion's `Completed` before the node's `Type_NodeRemoved`).
     func removeNode(_ node: NodeID) {
+        sessions.removing(node)
         announced.remove(node: Int(node.rawValue))
         interview.removed(node)
         sleeping.removed(node)
         quirk.observe(.removed(node))
-        continuation.emit(.nodeRemoved(node: Int(node.rawValue)))
+        router.emit(.nodeRemoved(node: Int(node.rawValue)))
+        sessions.removed(node)
     }
 }

@@ -5,6 +5,11 @@ internal import Glibc
 /// The Z-Wave part of the bridge API (`<prefix>/bridge/<bridge>/request/<command>`): inclusion,
 /// exclusion, re-interview, heal, failed-node removal here; the rest dispatched to their owners (configuration
 /// parameters and associations: `ConfigurationApplier`; statistics, neighbours, health check: `MeshMonitor`).
+///
+/// A request's events go through its `progress` sink: those its code makes (`node_added`, the interview's and the
+/// health check's progress), and those the library's notifications bring for the node it works on (the controller's
+/// progress, the node's details and devices as it joins or is re-interviewed, its devices' removal as it leaves),
+/// which the request claims (`EventRouter`). So the bridge publishes each request's events before its response.
 extension ZWaveBackend: BridgeRequestHandler {
     public nonisolated var verbs: Set<BridgeRequest.Verb> {
         [
@@ -13,27 +18,27 @@ extension ZWaveBackend: BridgeRequestHandler {
         ]
     }
 
-    /// Puts `marker` behind the events emitted so far: the bridge answers a request once it has published them.
-    public func mark(_ marker: EventMarker) {
-        if case .terminated = continuation.yield(.marker(marker)) { marker.reach() }
-    }
-
     /// Runs a request the core parsed and validated; what only the library knows (whether a node exists, a
     /// parameter's size) is checked here.
-    public func handle(_ request: BridgeRequest) async throws(RequestFailure) -> RequestResult {
+    public func handle(
+        _ request: BridgeRequest, progress: RequestProgress
+    ) async throws(RequestFailure) -> RequestResult {
         switch request {
         case .include(let timeout, let secure, let interview):
             return .inclusion(
-                try await include(timeout: timeout, secure: secure, interviewTimeout: .seconds(interview)))
+                try await include(
+                    timeout: timeout, secure: secure, interviewTimeout: .seconds(interview), progress: progress))
         case .exclude(let timeout):
-            return .excluded(node: try await exclude(timeout: timeout))
+            return .excluded(node: try await exclude(timeout: timeout, progress: progress))
         case .network:
             return .network(await network())
         case .cancel:
             let cancelled = await sessions.cancel()
             return .cancelled(operation: cancelled)
         case .refresh(let node, let interview):
-            return .inclusion(try await refresh(try await knownNode(node), interviewTimeout: .seconds(interview)))
+            return .inclusion(
+                try await refresh(
+                    try await knownNode(node), interviewTimeout: .seconds(interview), progress: progress))
         case .heal(let number):
             var node: NodeID?
             if let number { node = try await knownNode(number) }
@@ -45,7 +50,7 @@ extension ZWaveBackend: BridgeRequestHandler {
             return .healStarted(node: node.map { Int($0.rawValue) })
         case .removeFailed(let number):
             let node = try await knownNode(number)
-            let outcome = try await runControllerCommand(.removeFailed, timeout: .seconds(60)) {
+            let outcome = try await runControllerCommand(.removeFailed, timeout: .seconds(60), progress: progress) {
                 () async throws(ZWaveError) in
                 try await driver.removeFailed(node: node)
             }
@@ -76,7 +81,7 @@ extension ZWaveBackend: BridgeRequestHandler {
         case .networkStats:
             return .networkStatistics(try await mesh.networkStatistics())
         case .healthCheck(let node, let frames):
-            return .healthCheck(try await mesh.healthCheck(node: node, frames: frames))
+            return .healthCheck(try await mesh.healthCheck(node: node, frames: frames, progress: progress))
         case .devices, .cecTransmit:
             throw RequestFailure("\(request.verb) is not a Z-Wave request")
         }
@@ -84,15 +89,17 @@ extension ZWaveBackend: BridgeRequestHandler {
 
     // MARK: - Inclusion and exclusion
 
-    func include(timeout: Int, secure: Bool, interviewTimeout: Duration) async throws(RequestFailure)
-        -> InclusionOutcome
-    {
+    /// `include`: the controller's progress and the new node's events go through `progress` (`ControllerSessions`
+    /// claims the node once the controller names it), then `node_added` and the interview's progress.
+    func include(
+        timeout: Int, secure: Bool, interviewTimeout: Duration, progress: RequestProgress
+    ) async throws(RequestFailure) -> InclusionOutcome {
         if secure, !driver.hasNetworkKey {
             // OpenZWave would start inclusion and silently include the device without security.
             throw RequestFailure(
                 "secure inclusion needs a Z-Wave network key, and none is configured: set [zwave] network_key_file")
         }
-        let outcome = try await runControllerCommand(.include, timeout: .seconds(timeout)) {
+        let outcome = try await runControllerCommand(.include, timeout: .seconds(timeout), progress: progress) {
             () async throws(ZWaveError) in
             try await driver.include(secure: secure)
         }
@@ -101,18 +108,19 @@ extension ZWaveBackend: BridgeRequestHandler {
                 outcome == .timedOut || outcome == .completed(nil)
                 ? "no device joined within \(timeout) s; the controller left inclusion mode"
                 : Self.explain(outcome, "inclusion")
-            continuation.emit(.controllerFailed(.inclusion, reason: reason))
+            progress.emit(.controllerFailed(.inclusion, reason: reason))
             throw RequestFailure(reason)
         }
-        continuation.emit(.nodeAdded(node: Int(node.rawValue)))
-        let result = await interview.watch(node, timeout: interviewTimeout)
+        progress.emit(.nodeAdded(node: Int(node.rawValue)))
+        let result = await interview.watch(node, timeout: interviewTimeout, progress: progress)
         if !result.completed { await enableBasicControl(node) }
         return await interview.inclusionResult(node, interview: result)
     }
 
-    /// `exclude`: the number of the node that left.
-    func exclude(timeout: Int) async throws(RequestFailure) -> Int {
-        let outcome = try await runControllerCommand(.exclude, timeout: .seconds(timeout)) {
+    /// `exclude`: the number of the node that left. Its removal (its devices' retained topics cleared, the inventory,
+    /// `node_removed`) goes through `progress` before this returns (`ControllerSessions.removed(_:)`).
+    func exclude(timeout: Int, progress: RequestProgress) async throws(RequestFailure) -> Int {
+        let outcome = try await runControllerCommand(.exclude, timeout: .seconds(timeout), progress: progress) {
             () async throws(ZWaveError) in
             try await driver.exclude()
         }
@@ -121,29 +129,34 @@ extension ZWaveBackend: BridgeRequestHandler {
                 outcome == .timedOut || outcome == .completed(nil)
                 ? "no device left within \(timeout) s; the controller left exclusion mode"
                 : Self.explain(outcome, "exclusion")
-            continuation.emit(.controllerFailed(.exclusion, reason: reason))
+            progress.emit(.controllerFailed(.exclusion, reason: reason))
             throw RequestFailure(reason)
         }
-        // OpenZWave reports Type_NodeRemoved, which removes the node's devices (`removeNode`).
         return Int(node.rawValue)
     }
 
-    /// `refresh`: re-interviews the node and waits for the result.
-    func refresh(_ node: NodeID, interviewTimeout: Duration) async throws(RequestFailure) -> InclusionOutcome {
+    /// `refresh`: re-interviews the node and waits for the result; the node is the request's meanwhile (its details
+    /// and reports go through `progress`).
+    func refresh(
+        _ node: NodeID, interviewTimeout: Duration, progress: RequestProgress
+    ) async throws(RequestFailure) -> InclusionOutcome {
+        router.claim(node, for: progress)
         interview.startRefresh(node)
         // A late drop/re-add of the reloaded node is still part of the refresh.
         defer { interview.endRefresh(node) }
         try await interview.reinterview(node)
-        let result = await interview.watch(node, timeout: interviewTimeout)
+        let result = await interview.watch(node, timeout: interviewTimeout, progress: progress)
         if !result.completed { await enableBasicControl(node) }
         return await interview.inclusionResult(node, interview: result)
     }
 
     /// Runs a controller command (`ControllerSessions.run`); none starts while a health check runs.
     func runControllerCommand(
-        _ kind: ControllerSession.Kind, timeout: Duration, start: () async throws(ZWaveError) -> Void
+        _ kind: ControllerSession.Kind, timeout: Duration, progress: RequestProgress,
+        start: () async throws(ZWaveError) -> Void
     ) async throws(RequestFailure) -> ControllerSession.Outcome {
-        try await sessions.run(kind, timeout: timeout, healthCheckRunning: mesh.healthCheckRunning, start: start)
+        try await sessions.run(
+            kind, timeout: timeout, healthCheckRunning: mesh.healthCheckRunning, progress: progress, start: start)
     }
 
     static func explain(_ outcome: ControllerSession.Outcome, _ what: String) -> String {

@@ -10,7 +10,8 @@ public import Logging
 /// `confirmationTimeout`, so the bridge's per-device queue keeps exactly one command on the radio per device and
 /// coalesces the rest.
 ///
-/// Owns the event stream and what it announced (`DeviceAnnouncements`: identified and discovered devices). Composes
+/// Owns the event stream, where each event goes (`EventRouter`: the stream, or the sink of the request working on the
+/// event's node) and what it announced (`DeviceAnnouncements`: identified and discovered devices). Composes
 /// the owners of the rest, each holding its own state, one folder each:
 /// - `Controller/`: the running controller command and the device commands it holds (`ControllerSessions`);
 /// - `Interview/`: the nodes' interviews, when each node was last seen and the follow-up work (`InterviewTracker`),
@@ -26,7 +27,8 @@ public final class ZWaveBackend: DeviceBackend {
     public nonisolated var adapter: Adapter { .zwave }
     /// Hardware events for the bridge; single consumer.
     public nonisolated let events: AsyncStream<HardwareEvent>
-    let continuation: AsyncStream<HardwareEvent>.Continuation
+    /// Where each event goes: `events`, or the request working on its node.
+    let router: EventRouter
     let driver: OpenZWave
     let logger: Logger
     let reports: ReportWaiter
@@ -55,15 +57,16 @@ public final class ZWaveBackend: DeviceBackend {
         quirk = PowerNodeFraming(driver: driver, reports: reports, logger: logger, sweepDebounce: sweepDebounce)
         let (events, continuation) = AsyncStream.makeStream(of: HardwareEvent.self, bufferingPolicy: .unbounded)
         self.events = events
-        self.continuation = continuation
-        announced = DeviceAnnouncements(configured: devices, continuation: continuation)
-        let sessions = ControllerSessions(driver: driver, logger: logger, continuation: continuation)
+        let router = EventRouter(stream: continuation)
+        self.router = router
+        announced = DeviceAnnouncements(configured: devices, router: router)
+        let sessions = ControllerSessions(driver: driver, logger: logger, router: router)
         self.sessions = sessions
-        let interview = InterviewTracker(driver: driver, continuation: continuation)
+        let interview = InterviewTracker(driver: driver)
         self.interview = interview
-        sleeping = SleepingNodes(continuation: continuation, interview: interview, logger: logger)
+        sleeping = SleepingNodes(router: router, interview: interview, logger: logger)
         mesh = MeshMonitor(
-            driver: driver, reports: reports, logger: logger, continuation: continuation, interview: interview,
+            driver: driver, reports: reports, logger: logger, router: router, interview: interview,
             sessions: sessions, pingSilentAfter: pingSilentAfter)
     }
 
@@ -87,15 +90,15 @@ public final class ZWaveBackend: DeviceBackend {
             for await event in driver.events { await handle(event) }
             group.cancelAll()  // the events ended: pending work and the quirk's pending sweeps are moot
         }
-        continuation.finish()
+        router.finish()
     }
 
     /// Applies the desired configuration parameters and associations of `node` and reports each.
     func applyConfiguration(_ node: NodeID) async {
-        if configuration.wantsParameters(node) { continuation.yield(.event(await configuration.apply(node))) }
-        if let event = await configuration.applyWakeUpInterval(node) { continuation.yield(.event(event)) }
+        if configuration.wantsParameters(node) { router.emit(await configuration.apply(node)) }
+        if let event = await configuration.applyWakeUpInterval(node) { router.emit(event) }
         if configuration.wantsAssociations(node) {
-            continuation.yield(.event(.associations(await configuration.applyAssociations(node))))
+            router.emit(.associations(await configuration.applyAssociations(node)))
         }
     }
 
@@ -103,13 +106,6 @@ public final class ZWaveBackend: DeviceBackend {
     /// controller, and the controller's confirmation of that cancel is awaited (`ControllerSessions`).
     public func leaveControllerMode() async {
         await sessions.leaveControllerMode()
-    }
-}
-
-extension AsyncStream<HardwareEvent>.Continuation {
-    /// Publishes an event on the bridge's event topic.
-    func emit(_ event: BridgeEvent) {
-        yield(.event(event))
     }
 }
 
@@ -126,7 +122,7 @@ extension DeviceSource {
 
 /// The isolation domain of the Z-Wave side of the bridge: `ZWaveBackend` and the owners it composes
 /// (`ControllerSessions`, `InterviewTracker`, `MeshMonitor`, `ConfigurationApplier`, `DeviceAnnouncements`,
-/// `ReportWaiter`, the device quirks in `Quirks/`).
+/// `EventRouter`, `ReportWaiter`, the device quirks in `Quirks/`).
 ///
 /// Separate types, one domain: a report's attribution to an endpoint, the count that confirms a command and a
 /// command's attribution window change in one synchronous step, as when they were the fields of one actor, and

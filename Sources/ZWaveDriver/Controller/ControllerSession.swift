@@ -1,7 +1,7 @@
 internal import BridgeCore
 
-/// One running controller command of `ZWaveBackend` (inclusion, exclusion, failed-node removal): what
-/// was reported so far and who waits for its end.
+/// One running controller command of `ZWaveBackend` (inclusion, exclusion, failed-node removal): the sink of the
+/// request that runs it, what was reported so far and who waits for its end.
 struct ControllerSession {
     enum Kind: String, Sendable {
         case include = "inclusion"
@@ -16,6 +16,9 @@ struct ControllerSession {
             case .removeFailed: .removeFailed
             }
         }
+
+        /// Whether it takes a node out of the network (its end waits for the library's report of the removal).
+        var removesNode: Bool { self != .include }
 
         /// OpenZWave's `Driver::ControllerCommand` number.
         var command: UInt8 {
@@ -40,6 +43,8 @@ struct ControllerSession {
     let kind: Kind
     /// Distinguishes this session from later ones (for its timer).
     let id: Int
+    /// The sink of the request that runs the command: its progress, and the events of its node.
+    let progress: RequestProgress
     /// The node being added or removed, once the controller named it.
     var node: NodeID?
     var nodeFoundReported = false
@@ -49,10 +54,15 @@ struct ControllerSession {
     var finish: CheckedContinuation<Outcome, Never>?
     /// An outcome that arrived before anyone waited.
     var finished: Outcome?
+    /// Exclusion, failed-node removal: the library reported the node's removal (`Type_NodeRemoved`), and the
+    /// controller completed before it did (the request is answered once the removal was reported).
+    var removalReported = false
+    var awaitingRemoval = false
 
-    init(kind: Kind, id: Int) {
+    init(kind: Kind, id: Int, progress: RequestProgress) {
         self.kind = kind
         self.id = id
+        self.progress = progress
     }
 
     /// A real node id (OpenZWave uses 0 and 255 for "none").

@@ -5,13 +5,21 @@ internal import Logging
 /// Controller commands (inclusion, exclusion, failed-node removal): the running one (`ControllerSession`), its
 /// progress events, its end, and the device commands held while it runs (`HeldCommands`).
 ///
+/// The progress arrives as the library's notifications, on the backend's event loop, and goes through the sink of
+/// the request that runs the command (``ControllerSession/progress``); once the controller names the node it adds or
+/// removes, the request claims that node (``EventRouter/claim(_:for:)``), so the node's events (its details and
+/// devices as it joins, its devices' removal and `node_removed` as it leaves) go through that sink too, and the
+/// response follows them. An exclusion or failed-node removal that completed ends only once the library reported
+/// the node's removal (``removed(_:)``; OpenZWave reports an exclusion's `Completed` first), so its response follows
+/// the removal by construction.
+///
 /// Owns the session, the session counter and a cancel that waits for the controller's confirmation as the bridge
 /// stops. Shares the `ZWaveBackendActor` with `ZWaveBackend`, which composes it.
 @ZWaveBackendActor
 final class ControllerSessions {
     let driver: OpenZWave
     let logger: Logger
-    let continuation: AsyncStream<HardwareEvent>.Continuation
+    let router: EventRouter
     /// The running controller command (inclusion, exclusion, failed-node removal), if any.
     private(set) var session: ControllerSession?
     private var sessionCounter = 0
@@ -21,20 +29,20 @@ final class ControllerSessions {
     /// Device commands waiting for the controller command to end (the library sends nothing meanwhile).
     let held = HeldCommands()
 
-    nonisolated init(driver: OpenZWave, logger: Logger, continuation: AsyncStream<HardwareEvent>.Continuation) {
+    nonisolated init(driver: OpenZWave, logger: Logger, router: EventRouter) {
         self.driver = driver
         self.logger = logger
-        self.continuation = continuation
+        self.router = router
     }
 
     /// How long the controller may take to confirm a cancel before the command is considered ended.
     static let cancelGrace: Duration = .seconds(5)
 
-    /// Starts `kind` with `start`, reports progress and waits for its end: completion, failure, `cancel`
-    /// or `timeout` (then the command is cancelled on the controller, which leaves inclusion/exclusion mode).
+    /// Starts `kind` with `start`, reports progress through `progress` and waits for its end: completion, failure,
+    /// `cancel` or `timeout` (then the command is cancelled on the controller, which leaves inclusion/exclusion mode).
     /// `healthCheckRunning`: whether a health check runs now (then nothing starts).
     func run(
-        _ kind: ControllerSession.Kind, timeout: Duration, healthCheckRunning: Bool,
+        _ kind: ControllerSession.Kind, timeout: Duration, healthCheckRunning: Bool, progress: RequestProgress,
         start: () async throws(ZWaveError) -> Void
     ) async throws(RequestFailure) -> ControllerSession.Outcome {
         if let running = session {
@@ -45,7 +53,7 @@ final class ControllerSessions {
         }
         sessionCounter += 1
         let id = sessionCounter
-        session = ControllerSession(kind: kind, id: id)
+        session = ControllerSession(kind: kind, id: id, progress: progress)
         awaitingStopConfirmation = nil  // the controller took a new command: the old one ended
         do {
             try await start()
@@ -81,7 +89,16 @@ final class ControllerSessions {
     /// passed. When stopping, the session ends at once (the request returns, the held commands have failed) and
     /// `leaveControllerMode()` waits for the confirmation before the driver is torn down.
     func expire(session id: Int, stopping: Bool) async {
-        guard session?.id == id else { return }
+        guard let running = session, running.id == id else { return }
+        if running.awaitingRemoval {
+            // The controller completed; only the library's report of the removal is missing (never seen with
+            // OpenZWave 1.6, which queues it with the completion): the request is answered without it.
+            logger.warning(
+                "the library did not report the removal of the node the controller removed",
+                metadata: ["command": "\(running.kind.rawValue)", "node": "\(running.node?.rawValue ?? 0)"])
+            finishSession(.completed(running.node))
+            return
+        }
         await stopSession(stopping ? .bridgeStopping : .timedOut)
         if stopping {
             if let running = session, running.id == id {
@@ -180,22 +197,28 @@ final class ControllerSessions {
         }
         guard var current = session, current.kind.command == update.command else { return }
         let operation = current.kind.operation
-        if let node = ControllerSession.valid(update.node) { current.node = node }
+        let progress = current.progress
+        if let node = ControllerSession.valid(update.node) { learn(node, into: &current) }
         switch update.state {
         case .waiting:
-            continuation.emit(.controller(operation, .waiting))
+            progress.emit(.controller(operation, .waiting))
         case .inProgress:
             if !current.nodeFoundReported {
                 current.nodeFoundReported = true
-                continuation.emit(.controller(operation, .nodeFound))
+                progress.emit(.controller(operation, .nodeFound))
             }
             if let node = current.node, !current.addingReported {
                 current.addingReported = true
-                continuation.emit(.controller(operation, .node(Int(node.rawValue))))
+                progress.emit(.controller(operation, .node(Int(node.rawValue))))
             }
         case .completed:
             let node = current.node
-            continuation.emit(.controller(operation, .protocolDone(node: node.map { Int($0.rawValue) })))
+            progress.emit(.controller(operation, .protocolDone(node: node.map { Int($0.rawValue) })))
+            if node != nil, current.kind.removesNode, !current.removalReported {
+                current.awaitingRemoval = true  // answered once the library reported the removal (`removed(_:)`)
+                session = current
+                return
+            }
             session = current
             finishSession(
                 current.stopReason != nil && node == nil ? current.stopReason ?? .cancelled : .completed(node))
@@ -235,15 +258,43 @@ final class ControllerSessions {
         guard var current = session, current.kind == .include, current.node == nil || current.node == node else {
             return
         }
-        current.node = node
+        learn(node, into: &current)
         if !current.addingReported {
             current.addingReported = true
             if !current.nodeFoundReported {
                 current.nodeFoundReported = true
-                continuation.emit(.controller(.inclusion, .nodeFound))
+                current.progress.emit(.controller(.inclusion, .nodeFound))
             }
-            continuation.emit(.controller(.inclusion, .node(Int(node.rawValue))))
+            current.progress.emit(.controller(.inclusion, .node(Int(node.rawValue))))
         }
         session = current
+    }
+
+    /// The library is about to report `node`'s removal: during an exclusion (of any node so far unnamed) or a
+    /// failed-node removal (of its node), the node is the request's, and so is the report.
+    func removing(_ node: NodeID) {
+        guard var current = session, current.kind.removesNode, current.node == nil || current.node == node else {
+            return
+        }
+        learn(node, into: &current)
+        session = current
+    }
+
+    /// The library's report of `node`'s removal went through the request's sink: an exclusion or failed-node removal
+    /// that completed waiting for it ends now; one that has not completed yet will not wait.
+    func removed(_ node: NodeID) {
+        guard var current = session, current.kind.removesNode, current.node == node else { return }
+        if current.awaitingRemoval {
+            finishSession(.completed(node))
+        } else {
+            current.removalReported = true
+            session = current
+        }
+    }
+
+    /// The controller named the session's node: the request claims it (its events go through the request's sink).
+    private func learn(_ node: NodeID, into current: inout ControllerSession) {
+        if current.node != node { router.claim(node, for: current.progress) }
+        current.node = node
     }
 }

@@ -3,14 +3,14 @@ internal import FoundationEssentials
 
 /// The nodes' interviews: which nodes the library knows, which completed their interview, which are being
 /// re-interviewed and which are controlled with Basic Set until they do; the interview's progress as events
-/// (`interview_progress`, `interview_completed`, `interview_failed`); when each node was last seen (`LastSeen`); and
+/// (`interview_progress`, `interview_completed`, `interview_failed`, through the sink of the request that watches it);
+/// when each node was last seen (`LastSeen`); and
 /// the work that follows a node's interview or report off the event loop (its details, its configuration).
 ///
 /// Shares the `ZWaveBackendActor` with `ZWaveBackend`, which composes it.
 @ZWaveBackendActor
 final class InterviewTracker {
     let driver: OpenZWave
-    let continuation: AsyncStream<HardwareEvent>.Continuation
     /// Nodes whose interview completed (`nodeReady`) since the last re-interview started.
     private(set) var readyNodes: Set<NodeID> = []
     /// Nodes OpenZWave has added (from its cache or the controller's list), until they leave the network.
@@ -34,9 +34,8 @@ final class InterviewTracker {
     /// How long after a refresh a `Type_NodeRemoved` of the node is still taken as the library's reload.
     static let refreshGrace: Duration = .seconds(10)
 
-    nonisolated init(driver: OpenZWave, continuation: AsyncStream<HardwareEvent>.Continuation) {
+    nonisolated init(driver: OpenZWave) {
         self.driver = driver
-        self.continuation = continuation
         (work, workContinuation) = AsyncStream.makeStream(of: Work.self, bufferingPolicy: .unbounded)
     }
 
@@ -97,8 +96,8 @@ final class InterviewTracker {
         let stage: String
     }
 
-    /// Reports the interview stage by stage until the node is ready or `timeout` passes.
-    func watch(_ node: NodeID, timeout: Duration) async -> InterviewResult {
+    /// Reports the interview stage by stage through `progress` until the node is ready or `timeout` passes.
+    func watch(_ node: NodeID, timeout: Duration, progress: RequestProgress) async -> InterviewResult {
         let clock = ContinuousClock()
         let deadline = clock.now.advanced(by: timeout)
         var lastStage = ""
@@ -106,14 +105,14 @@ final class InterviewTracker {
             let stage = (try? await driver.nodeInfo(node))?.queryStage ?? ""
             if !stage.isEmpty, stage != lastStage {
                 lastStage = stage
-                continuation.emit(.interviewProgress(node: Int(node.rawValue), stage: stage))
+                progress.emit(.interviewProgress(node: Int(node.rawValue), stage: stage))
             }
             if readyNodes.contains(node), stage != "Complete" {
                 readyNodes.remove(node)  // a stale completion of an interview the library restarted
             }
             if readyNodes.contains(node) || stage == "Complete" {
                 let info = try? await driver.nodeInfo(node)
-                continuation.emit(
+                progress.emit(
                     .interviewCompleted(
                         node: Int(node.rawValue), manufacturer: info?.manufacturerName ?? "",
                         product: info?.productName ?? ""))
@@ -122,7 +121,7 @@ final class InterviewTracker {
             if clock.now >= deadline || Task.isCancelled {
                 let reason =
                     "the interview did not finish within \(timeout); the node works for basic control, `refresh` retries"
-                continuation.emit(.interviewFailed(node: Int(node.rawValue), stage: lastStage, reason: reason))
+                progress.emit(.interviewFailed(node: Int(node.rawValue), stage: lastStage, reason: reason))
                 return InterviewResult(completed: false, stage: lastStage)
             }
             try? await Task.sleep(for: .milliseconds(200))

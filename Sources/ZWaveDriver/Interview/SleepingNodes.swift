@@ -17,7 +17,7 @@ internal import Logging
 /// Shares the `ZWaveBackendActor` with `ZWaveBackend`, which composes it.
 @ZWaveBackendActor
 final class SleepingNodes {
-    let continuation: AsyncStream<HardwareEvent>.Continuation
+    let router: EventRouter
     let interview: InterviewTracker
     let logger: Logger
     /// Nodes known to sleep (their protocol information says so), and which of them sleep now.
@@ -37,9 +37,9 @@ final class SleepingNodes {
     nonisolated static let intervalIndex: UInt16 = 0
 
     nonisolated init(
-        continuation: AsyncStream<HardwareEvent>.Continuation, interview: InterviewTracker, logger: Logger
+        router: EventRouter, interview: InterviewTracker, logger: Logger
     ) {
-        self.continuation = continuation
+        self.router = router
         self.interview = interview
         self.logger = logger
     }
@@ -78,7 +78,7 @@ final class SleepingNodes {
     func heard(_ node: NodeID) {
         guard overdue.remove(node) != nil else { return }
         logger.notice("a sleeping node is heard again: alive", metadata: ["node": "\(node.rawValue)"])
-        continuation.yield(.availability(.zwave(node: Int(node.rawValue), instance: nil), online: true))
+        router.yield(.availability(.zwave(node: Int(node.rawValue), instance: nil), online: true))
     }
 
     /// A value of the node: the Wake Up interval is noted.
@@ -112,7 +112,7 @@ final class SleepingNodes {
                     "node": "\(node.rawValue)", "interval_s": "\(interval)",
                     "silent_s": "\(silence.components.seconds)",
                 ])
-            continuation.yield(.availability(.zwave(node: Int(node.rawValue), instance: nil), online: false))
+            router.yield(.availability(.zwave(node: Int(node.rawValue), instance: nil), online: false))
         }
     }
 
@@ -127,6 +127,6 @@ final class SleepingNodes {
 
     private func set(_ node: NodeID, asleep isAsleep: Bool) {
         if isAsleep { asleep.insert(node) } else { asleep.remove(node) }
-        continuation.yield(.sleeping(.zwave(node: Int(node.rawValue), instance: nil), asleep: isAsleep))
+        router.yield(.sleeping(.zwave(node: Int(node.rawValue), instance: nil), asleep: isAsleep))
     }
 }

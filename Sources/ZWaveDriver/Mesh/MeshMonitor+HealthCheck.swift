@@ -3,7 +3,8 @@ internal import FoundationEssentials
 
 /// `health_check`: NoOperation frames to one node or each node in turn (`Manager::TestNetworkNode`, one frame at a
 /// time so each frame's end and round trip are known), progress as `health_check_*` events, and per node the
-/// frames sent, acknowledged and failed, the round trips and a ``HealthRating``.
+/// frames sent, acknowledged and failed, the round trips and a ``HealthRating``. The progress goes through the request's
+/// sink, so the response follows `health_check_completed`.
 extension MeshMonitor {
     /// How long one NoOperation frame may take, counted from when it left for the stick, before it counts as failed
     /// (the library reports its end, acknowledged or not, long before that unless the stick stopped answering).
@@ -19,7 +20,9 @@ extension MeshMonitor {
         ZWaveValueKey(node: node, commandClass: 0x00, instance: 0, index: 0)
     }
 
-    func healthCheck(node number: Int?, frames: Int) async throws(RequestFailure) -> HealthReport {
+    func healthCheck(
+        node number: Int?, frames: Int, progress: RequestProgress
+    ) async throws(RequestFailure) -> HealthReport {
         if let running = sessions.session {
             throw RequestFailure("busy: \(running.kind.rawValue) is running; a health check waits for its end")
         }
@@ -37,20 +40,20 @@ extension MeshMonitor {
         }
         healthCheckRunning = true
         defer { healthCheckRunning = false }
-        continuation.emit(.healthCheck(.started(nodes: nodes.map { Int($0.rawValue) }, frames: frames)))
+        progress.emit(.healthCheck(.started(nodes: nodes.map { Int($0.rawValue) }, frames: frames)))
         var results: [NodeHealth] = []
         for node in nodes {
             if Task.isCancelled { break }
-            let result = await test(node, frames: frames)
-            continuation.emit(.healthCheck(.node(result)))
+            let result = await test(node, frames: frames, progress: progress)
+            progress.emit(.healthCheck(.node(result)))
             results.append(result)
         }
-        continuation.emit(.healthCheck(.completed(nodes: results.count)))
+        progress.emit(.healthCheck(.completed(nodes: results.count)))
         return HealthReport(frames: frames, nodes: results)
     }
 
     /// One node's health: asleep (nothing sent), or `frames` NoOperation frames one after the other.
-    func test(_ node: NodeID, frames: Int) async -> NodeHealth {
+    func test(_ node: NodeID, frames: Int, progress: RequestProgress) async -> NodeHealth {
         let number = Int(node.rawValue)
         if Self.status(try? await driver.nodeInfo(node)) == .asleep {
             return NodeHealth(node: number, status: .asleep)
@@ -81,7 +84,7 @@ extension MeshMonitor {
             }
             if result.status != .tested { break }
             result.sent += 1
-            continuation.emit(
+            progress.emit(
                 .healthCheck(
                     .frame(HealthFrame(node: number, frame: frame, of: frames, roundTrip: rtt, queued: waited))))
         }

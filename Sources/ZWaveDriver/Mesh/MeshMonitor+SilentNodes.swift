@@ -36,7 +36,7 @@ extension MeshMonitor {
             return
         case .acknowledged:
             interview.noteSeen(node)
-            continuation.yield(.availability(.zwave(node: Int(node.rawValue), instance: nil), online: true))
+            router.yield(.availability(.zwave(node: Int(node.rawValue), instance: nil), online: true))
             return
         case .failed:
             break
@@ -44,7 +44,7 @@ extension MeshMonitor {
         logger.warning(
             "a silent node did not acknowledge a NoOperation frame: dead",
             metadata: ["node": "\(node.rawValue)", "silent_s": "\(quiet.components.seconds)"])
-        continuation.yield(.availability(.zwave(node: Int(node.rawValue), instance: nil), online: false))
+        router.yield(.availability(.zwave(node: Int(node.rawValue), instance: nil), online: false))
         reports.wakeWaiters(of: node)
     }
 }

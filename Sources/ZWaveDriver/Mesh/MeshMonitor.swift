@@ -16,7 +16,7 @@ final class MeshMonitor {
     let driver: OpenZWave
     let reports: ReportWaiter
     let logger: Logger
-    let continuation: AsyncStream<HardwareEvent>.Continuation
+    let router: EventRouter
     let interview: InterviewTracker
     let sessions: ControllerSessions
     var neighbours = NeighbourState()
@@ -30,13 +30,13 @@ final class MeshMonitor {
     var pingedAt: [NodeID: ContinuousClock.Instant] = [:]
 
     nonisolated init(
-        driver: OpenZWave, reports: ReportWaiter, logger: Logger, continuation: AsyncStream<HardwareEvent>.Continuation,
+        driver: OpenZWave, reports: ReportWaiter, logger: Logger, router: EventRouter,
         interview: InterviewTracker, sessions: ControllerSessions, pingSilentAfter: Duration?
     ) {
         self.driver = driver
         self.reports = reports
         self.logger = logger
-        self.continuation = continuation
+        self.router = router
         self.interview = interview
         self.sessions = sessions
         self.pingSilentAfter = pingSilentAfter

@@ -397,10 +397,7 @@ actor GoldenHandler: BridgeRequestHandler {
 
     func answer(_ result: Result<RequestResult, RequestFailure>) { next = result }
 
-    func handle(_ request: BridgeRequest) async throws(RequestFailure) -> RequestResult {
+    func handle(_ request: BridgeRequest, progress: RequestProgress) async throws(RequestFailure) -> RequestResult {
         try next.get()
     }
-
-    /// Emits no events: the marker is reached at once.
-    nonisolated func mark(_ marker: EventMarker) { marker.reach() }
 }
