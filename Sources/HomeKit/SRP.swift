@@ -68,8 +68,9 @@ public struct SRPServer: Sendable {
     private let verifier: [UInt8]
     private let secret: [UInt8]
 
-    /// A server with a random 32-byte secret b, redrawn while B would have a leading zero byte (1 in 256): then
-    /// B's minimal and padded bytes are the same, and a controller gets the same u and M1 whichever it hashes.
+    /// A server with a random 32-byte secret b, redrawn while B would have a leading zero byte (1 in 256), that is
+    /// while its minimal bytes are shorter than N: then B's minimal and padded bytes are the same, and a controller
+    /// gets the same u and M1 whichever it hashes (aiohomekit hashes B as sent in u, where the server pads it).
     public init(group: SRPGroup = .homeKit, username: String, password: String, salt: [UInt8]) throws(SRPError) {
         let verifier = try Self.verifier(group: group, username: username, password: password, salt: salt)
         var generator = SystemRandomNumberGenerator()
@@ -77,7 +78,7 @@ public struct SRPServer: Sendable {
             let secret = (0..<32).map { _ in UInt8.random(in: 0...255, using: &generator) }
             let server = try SRPServer(
                 group: group, username: username, salt: salt, verifier: verifier, secret: secret)
-            if server.publicKey.first != 0 {
+            if server.publicKey.count == group.prime.count {
                 self = server
                 return
             }
