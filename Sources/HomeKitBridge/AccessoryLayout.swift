@@ -168,8 +168,8 @@ struct AccessoryLayout: Sendable {
                 services.append(Self.service(.outlet, [(.on, .on), (.outletInUse, .outletInUse)]))
             case .tv:
                 services += Self.television(device, audio: withAudio.contains(device.address))
-            case .sensor:
-                break  // sensor services are not mapped yet (issue 44)
+            case .sensor, .cover:
+                break  // sensor and cover services are not mapped yet (issue 44)
             }
             services += Self.switches(
                 Self.buttons(of: device, scenes: scenes, devices: devices, sceneNodes: sceneNodes))

@@ -169,6 +169,7 @@ struct StatePublisher: Sendable {
                 state.level = level
                 state.isOn = level > 0
                 if level > 0 { state.lastOnLevel = level }
+            case .target(let target): state.target = target
             // One format from the first report: a later report keeps the precision the first one was published with.
             case .power(let watts): state.power = Self.keepingPrecision(of: state.power, watts)
             case .energy(let kWh): state.energy = Self.keepingPrecision(of: state.energy, kWh)
@@ -186,10 +187,12 @@ struct StatePublisher: Sendable {
         // Retained states are republished even when unchanged only if they were never published.
         switch update {
         case .isOn, .level:
-            guard after.isOn != before.isOn || after.level != before.level || !published.contains(topics.state) else {
-                return
+            if after.isOn != before.isOn || after.level != before.level || !published.contains(topics.state) {
+                publishState(topics.state, Self.statePayload(after, kind: device.kind), into: &out)
             }
-            publishState(topics.state, Self.statePayload(after, kind: device.kind), into: &out)
+            publishMovement(of: device, before: before, after: after, into: &out)
+        case .target:
+            publishMovement(of: device, before: before, after: after, into: &out)
         case .power:
             guard let power = after.power, after.power != before.power || !published.contains(topics.power) else {
                 return
@@ -219,6 +222,20 @@ struct StatePublisher: Sendable {
                 applyBatteryLevel(Int(level.value.rounded()), to: device, into: &out)
             }
         }
+    }
+
+    /// A cover's movement (`<device>/movement`), which follows its level and target: when it changed, or was never
+    /// published.
+    private mutating func publishMovement(
+        of device: DeviceDescriptor, before: DeviceState, after: DeviceState, into out: inout Outbox
+    ) {
+        let topic = topics.device(device.address).movement
+        guard device.kind == .cover,
+            let movement = ZWaveCoverMapping.movement(level: after.level, target: after.target),
+            movement != ZWaveCoverMapping.movement(level: before.level, target: before.target)
+                || !published.contains(topic)
+        else { return }
+        publishState(topic, movement, into: &out)
     }
 
     /// A battery level: `battery_low` follows it (`on` below `lowBattery` %), and the crossing into low is a
