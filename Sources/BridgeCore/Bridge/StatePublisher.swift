@@ -25,6 +25,8 @@ struct StatePublisher: Sendable {
     private var sleepingNodes: Set<Int> = []
     /// Retained state topics published at least once by this process.
     private var published: Set<String> = []
+    /// Each cover's movement as last published, by topic (a level may change before the target that tells it).
+    private var movements: [String: String] = [:]
     /// Extra inventory fields per device (manufacturer, product, interview stage).
     var details: [DeviceSource: [(String, JSONValue)]] = [:]
     /// The inventory as last published.
@@ -138,6 +140,7 @@ struct StatePublisher: Sendable {
         case .removed(let source):
             guard let device = registry.remove(source) else { return }
             let deviceTopics = topics.device(device.address)
+            movements[deviceTopics.movement] = nil
             for topic in deviceTopics.retained + device.sensors.keys.sorted().map(deviceTopics.sensor) {
                 out.publish(topic, payload: [], retain: true)
             }
@@ -190,9 +193,11 @@ struct StatePublisher: Sendable {
             if after.isOn != before.isOn || after.level != before.level || !published.contains(topics.state) {
                 publishState(topics.state, Self.statePayload(after, kind: device.kind), into: &out)
             }
-            publishMovement(of: device, before: before, after: after, into: &out)
+            // A device that reports its target reports it after the level (Switch Multilevel v4: one report, the
+            // level first): its movement waits for the target, so a report of both is never half applied.
+            if after.target == nil { publishMovement(of: device, after, into: &out) }
         case .target:
-            publishMovement(of: device, before: before, after: after, into: &out)
+            publishMovement(of: device, after, into: &out)
         case .power:
             guard let power = after.power, after.power != before.power || !published.contains(topics.power) else {
                 return
@@ -224,17 +229,15 @@ struct StatePublisher: Sendable {
         }
     }
 
-    /// A cover's movement (`<device>/movement`), which follows its level and target: when it changed, or was never
-    /// published.
-    private mutating func publishMovement(
-        of device: DeviceDescriptor, before: DeviceState, after: DeviceState, into out: inout Outbox
-    ) {
+    /// A cover's movement (`<device>/movement`), from its level and target (``ZWaveCoverMapping/movement(level:target:)``),
+    /// when it is not the one last published.
+    private mutating func publishMovement(of device: DeviceDescriptor, _ state: DeviceState, into out: inout Outbox) {
         let topic = topics.device(device.address).movement
         guard device.kind == .cover,
-            let movement = ZWaveCoverMapping.movement(level: after.level, target: after.target),
-            movement != ZWaveCoverMapping.movement(level: before.level, target: before.target)
-                || !published.contains(topic)
+            let movement = ZWaveCoverMapping.movement(level: state.level, target: state.target),
+            movements[topic] != movement
         else { return }
+        movements[topic] = movement
         publishState(topic, movement, into: &out)
     }
 

@@ -27,9 +27,11 @@ public enum ZWaveCoverMapping {
     public static func level(position: Int) -> Int { min(max(position, 0), 99) }
 
     /// Where a cover is going: `opening` while its target is above its level, `closing` below, `stopped` at it;
-    /// nil while either is unknown (a device that reports no target: Switch Multilevel before v4).
+    /// `stopped` too for a device that reports no target (Switch Multilevel before v4: the bridge cannot tell it
+    /// moves, and its position reports come when it stands); nil while the level is unknown.
     public static func movement(level: Int?, target: Int?) -> String? {
-        guard let level, let target else { return nil }
+        guard let level else { return nil }
+        guard let target else { return "stopped" }
         return target > level ? "opening" : target < level ? "closing" : "stopped"
     }
 }

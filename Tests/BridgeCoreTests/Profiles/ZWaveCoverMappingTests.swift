@@ -31,7 +31,8 @@ import Testing
         #expect(ZWaveCoverMapping.movement(level: 99, target: 0) == "closing")
         #expect(ZWaveCoverMapping.movement(level: 10, target: 99) == "opening")
         #expect(ZWaveCoverMapping.movement(level: 40, target: 40) == "stopped")
-        #expect(ZWaveCoverMapping.movement(level: 40, target: nil) == nil)
+        // No target (Switch Multilevel v1-v3): it stands as far as the bridge can tell.
+        #expect(ZWaveCoverMapping.movement(level: 40, target: nil) == "stopped")
         #expect(ZWaveCoverMapping.movement(level: nil, target: 40) == nil)
     }
 }
