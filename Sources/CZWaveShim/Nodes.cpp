@@ -48,6 +48,8 @@ zw_status zw_node_get_flags(zw_manager *m, uint32_t home, uint8_t node, zw_node_
         out->is_frequent_listening = mg->IsNodeFrequentListeningDevice(home, node);
         out->is_zwave_plus = mg->IsNodeZWavePlus(home, node);
         out->info_received = mg->IsNodeInfoReceived(home, node);
+        out->generic = mg->GetNodeGeneric(home, node);
+        out->specific = mg->GetNodeSpecific(home, node);
         return ZW_OK;
     });
 }

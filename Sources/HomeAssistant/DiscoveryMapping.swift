@@ -197,6 +197,8 @@ public enum DiscoveryMapping {
                     add("light", "light", own, Self.dimmerLight(topics))
                 case .binarySwitch, .socket:
                     add("switch", "switch", own, Self.onOffSwitch(topics, outlet: descriptor.kind == .socket))
+                case .cover:
+                    add("cover", "cover", own, Self.cover(topics))
                 case .tv, .sensor:
                     break  // a sensor device is its sensors' entities (below)
                 }
@@ -242,6 +244,18 @@ public enum DiscoveryMapping {
                 ("brightness_state_topic", .string(topics.state)),
                 ("brightness_value_template", "{{ value | int(0) }}"),
                 ("brightness_command_topic", .string(topics.set)), ("brightness_scale", 99),
+            ]
+        }
+
+        /// A roller shutter: its position (% open) on the state topic, its movement on `/movement` (`stopped`: Home
+        /// Assistant tells open from closed by the position), `open`/`close`/`stop` and a position on `/set`.
+        static func cover(_ topics: TopicScheme.Device) -> [(String, JSONValue)] {
+            [
+                ("device_class", "shutter"), ("position_topic", .string(topics.state)), ("position_open", 100),
+                ("position_closed", 0), ("set_position_topic", .string(topics.set)),
+                ("command_topic", .string(topics.set)), ("payload_open", "open"), ("payload_close", "close"),
+                ("payload_stop", "stop"), ("state_topic", .string(topics.movement)), ("state_opening", "opening"),
+                ("state_closing", "closing"), ("state_stopped", "stopped"),
             ]
         }
 

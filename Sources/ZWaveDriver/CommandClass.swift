@@ -11,6 +11,8 @@ enum CommandClass {
 
     /// Basic Set.
     static let basicSet: UInt8 = 0x01
+    /// Switch Multilevel Stop Level Change: a moving cover stops where it is.
+    static let switchMultilevelStopLevelChange: UInt8 = 0x05
     /// Multi Channel Command Encapsulation (a command sent to one endpoint).
     static let multiChannelEncapsulation: UInt8 = 0x0D
     /// Meter Get.

@@ -19,4 +19,8 @@ public struct ZWaveNodeInfo: Sendable, Hashable {
     public let isFrequentListening: Bool
     public let isZWavePlus: Bool
     public let infoReceived: Bool
+    /// The device class's generic and specific types (0x11 Multilevel Switch, 0x07 motor control class C), 0 while
+    /// the library has not read the node's protocol info.
+    public let generic: UInt8
+    public let specific: UInt8
 }

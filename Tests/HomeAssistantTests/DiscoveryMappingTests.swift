@@ -26,6 +26,7 @@ import Testing
         3: ["manufacturer": "Greenwave Reality", "product": "PowerNode 6"],
         5: ["manufacturer": "AEON Labs", "product": "ZW100 MultiSensor 6"],
         6: ["manufacturer": "FIBARO System", "product": "FGDW002 Door Opening Sensor 2"],
+        8: ["manufacturer": "FIBARO System", "product": "FGR223 Roller Shutter Controller 3"],
     ]
 
     static let dimmer = zwave("bedroom", "light", node: 2, kind: .dimmer, metered: true)
@@ -58,6 +59,8 @@ import Testing
             "utility", "odd_units", node: 7, instance: 2, kind: .socket, metered: true,
             sensors: [.luminance: "%", .humidity: "g/m³", .temperature: ""]),
     ]
+    /// The emulator's roller shutter (FGR223), metered.
+    static let shutter = zwave("living", "shutter", node: 8, kind: .cover, metered: true)
     static let tv = BridgeInventory.Device(
         descriptor: DeviceDescriptor(
             address: DeviceAddress(room: "living", name: "tv"), kind: .tv, source: .cec(logicalAddress: 0),
@@ -81,6 +84,7 @@ import Testing
     @Test(arguments: [
         ("dimmer", [dimmer]), ("powernode", sockets), ("switch", [binarySwitch]), ("unassigned", [unassigned]),
         ("tv", [tv]), ("bridge", []), ("sensors", [multiSensor, doorSensor]), ("other_sensors", otherSensors),
+        ("cover", [shutter]),
     ])
     func goldenConfigs(kind: String, devices: [BridgeInventory.Device]) throws {
         var text = Self.golden(devices)
@@ -101,7 +105,7 @@ import Testing
     /// Every config payload is a JSON object Home Assistant can read back, with a unique id where it has one.
     @Test func everyConfigIsValidJSONAndUniqueIDsAreUnique() throws {
         let all = Self.configs(
-            [Self.dimmer, Self.binarySwitch, Self.unassigned, Self.tv, Self.multiSensor, Self.doorSensor]
+            [Self.dimmer, Self.binarySwitch, Self.unassigned, Self.tv, Self.multiSensor, Self.doorSensor, Self.shutter]
                 + Self.sockets + Self.otherSensors)
         var ids = Set<String>()
         for config in all {

@@ -220,6 +220,7 @@ struct ExpectedEntity: Sendable, CustomStringConvertible {
 
     static let dimmerLight = zwave("2_light")
     static let fanSwitch = zwave("4_switch")
+    static let shutterCover = zwave("7_cover")
 
     /// A metered Z-Wave device's power and energy sensors.
     static func meters(_ base: String, device: String) -> [ExpectedEntity] {
@@ -252,6 +253,9 @@ struct ExpectedEntity: Sendable, CustomStringConvertible {
                     deviceClass: "outlet"))
             all += meters("\(powerNode)_\(socket)", device: powerNode)
         }
+        // The roller shutter: a cover of class shutter, metered.
+        all.append(ExpectedEntity(uniqueID: shutterCover, domain: "cover", device: zwave("7"), deviceClass: "shutter"))
+        all += meters(zwave("7"), device: zwave("7"))
         for (role, domain) in [
             ("power", "switch"), ("input", "select"), ("volume", "number"), ("mute", "switch"),
             ("volume_up", "button"), ("volume_down", "button"),

@@ -39,7 +39,8 @@ enum HomeAssistantInstall {
 }
 
 /// A real mosquitto, the emulated Z-Wave stick (FGD212 node 2, PowerNode 6 node 3, binary switch node 4, the
-/// sleeping MultiSensor 6 node 5 and door sensor node 6, woken whenever OpenZWave addresses them), the
+/// sleeping MultiSensor 6 node 5 and door sensor node 6, woken whenever OpenZWave addresses them, roller shutter
+/// node 7), the
 /// emulated CEC adapter (TV, audio system, Apple TV at 1.0.0.0), the real `thuis-bridge run` process bridging
 /// both, and a real, headless Home Assistant reading the bridge's discovery; a subscriber on `Thuis/#` and
 /// `homeassistant/#`. One for the whole suite (Home Assistant takes ~8 s and ~160 MB to start).
@@ -76,6 +77,8 @@ final class HomeAssistantHouse: Sendable {
     /// The MultiSensor 6 (node 5, in devices.toml) and the door sensor (node 6, not: an unassigned node).
     static let multiSensor = "hall/motion"
     static let doorSensor = "unassigned/node6"
+    /// The roller shutter (node 7, in devices.toml): a cover.
+    static let shutter = "living/shutter"
     static let sleepers: Set<UInt8> = [5, 6]
 
     /// The bridge process (replaced by `restartBridge`).
@@ -91,13 +94,14 @@ final class HomeAssistantHouse: Sendable {
     }
 
     /// Node 2 FGD212 and node 3 PowerNode 6 of the default network, a plain binary switch at node 4 (the one the
-    /// exclusion test removes, so the others keep theirs), and the `sensors` network's MultiSensor 6 and door sensor
-    /// as nodes 5 and 6.
+    /// exclusion test removes, so the others keep theirs), and the `sensors` network's MultiSensor 6, door sensor
+    /// and roller shutter (fully open) as nodes 5, 6 and 7.
     static var network: NetworkDescription {
         var network = switchNetwork
         network.nodes += [
             NodeDescription(id: 5, kind: .multisensor6, name: "hall sensor", temperature: 21.5, battery: 90),
             NodeDescription(id: 6, kind: .fgdw002, name: "front door", temperature: 19, battery: 80),
+            NodeDescription(id: 7, kind: .fgr223, name: "living room shutter", level: 99, loads: [120]),
         ]
         return network
     }
@@ -129,6 +133,7 @@ final class HomeAssistantHouse: Sendable {
         zwave.devices[index].name = parts[1]
         zwave.devices.append(.init(node: 4, room: "hall", name: "fan"))
         zwave.devices.append(.init(node: 5, room: "hall", name: "motion"))
+        zwave.devices.append(.init(node: 7, room: "living", name: "shutter"))
         zwave.port = directory.file("zwave")
         zwave.stateDirectory = directory.file("state")
         // Debug: the dimmer tests wait for the bridge's "executed" lines.
@@ -273,6 +278,7 @@ final class HomeAssistantHouse: Sendable {
             topic: "Thuis/bridge/\(Self.bridgeName)/state", text: "online", from: mark, timeout: .seconds(30))
         for device in [
             dimmer, "living/receiver", "living/ambilight", "hall/fan", "living/tv", Self.multiSensor, Self.doorSensor,
+            Self.shutter,
         ] {
             try await watcher.waitForMessage(
                 topic: "Thuis/device/\(device)/availability", text: "online", from: mark, timeout: .seconds(60))

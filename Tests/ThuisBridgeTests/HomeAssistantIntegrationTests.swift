@@ -201,6 +201,29 @@ struct HomeAssistantIntegrationTests {
         }
     }
 
+    /// Home Assistant's cover services move the emulated shutter (Switch Multilevel Set), and the position and
+    /// movement it reports reach Home Assistant's state: closing, then open at 40 %; opening, then open at 100 %.
+    @Test func coverServiceCallsMoveTheShutter() async throws {
+        try await HomeAssistantHouse.with { house in
+            let homeAssistant = try house.homeAssistant
+            let cover = try #require(try await homeAssistant.waitForEntities([Expected.shutterCover]).values.first)
+            try await homeAssistant.waitForState(cover, "open", attributes: [("current_position", 100)])
+            for (service, data, level, moving, position) in [
+                ("set_cover_position", [("position", .int(40))], 40, "closing", 40),
+                ("open_cover", [], 99, "opening", 100),
+            ] as [(String, [(String, JSONValue)], UInt8, String, Int)] {
+                let frames = house.stick.hostFrameCount
+                try await homeAssistant.call("cover", service, cover, data)
+                try await homeAssistant.waitForState(cover, moving)
+                try await homeAssistant.waitForState(
+                    cover, "open", attributes: [("current_position", .int(position))], timeout: .seconds(60))
+                #expect(house.stick.level(node: 7) == level)
+                let sets = house.stick.sets(to: 7, since: frames)
+                #expect(sets.count == 1 && sets.first?.bytes.prefix(3) == [0x26, 0x01, level], "\(service): \(sets)")
+            }
+        }
+    }
+
     @Test func switchServiceCallsReachTheirSocket() async throws {
         try await HomeAssistantHouse.with { house in
             let homeAssistant = try house.homeAssistant

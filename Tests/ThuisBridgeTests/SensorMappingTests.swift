@@ -6,13 +6,17 @@ import TestSupport
 import Testing
 import ZWaveEmulator
 
-/// Sensor nodes on MQTT, end to end: the emulated `sensors` network (MultiSensor 6 node 2, door sensor node 3,
-/// both sleeping), real libopenzwave in the real bridge process, real mosquitto.
+/// Sensor nodes and a cover on MQTT, end to end: the emulated `sensors` network (MultiSensor 6 node 2, door sensor
+/// node 3, both sleeping; roller shutter node 4), real libopenzwave in the real bridge process, real mosquitto.
 @Suite(.endToEnd) struct SensorMappingTests {
     /// Node 2 is in devices.toml with a room and a name only; node 3 is not. Each publishes its readings as retained
     /// topics under its device, lists its sensors with units in the inventory, and follows what the sensor senses.
+    /// Node 4 (a roller shutter, with a room and a name only) is a cover (see ``followCover(_:)``).
     @Test func sensorNodesPublishTheirReadingsAndFollowWhatTheySense() async throws {
-        let zwave = ConfigFixture.ZWave(devices: [.init(node: 2, room: "hall", name: "motion", wakeUpInterval: 7200)])
+        let zwave = ConfigFixture.ZWave(devices: [
+            .init(node: 2, room: "hall", name: "motion", wakeUpInterval: 7200),
+            .init(node: 4, room: "living", name: "shutter"),
+        ])
         try await ZWaveHouse.with(name: "sensors", network: .sensors, zwave: zwave, waking: [2, 3, 6]) { house in
             let hall = "hall/motion"
             let door = "unassigned/node3"
@@ -38,6 +42,8 @@ import ZWaveEmulator
                         && $0["sensors"]?["tamper"] == .null && $0["sensors"]?["motion"] == nil
                 } == true
             }
+
+            try await followCover(house)
 
             // A binary sensor's state is published from its first report: OpenZWave does not read a Notification's
             // state in the interview, and its placeholder is never published.
@@ -97,5 +103,60 @@ import ZWaveEmulator
                 "low_battery", topic: "Thuis/bridge/sensors/event", from: mark)
             #expect(low.string("device") == hall && low.int("battery") == 10, "\(low)")
         }
+    }
+
+    /// The FGR223 (a motor-control Multilevel Switch, in devices.toml with a room and a name only) is a cover: its
+    /// position in % open, its movement from the target value its reports carry; `/set` takes a position, close,
+    /// stop and open, each on the wire as Switch Multilevel Set or Stop Level Change; a payload it does not take is
+    /// rejected with the reason.
+    func followCover(_ house: ZWaveHouse) async throws {
+        let shutter = "living/shutter"
+        _ = try await house.watcher.waitForMessage(topic: "Thuis/bridge/sensors/devices") { message in
+            Inventory(message)?.entries.contains { $0["name"] == "shutter" && $0["kind"] == "cover" } == true
+        }
+        // Fully open (Z-Wave's 99) is 100; the interview's report says it stands.
+        try await house.waitFor(shutter, "", "100")
+        try await house.waitFor(shutter, "/movement", "stopped")
+
+        // A position: Switch Multilevel Set 50; closing until it stands at 50.
+        var mark = await house.mark
+        var frames = house.stick.hostFrameCount
+        try await house.set(shutter, "50")
+        let set = await house.stick.waitForHostFrame(since: frames, timeout: .seconds(30)) {
+            $0.destinationNode == 4 && $0.command?.starts(with: [0x26, 0x01, 50]) == true
+        }
+        #expect(set != nil)
+        try await house.waitFor(shutter, "/movement", "closing", from: mark)
+        try await house.waitFor(shutter, "", "50", from: mark)
+        try await house.waitFor(shutter, "/movement", "stopped", from: mark)
+
+        // Close, then stop on the way (Stop Level Change): it stands where it stopped, above closed.
+        mark = await house.mark
+        try await house.set(shutter, "close")
+        try await house.waitFor(shutter, "/movement", "closing", from: mark)
+        frames = house.stick.hostFrameCount
+        try await house.set(shutter, "stop")
+        let stop = await house.stick.waitForHostFrame(since: frames, timeout: .seconds(30)) {
+            $0.destinationNode == 4 && $0.command == [0x26, 0x05]
+        }
+        #expect(stop != nil)
+        try await house.waitFor(shutter, "/movement", "stopped", from: mark)
+        let stopped = try #require(house.stick.level(node: 4))
+        #expect(stopped > 0 && stopped < 50, "\(stopped)")
+        try await house.waitFor(shutter, "", String(stopped), from: mark)
+
+        // Open: all the way (100).
+        mark = await house.mark
+        try await house.set(shutter, "open")
+        try await house.waitFor(shutter, "/movement", "opening", from: mark)
+        try await house.waitFor(shutter, "", "100", from: mark)
+        try await house.waitFor(shutter, "/movement", "stopped", from: mark)
+
+        // A payload a cover does not take.
+        mark = await house.mark
+        try await house.set(shutter, "on")
+        let rejected = try await house.watcher.waitForEvent(
+            "command_rejected", topic: "Thuis/bridge/sensors/event", from: mark)
+        #expect(rejected.string("reason")?.hasPrefix("unknown command \"on\"; a cover takes open, close, stop") == true)
     }
 }

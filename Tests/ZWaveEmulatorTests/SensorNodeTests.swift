@@ -163,7 +163,8 @@ extension EmulatorSerialSuite {
             #expect(moving.commands.first?.dropFirst(3).first == 0)  // target: closed
             let stop = exchange(f, 4, [0x26, 0x05], replies: 2)
             let position = try #require(f.emulator.level(node: 4))
-            #expect(stop.commands == [[0x26, 0x03, position], MeterReading.report(0, scale: .watts)])
+            // A v4 report: the target is the position where the motor stands, duration 0.
+            #expect(stop.commands == [[0x26, 0x03, position, position, 0x00], MeterReading.report(0, scale: .watts)])
         }
 
         @Test func rollerShutterRunsToASetPositionAndReportsIt() throws {
@@ -171,7 +172,10 @@ extension EmulatorSerialSuite {
             network.timeScale = 20  // the 10 s travel takes half a second
             let f = try EmulatorFixture(network: network)
             #expect(exchange(f, 4, [0x26, 0x01, 0x00]).commands == [MeterReading.report(120, scale: .watts)])
-            #expect(reports(f, from: 4, count: 2) == [[0x26, 0x03, 0x00], MeterReading.report(0, scale: .watts)])
+            #expect(
+                reports(f, from: 4, count: 2) == [
+                    [0x26, 0x03, 0x00, 0x00, 0x00], MeterReading.report(0, scale: .watts),
+                ])
             #expect(f.emulator.level(node: 4) == 0)
         }
 

@@ -57,6 +57,9 @@ extension StatePublisher {
         if state.isOn != nil || state.level != nil {
             payloads.append((topics.state, statePayload(state, kind: device.kind)))
         }
+        if device.kind == .cover, let movement = ZWaveCoverMapping.movement(level: state.level, target: state.target) {
+            payloads.append((topics.movement, movement))
+        }
         if let power = state.power { payloads.append((topics.power, decimal(power))) }
         if let energy = state.energy { payloads.append((topics.energy, decimal(energy))) }
         if let volume = state.volume { payloads.append((topics.volume, String(volume))) }
@@ -110,6 +113,7 @@ extension StatePublisher {
     static func statePayload(_ state: DeviceState, kind: DeviceKind) -> String {
         switch kind {
         case .dimmer: String(state.level ?? 0)
+        case .cover: String(ZWaveCoverMapping.position(level: state.level ?? 0))
         case .binarySwitch, .socket: state.isOn == true ? "on" : "off"
         case .tv: state.isOn.map { $0 ? "on" : "standby" } ?? "unknown"
         // A sensor device has no state topic (``statePayloads(_:of:topics:)`` never asks).

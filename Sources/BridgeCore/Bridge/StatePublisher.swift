@@ -25,6 +25,8 @@ struct StatePublisher: Sendable {
     private var sleepingNodes: Set<Int> = []
     /// Retained state topics published at least once by this process.
     private var published: Set<String> = []
+    /// Each cover's movement as last published, by topic (a level may change before the target that tells it).
+    private var movements: [String: String] = [:]
     /// Extra inventory fields per device (manufacturer, product, interview stage).
     var details: [DeviceSource: [(String, JSONValue)]] = [:]
     /// The inventory as last published.
@@ -138,6 +140,7 @@ struct StatePublisher: Sendable {
         case .removed(let source):
             guard let device = registry.remove(source) else { return }
             let deviceTopics = topics.device(device.address)
+            movements[deviceTopics.movement] = nil
             for topic in deviceTopics.retained + device.sensors.keys.sorted().map(deviceTopics.sensor) {
                 out.publish(topic, payload: [], retain: true)
             }
@@ -165,6 +168,7 @@ struct StatePublisher: Sendable {
                 state.level = level
                 state.isOn = level > 0
                 if level > 0 { state.lastOnLevel = level }
+            case .target(let target): state.target = target
             // One format from the first report: a later report keeps the precision the first one was published with.
             case .power(let watts): state.power = Self.keepingPrecision(of: state.power, watts)
             case .energy(let kWh): state.energy = Self.keepingPrecision(of: state.energy, kWh)
@@ -182,10 +186,14 @@ struct StatePublisher: Sendable {
         // Retained states are republished even when unchanged only if they were never published.
         switch update {
         case .isOn, .level:
-            guard after.isOn != before.isOn || after.level != before.level || !published.contains(topics.state) else {
-                return
+            if after.isOn != before.isOn || after.level != before.level || !published.contains(topics.state) {
+                publishState(topics.state, Self.statePayload(after, kind: device.kind), into: &out)
             }
-            publishState(topics.state, Self.statePayload(after, kind: device.kind), into: &out)
+            // A device that reports its target reports it after the level (Switch Multilevel v4: one report, the
+            // level first): its movement waits for the target, so a report of both is never half applied.
+            if after.target == nil { publishMovement(of: device, after, into: &out) }
+        case .target:
+            publishMovement(of: device, after, into: &out)
         case .power:
             guard let power = after.power, after.power != before.power || !published.contains(topics.power) else {
                 return
@@ -215,6 +223,18 @@ struct StatePublisher: Sendable {
                 applyBatteryLevel(Int(level.value.rounded()), to: device, into: &out)
             }
         }
+    }
+
+    /// A cover's movement (`<device>/movement`), from its level and target (``ZWaveCoverMapping/movement(level:target:)``),
+    /// when it is not the one last published.
+    private mutating func publishMovement(of device: DeviceDescriptor, _ state: DeviceState, into out: inout Outbox) {
+        let topic = topics.device(device.address).movement
+        guard device.kind == .cover,
+            let movement = ZWaveCoverMapping.movement(level: state.level, target: state.target),
+            movements[topic] != movement
+        else { return }
+        movements[topic] = movement
+        publishState(topic, movement, into: &out)
     }
 
     /// A battery level: `battery_low` follows it (`on` below `lowBattery` %), and the crossing into low is a

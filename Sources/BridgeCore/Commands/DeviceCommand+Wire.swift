@@ -9,6 +9,7 @@ extension DeviceCommand {
         case .off: (topics.set, "off")
         case .toggle: (topics.set, "toggle")
         case .level(let level): (topics.set, String(level))
+        case .stop: (topics.set, "stop")
         case .refresh: (topics.get, "")
         case .volume(let volume): (topics.volumeSet, volume.description)
         case .mute(let mute): (topics.muteSet, mute.rawValue)
@@ -16,18 +17,23 @@ extension DeviceCommand {
         }
     }
 
-    /// Why this command cannot go to `device`, nil when it can: a level for a dimmer only (0...99), volume, mute and
-    /// input for a TV only, a volume of 0...100, an input as a physical address `a.b.c.d`.
+    /// Why this command cannot go to `device`, nil when it can: a level for a dimmer or cover only (0...99), `stop`
+    /// for a cover only, which takes no on, off or toggle; volume, mute and input for a TV only, a volume of 0...100,
+    /// an input as a physical address `a.b.c.d`.
     public func refusal(for device: DeviceDescriptor) -> CommandRefusal? {
         switch self {
-        case .on, .off, .toggle, .refresh:
+        case .refresh:
             return nil
+        case .on, .off, .toggle:
+            return device.kind == .cover ? CommandRefusal(PayloadParser.coverCommands) : nil
+        case .stop:
+            return device.kind == .cover ? nil : CommandRefusal("a \(device.kind.rawValue) has no stop; only a cover")
         case .level(let level):
-            guard device.kind == .dimmer else {
+            guard device.kind == .dimmer || device.kind == .cover else {
                 return CommandRefusal("a \(device.kind.rawValue) takes on, off or toggle, not a level")
             }
             return (0...99).contains(level)
-                ? nil : CommandRefusal("level \(level) is out of range; a dimmer takes 0..99")
+                ? nil : CommandRefusal("level \(level) is out of range; a \(device.kind.rawValue) takes 0..99")
         case .volume, .mute, .input:
             guard device.kind == .tv else {
                 return CommandRefusal("a \(device.kind.rawValue) has no volume, mute or input")

@@ -6,8 +6,10 @@ public enum DeviceCommand: Sendable, Equatable, CustomStringConvertible {
     case off
     /// Invert the current on/off state.
     case toggle
-    /// Dimmer level, `0`..`99`.
+    /// Dimmer level, `0`..`99`; a cover's position as the level to set (`open` is `99`, `close` `0`).
     case level(Int)
+    /// Stop a moving cover where it is.
+    case stop
     /// Re-read the device from the hardware and republish (`/get`).
     case refresh
     /// Volume: one step up or down, or an absolute level `0`..`100`.
@@ -23,6 +25,7 @@ public enum DeviceCommand: Sendable, Equatable, CustomStringConvertible {
         case .off: "off"
         case .toggle: "toggle"
         case .level(let level): "level \(level)"
+        case .stop: "stop"
         case .refresh: "refresh"
         case .volume(let volume): "volume \(volume)"
         case .mute(let mute): "mute \(mute)"
@@ -31,10 +34,10 @@ public enum DeviceCommand: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// Commands of the same channel replace each other in the per-device queue (a newer level replaces
-    /// an older one; a volume command does not replace a power command).
+    /// an older one, a cover's `stop` a waiting `open`; a volume command does not replace a power command).
     public var channel: CommandChannel {
         switch self {
-        case .on, .off, .toggle, .level: .power
+        case .on, .off, .toggle, .level, .stop: .power
         case .refresh: .refresh
         case .volume: .volume
         case .mute: .mute

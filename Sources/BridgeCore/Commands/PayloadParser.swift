@@ -15,6 +15,8 @@ public enum PayloadParser {
         switch (kind, word) {
         case (.sensor, _):
             throw PayloadError("a sensor takes no commands; its readings are on <device>/<sensor>")
+        case (.cover, _):
+            return try coverCommand(word)
         case (_, "on"): return .on
         case (_, "off"): return .off
         case (_, "toggle"): return .toggle
@@ -32,6 +34,27 @@ public enum PayloadParser {
             throw PayloadError("unknown command \"\(printable(word))\"; a TV takes on, off, standby or toggle")
         case (.binarySwitch, _), (.socket, _):
             throw PayloadError("unknown command \"\(printable(word))\"; a \(kind.rawValue) takes on, off or toggle")
+        }
+    }
+
+    /// What a cover's `/set` takes, as the reason for a payload it does not.
+    static let coverCommands = "a cover takes open, close, stop or a position 0..100 (% open)"
+
+    /// A cover's `/set` (`word` decoded already): `open` (level 99), `close` (0), `stop`, or a position `0`..`100`
+    /// in % open (``ZWaveCoverMapping/level(position:)``).
+    static func coverCommand(_ word: String) throws(PayloadError) -> DeviceCommand {
+        switch word {
+        case "open": return .level(99)
+        case "close": return .level(0)
+        case "stop": return .stop
+        default:
+            guard let position = Int(word) else {
+                throw PayloadError("unknown command \"\(printable(word))\"; \(coverCommands)")
+            }
+            guard (0...100).contains(position) else {
+                throw PayloadError("position \(position) is out of range; \(coverCommands)")
+            }
+            return .level(ZWaveCoverMapping.level(position: position))
         }
     }
 

@@ -34,6 +34,8 @@ public enum HardwareEvent: Sendable {
     public enum StateUpdate: Sendable, Equatable {
         case isOn(Bool?)
         case level(Int)
+        /// The level the device heads for (`0`..`99`): a moving cover's goal, its level when it stands.
+        case target(Int)
         case power(DeviceState.Measurement)
         case energy(DeviceState.Measurement)
         case volume(Int)

@@ -70,11 +70,14 @@ public struct TopicScheme: Sendable, Hashable {
         public var input: String { "\(base)/input" }
         public var inputSet: String { "\(base)/input/set" }
 
+        /// Retained `opening`/`closing`/`stopped` of a cover.
+        public var movement: String { "\(base)/movement" }
+
         /// Retained reading of one sensor: `<base>/temperature`, `<base>/motion`, `<base>/battery`...
         public func sensor(_ sensor: Sensor) -> String { "\(base)/\(sensor.rawValue)" }
 
         /// Every retained topic a device may own (to clear when the device goes away), its sensors' aside.
-        public var retained: [String] { [state, availability, power, energy, volume, mute, input] }
+        public var retained: [String] { [state, availability, power, energy, volume, mute, input, movement] }
     }
 
     // MARK: Bridge

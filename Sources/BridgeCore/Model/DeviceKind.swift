@@ -11,4 +11,8 @@ public enum DeviceKind: String, Sendable, Hashable, Codable, CaseIterable {
     /// A device that only reports sensors (a motion or door sensor): no state topic of its own and no `/set`, its
     /// readings on `<device>/<sensor>` (``Sensor``).
     case sensor
+    /// A roller shutter or blind (a Multilevel Switch of a motor-control device type, ``ZWaveCoverMapping``): state
+    /// the position `0`..`100` (% open), `<device>/movement` `opening`/`closing`/`stopped`; `/set` takes `open`,
+    /// `close`, `stop` or a position.
+    case cover
 }

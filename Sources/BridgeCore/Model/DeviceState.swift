@@ -4,6 +4,9 @@ public struct DeviceState: Sendable, Equatable {
     public var isOn: Bool?
     /// Dimmer level `0`..`99`.
     public var level: Int?
+    /// The level a motor heads for, as the device reports it (Switch Multilevel v4's target value): with `level`, a
+    /// cover's movement (``ZWaveCoverMapping/movement(level:target:)``).
+    public var target: Int?
     /// The last non-zero dimmer level, restored by `on`.
     public var lastOnLevel: Int?
     /// Watts and kWh, with the device's precision (decimals).

@@ -324,6 +324,8 @@ typedef struct zw_node_flags {
     bool is_frequent_listening; /**< IsNodeFrequentListeningDevice */
     bool is_zwave_plus; /**< IsNodeZWavePlus */
     bool info_received; /**< IsNodeInfoReceived */
+    uint8_t generic;    /**< GetNodeGeneric: the generic device type (0x11 Multilevel Switch...), 0 while unknown */
+    uint8_t specific;   /**< GetNodeSpecific: the specific device type within it */
 } zw_node_flags;
 
 zw_status zw_node_get_flags(zw_manager *manager, uint32_t home_id, uint8_t node_id, zw_node_flags *out_flags);

@@ -31,15 +31,18 @@ final class RollerShutterNode: EmulatedNode {
 
     override func level(endpoint: UInt8) -> UInt8? { level }
 
+    /// Switch Multilevel v4 Report: the position, the target (the position when the motor stands) and the duration
+    /// (unknown while moving, 0 when it stands).
+    var levelReport: [UInt8] {
+        [0x26, 0x03, level, target.map { UInt8($0) } ?? level, target == nil ? 0x00 : 0xFE]
+    }
+
     override func handleDevice(_ c: [UInt8], endpoint: UInt8) -> NodeReaction? {
         switch (c[0], c[1]) {
         case (0x26, 0x01) where c.count >= 3, (0x20, 0x01) where c.count >= 3:
             return NodeReaction(unsolicited: move(to: c[2] == 0xFF ? 99 : Double(min(c[2], 99))))
         case (0x26, 0x02), (0x20, 0x02):
-            let goal = target.map { UInt8($0) } ?? level
-            let report: [UInt8] =
-                c[0] == 0x26 ? [0x26, 0x03, level, goal, target == nil ? 0x00 : 0xFE] : [0x20, 0x03, level]
-            return NodeReaction(replies: [NodeReport(0, report)])
+            return NodeReaction(replies: [NodeReport(0, c[0] == 0x26 ? levelReport : [0x20, 0x03, level])])
         case (0x26, 0x04) where c.count >= 3:  // Start Level Change: bit 6 down
             return NodeReaction(unsolicited: move(to: c[2] & 0x40 != 0 ? 0 : 99))
         case (0x26, 0x05):  // Stop Level Change
@@ -57,7 +60,7 @@ final class RollerShutterNode: EmulatedNode {
 
     /// Starts the motor towards `goal` (0-99); reports the power it draws.
     func move(to goal: Double) -> [NodeReport] {
-        guard goal != position else { return [NodeReport(0, [0x26, 0x03, level])] }
+        guard goal != position else { return [NodeReport(0, levelReport)] }
         let wasRunning = target != nil
         target = goal
         return wasRunning ? [] : [NodeReport(0, MeterReading.report(power, scale: .watts))]
@@ -65,9 +68,9 @@ final class RollerShutterNode: EmulatedNode {
 
     /// Stops the motor where it is: reports the position and that the power fell to 0.
     func stop() -> [NodeReport] {
-        guard target != nil else { return [NodeReport(0, [0x26, 0x03, level])] }
+        guard target != nil else { return [NodeReport(0, levelReport)] }
         target = nil
-        return [NodeReport(0, [0x26, 0x03, level]), NodeReport(0, MeterReading.report(0, scale: .watts))]
+        return [NodeReport(0, levelReport), NodeReport(0, MeterReading.report(0, scale: .watts))]
     }
 
     override func tick(seconds: Double) -> [NodeReport] {

@@ -21,9 +21,10 @@ final class DeviceAnnouncements {
         self.router = router
     }
 
-    /// A Switch Multilevel or Switch Binary value tells what a device is, an electric Meter value that the node's
-    /// devices are metered; nodes not in devices.toml appear as `unassigned/node<N>[_<instance>]`.
-    func identify(_ value: ZWaveValue) {
+    /// A Switch Multilevel or Switch Binary value tells what a device is (a Switch Multilevel makes it
+    /// `multilevel`: a dimmer, or a cover on a motor-control node), an electric Meter value that the node's devices
+    /// are metered; nodes not in devices.toml appear as `unassigned/node<N>[_<instance>]`.
+    func identify(_ value: ZWaveValue, multilevel: DeviceKind = .dimmer) {
         let id = value.id
         let node = Int(id.node.rawValue)
         guard value.id.index == 0 || id.commandClass == CommandClass.meter else { return }
@@ -32,7 +33,8 @@ final class DeviceAnnouncements {
         case CommandClass.switchMultilevel, CommandClass.switchBinary:
             let multiChannel = id.commandClass == CommandClass.switchBinary && id.instance > 1
             let kind: DeviceKind =
-                id.commandClass == CommandClass.switchMultilevel ? .dimmer : (multiChannel ? .socket : .binarySwitch)
+                id.commandClass == CommandClass.switchMultilevel
+                ? multilevel : (multiChannel ? .socket : .binarySwitch)
             if nodeConfigured {
                 let source = DeviceSource.zwave(node: node, instance: Int(id.instance))
                 if identified.insert(source).inserted || kinds[source] == .sensor {

@@ -83,6 +83,8 @@ extension ZWaveBackend {
                 await confirm(sent)
                 return sent
             }
+        case .stop:
+            try await stopLevelChange(node: node, instance: instance)
         case .refresh:
             if await quirk.refresh(node, instance: instance) { return }
             for id in await driver.valueIDs(node: node)
@@ -95,6 +97,21 @@ extension ZWaveBackend {
         case .toggle, .volume, .mute, .input:
             throw CommandFailure("\(command) is not supported by Z-Wave device \(device.address)")
         }
+    }
+
+    /// Stops a moving cover: Switch Multilevel Stop Level Change (`0x26 0x05`), confirmed by the report of where it
+    /// stood (a device reports its level when its motor stops).
+    func stopLevelChange(node: NodeID, instance: UInt8) async throws(CommandFailure) {
+        guard let key = Self.setKey(.level(0), node: node, instance: instance) else { return }
+        let before = reports.generation(of: key)
+        do {
+            try await driver.sendRaw(
+                node: node, command: [CommandClass.switchMultilevel, CommandClass.switchMultilevelStopLevelChange],
+                userCommand: true)
+        } catch {
+            throw CommandFailure("Stop Level Change to \(node) failed: \(error)")
+        }
+        await confirm(PendingConfirmation(key: key, before: before))
     }
 
     /// Waits for the device's report confirming `sent` (or the timeout).

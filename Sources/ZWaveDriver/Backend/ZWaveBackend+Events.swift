@@ -26,7 +26,7 @@ extension ZWaveBackend {
             break  // the driver's supervision reports these as adapterLost
         case .valueAdded(let value):
             sleeping.noteValue(value)
-            announced.identify(value)
+            announced.identify(value, multilevel: await multilevelKind(value))
             await announceSensors(value)
             record(value, initial: true)
         case .valueChanged(let value):
@@ -110,6 +110,16 @@ extension ZWaveBackend {
         }
     }
 
+    /// The kind a node's Switch Multilevel value makes of its device: a cover when the node's device class is a
+    /// motor control (``ZWaveCoverMapping``), else a dimmer. OpenZWave knows the class before it creates the value
+    /// (from the node's protocol info, or the network cache).
+    func multilevelKind(_ value: ZWaveValue) async -> DeviceKind {
+        guard value.id.commandClass == CommandClass.switchMultilevel, value.id.index == 0,
+            let info = try? await driver.nodeInfo(value.id.node)
+        else { return .dimmer }
+        return ZWaveCoverMapping.multilevelKind(generic: info.generic, specific: info.specific)
+    }
+
     /// Announces the sensors a new value stands for (``ZWaveSensorMapping``); a Notification type's sensors are those
     /// of the events its list offers (`zw_value_list_values`).
     func announceSensors(_ value: ZWaveValue) async {
@@ -165,10 +175,13 @@ extension ZWaveBackend {
         return Int(value.id.index) * 10 + Int(attribute - 1)
     }
 
-    /// The state update a value stands for: a dimmer's level, a switch, a meter's W or kWh; `nil` for the rest.
+    /// The state update a value stands for: a dimmer's level (a cover's position), the level a Switch Multilevel v4
+    /// heads for, a switch, a meter's W or kWh; `nil` for the rest.
     nonisolated static func stateUpdate(_ value: ZWaveValue) -> HardwareEvent.StateUpdate? {
         switch (value.id.commandClass, value.id.index, value.content) {
         case (CommandClass.switchMultilevel, 0, .byte(let level)): return .level(Int(min(level, 99)))
+        case (CommandClass.switchMultilevel, ZWaveCoverMapping.targetValueIndex, .byte(let target)):
+            return .target(Int(min(target, 99)))
         case (CommandClass.switchBinary, 0, .bool(let on)): return .isOn(on)
         case (CommandClass.meter, CommandClass.meterWattsIndex, .decimal(let watts, let precision)):
             return .power(DeviceState.Measurement(value: watts, precision: Int(precision)))

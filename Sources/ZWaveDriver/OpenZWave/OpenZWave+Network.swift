@@ -99,6 +99,7 @@ extension OpenZWave {
             type: try text(ZW_NODE_TYPE), queryStage: try text(ZW_NODE_QUERY_STAGE), name: try text(ZW_NODE_NAME),
             location: try text(ZW_NODE_LOCATION), isFailed: flags.is_failed, isListening: flags.is_listening,
             isAwake: flags.is_awake, isFrequentListening: flags.is_frequent_listening,
-            isZWavePlus: flags.is_zwave_plus, infoReceived: flags.info_received)
+            isZWavePlus: flags.is_zwave_plus, infoReceived: flags.info_received, generic: flags.generic,
+            specific: flags.specific)
     }
 }

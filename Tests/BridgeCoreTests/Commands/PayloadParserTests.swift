@@ -25,6 +25,27 @@ import Testing
         }
     }
 
+    /// A cover takes open, close, stop and a position in % open (100 and 99 are the level 99); not on, off, toggle,
+    /// a word it does not know or a position out of range.
+    @Test func coverTakesOpenCloseStopAndAPosition() throws {
+        #expect(try PayloadParser.deviceCommand(bytes("open"), kind: .cover) == .level(99))
+        #expect(try PayloadParser.deviceCommand(bytes("CLOSE"), kind: .cover) == .level(0))
+        #expect(try PayloadParser.deviceCommand(bytes(" stop\n"), kind: .cover) == .stop)
+        #expect(try PayloadParser.deviceCommand(bytes("100"), kind: .cover) == .level(99))
+        #expect(try PayloadParser.deviceCommand(bytes("35"), kind: .cover) == .level(35))
+        #expect(try PayloadParser.deviceCommand(bytes("0"), kind: .cover) == .level(0))
+        for (payload, reason) in [
+            ("on", "unknown command \"on\"; a cover takes open, close, stop or a position 0..100 (% open)"),
+            ("toggle", "unknown command \"toggle\"; a cover takes open, close, stop or a position 0..100 (% open)"),
+            ("101", "position 101 is out of range; a cover takes open, close, stop or a position 0..100 (% open)"),
+            ("-1", "position -1 is out of range; a cover takes open, close, stop or a position 0..100 (% open)"),
+        ] {
+            #expect(throws: PayloadError(reason)) { try PayloadParser.deviceCommand(Array(payload.utf8), kind: .cover) }
+        }
+        // Only a cover stops.
+        #expect(throws: PayloadError.self) { try PayloadParser.deviceCommand(bytes("stop"), kind: .dimmer) }
+    }
+
     @Test func oversizedPayloadIsRefusedBeforeDecoding() {
         let megabyte = [UInt8](repeating: 0x31, count: 1 << 20)
         #expect(throws: PayloadError("payload too long (1048576 bytes; at most 64)")) {
