@@ -20,7 +20,7 @@ import Testing
         #expect(tv.muteSet == "Thuis/device/living/tv/mute/set")
         #expect(tv.input == "Thuis/device/living/tv/input")
         #expect(tv.inputSet == "Thuis/device/living/tv/input/set")
-        #expect(tv.retained.count == 7)
+        #expect(tv.retained.count == 8 && tv.retained.contains("Thuis/device/living/tv/movement"))
         #expect(!tv.retained.contains(tv.set) && !tv.retained.contains(tv.scene))
     }
 
