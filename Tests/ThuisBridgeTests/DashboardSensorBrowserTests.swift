@@ -80,6 +80,19 @@ struct DashboardSensorBrowserTests {
                     "[data-topic=\"\(topic)\"] button, [data-topic=\"\(topic)\"] input, [data-topic=\"\(topic)\"] select"
                 #expect(try await browser.run("displayed", [("selector", .string(controls))]) == [], "\(topic)")
             }
+            // The roller shutter (node 4, unassigned): its buttons and slider move it, its header follows.
+            let cover = "Thuis/device/unassigned/node4"
+            let coverHeader = "[data-topic=\"\(cover)\"] header .value"
+            #expect(
+                try await browser.text("wait_text", [("selector", .string(coverHeader)), ("contains", "open")])
+                    == "open")
+            try await browser.run(
+                "click", [("selector", .string("[data-topic=\"\(cover)\"] [data-command=\"close\"]"))])
+            #expect(
+                try await browser.text(
+                    "wait_text", [("selector", .string(coverHeader)), ("contains", "closed")], timeout: 60)
+                    == "closed")
+            #expect(house.stick.level(node: 4) == 0)
             try await Self.screenshot(browser, "sensor-tiles", width: 900, height: 700)
             try await Self.screenshot(browser, "sensor-tiles-phone", width: 390, height: 844)
 

@@ -2,7 +2,7 @@
 // data-topic="<prefix>/device/<room>/<name>" and data-state="<its retained state payload>", kept live.
 import { h, label, throttle } from "./ui.js";
 
-const KIND_ORDER = { dimmer: 0, switch: 1, socket: 2, tv: 3, sensor: 4 };
+const KIND_ORDER = { dimmer: 0, switch: 1, socket: 2, cover: 3, tv: 4, sensor: 5 };
 
 /// A sensor's name on a tile, in the inventory's order of sensors.
 const SENSOR_NAMES = {
@@ -92,7 +92,7 @@ function makeTile(store, device) {
   const kind = KINDS[device.kind] || KINDS.readonly;
   const parts = kind(store, device, controls);
   const topics = [base, base + "/availability", base + "/power", base + "/energy", base + "/volume",
-    base + "/mute", base + "/input", ...readings.topics];
+    base + "/mute", base + "/input", base + "/movement", ...readings.topics];
 
   function update() {
     const payload = store.value(base);
@@ -187,6 +187,33 @@ const KINDS = {
   },
 
   socket(store, device, controls) { return KINDS.switch(store, device, controls); },
+
+  /// A roller shutter or blind: open, stop and close, and a position slider (0 closed … 100 open, set when let go);
+  /// the header shows the position, or the movement (`opening`, `closing`) while it moves.
+  cover(store, device, controls) {
+    const base = device.topic;
+    const name = label(device.name);
+    const slider = h("input", {
+      type: "range", min: 0, max: 100, step: 1, "aria-label": `${name} position`,
+      onchange: () => store.command(base, slider.value),
+    });
+    const buttons = ["open", "stop", "close"].map((command) => h("button", {
+      class: "toggle", type: "button", dataset: { command }, "aria-label": `${command} ${name}`,
+      onclick: () => store.command(base, command),
+    }, command));
+    controls.append(h("div", { class: "row" }, buttons), slider);
+    return {
+      update(payload) {
+        const position = Number(payload || 0);
+        if (document.activeElement !== slider) slider.value = position;
+        slider.style.setProperty("--level", `${position}%`);
+        const movement = store.value(`${base}/movement`);
+        if (payload === undefined) return "…";
+        return movement === "opening" || movement === "closing" ? `${movement} ${position}%`
+          : position === 0 ? "closed" : position === 100 ? "open" : `${position}% open`;
+      },
+    };
+  },
 
   /// A sensor device: its readings (sensorReadings) and no control; the header shows what it is mostly for
   /// (open or closed, motion, else its first reading).
