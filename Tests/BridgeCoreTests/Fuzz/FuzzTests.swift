@@ -91,14 +91,17 @@ import Testing
         let summary = FuzzRun(target: "payloads", corpus: corpus, mutator: mutator, iterations: 20_000).run { bytes in
             var outcome = ""
             let shown = String(decoding: bytes.prefix(80), as: UTF8.self)
-            for kind in [DeviceKind.dimmer, .binarySwitch, .socket, .tv] {
+            for kind in [DeviceKind.dimmer, .binarySwitch, .socket, .tv, .cover] {
                 do throws(PayloadError) {
                     let command = try PayloadParser.deviceCommand(bytes, kind: kind)
                     if bytes.count > PayloadParser.maximumLength { fail("accepted \(bytes.count) bytes") }
                     switch command {
                     case .level(let level):
-                        if kind != .dimmer || !(0...99).contains(level) { fail("\(kind) level \(level) from \(shown)") }
-                    case .on, .off, .toggle: break
+                        if ![.dimmer, .cover].contains(kind) || !(0...99).contains(level) {
+                            fail("\(kind) level \(level) from \(shown)")
+                        }
+                    case .on, .off, .toggle: if kind == .cover { fail("cover got \(command) from \(shown)") }
+                    case .stop: if kind != .cover { fail("\(kind) got stop from \(shown)") }
                     default: fail("\(kind) got \(command) from \(shown)")
                     }
                     outcome += "ok:\(Self.kind("\(command)"))|"
