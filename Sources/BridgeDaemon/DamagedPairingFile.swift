@@ -20,11 +20,7 @@ public enum DamagedPairingFile {
 
     /// Renames `path` to `<path>.damaged-<UTC time of secondsSince1970>`; returns the new name, or why it could not.
     public static func moveAside(_ path: String, secondsSince1970: Double) -> Result<String, MoveFailure> {
-        let target = "\(path).damaged-\(Timestamp.compact(secondsSince1970: secondsSince1970))"
-        guard rename(path, target) == 0 else {
-            return .failure(MoveFailure(reason: "cannot rename it to \(target): \(String(cString: strerror(errno)))"))
-        }
-        return .success(target)
+        DamagedFile.moveAside(path, secondsSince1970: secondsSince1970).mapError { MoveFailure(reason: $0.reason) }
     }
 
     /// Why a damaged file could not be moved aside.

@@ -107,6 +107,19 @@ final class ZWaveHouse: Sendable {
         return MQTTMessageText(text: message.text, retained: message.retained)
     }
 
+    /// Waits until the latest message on a device topic, among messages after `from`, is `text`.
+    func waitForLatest(
+        _ device: String, _ suffix: String = "", _ text: String, from: Int = 0, timeout: Duration = .seconds(30)
+    ) async throws {
+        let topic = topic(device, suffix)
+        try await eventually(
+            "\(text) as the latest message on \(topic)", within: timeout,
+            state: { "seen: \(await self.watcher.received.filter { $0.topic == topic }.map(\.text))" }
+        ) {
+            await watcher.received.dropFirst(from).last { $0.topic == topic }?.text == text
+        }
+    }
+
     func set(_ device: String, _ payload: String, suffix: String = "/set") async throws {
         try await watcher.publish(topic: topic(device, suffix), text: payload)
     }

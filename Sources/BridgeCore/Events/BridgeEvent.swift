@@ -49,6 +49,9 @@ public enum BridgeEvent: Sendable, Equatable, CustomStringConvertible {
     /// `homekit_unavailable`: `[homekit]` is enabled but the bridge runs without HomeKit: its pairing file (`file`)
     /// cannot be used (`reason`); `moved_to`: where a damaged file was moved aside, if it was.
     case homeKitUnavailable(file: String, reason: String, movedTo: String?)
+    /// `command_pending` / `pending_applied` / `pending_failed`: a `set_config` to a sleeping node, held for its
+    /// wake-up, and what became of it (``PendingParameter``, ``PendingOutcome``).
+    case pending(PendingParameter, PendingOutcome)
 
     /// A controller operation, spelled as its events' prefix.
     public enum ControllerOperation: String, Sendable, Hashable {
@@ -120,6 +123,9 @@ public enum BridgeEvent: Sendable, Equatable, CustomStringConvertible {
         case .cecReceived: "cec_rx"
         case .messagesDropped: "messages_dropped"
         case .healthCheck(let step): "health_check_\(step.name)"
+        case .pending(_, .held): "command_pending"
+        case .pending(_, .applied): "pending_applied"
+        case .pending(_, .failed): "pending_failed"
         case .homeKitUnavailable: "homekit_unavailable"
         }
     }
@@ -214,6 +220,10 @@ public enum BridgeEvent: Sendable, Equatable, CustomStringConvertible {
                 ("file", .string(file)), ("reason", .string(reason)),
                 ("moved_to", movedTo.map { .string($0) } ?? .null),
             ]
+        case .pending(let command, .failed(let reported, let reason)):
+            return command.fields + [("reported", reported.map { .int($0) } ?? .null), ("reason", .string(reason))]
+        case .pending(let command, _):
+            return command.fields
         }
     }
 

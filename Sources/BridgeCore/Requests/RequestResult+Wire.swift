@@ -45,7 +45,10 @@ extension InclusionOutcome {
 
 extension ConfigParameterValue {
     var json: JSONValue {
-        .object([("node", .int(node)), ("parameter", .int(parameter)), ("value", .int(value)), ("size", .int(size))])
+        let fields: [(String, JSONValue)] = [
+            ("node", .int(node)), ("parameter", .int(parameter)), ("value", .int(value)), ("size", .int(size)),
+        ]
+        return .object(pending ? fields + [("pending", .bool(true))] : fields)
     }
 }
 

@@ -36,8 +36,10 @@ extension ZWaveBackend {
                     .scene(node: Int(value.id.node.rawValue), instance: Int(value.id.instance), sceneID: scene))
             }
             record(value, initial: false)
+            configuration.noteReport(value)
         case .valueRefreshed(let value):
             record(value, initial: false)
+            configuration.noteReport(value)
         case .sceneEvent(let node, let scene):
             router.yield(.scene(node: Int(node.rawValue), instance: nil, sceneID: Int(scene)))
         case .nodeDead(let node):
@@ -49,6 +51,7 @@ extension ZWaveBackend {
             router.yield(.availability(.zwave(node: Int(node.rawValue), instance: nil), online: true))
         case .nodeAwake(let node):
             sleeping.awoke(node)
+            await configuration.giveHeld(node)
         case .nodeAsleep(let node):
             sleeping.fellAsleep(node)
         case .nodeAdded(let node):
@@ -217,6 +220,7 @@ extension ZWaveBackend {
         announced.remove(node: Int(node.rawValue))
         interview.removed(node)
         sleeping.removed(node)
+        configuration.wakeUpQueue.removed(node: Int(node.rawValue))
         quirk.observe(.removed(node))
         router.emit(.nodeRemoved(node: Int(node.rawValue)))
         sessions.removed(node)

@@ -17,7 +17,8 @@ public import Logging
 /// - `Interview/`: the nodes' interviews, when each node was last seen and the follow-up work (`InterviewTracker`),
 ///   and the battery nodes that sleep between wake-ups (`SleepingNodes`: `asleep`, dead after missed wake-ups);
 /// - `Mesh/`: neighbours, statistics, the health check and the pings of silent nodes (`MeshMonitor`);
-/// - `Configuration/`: configuration parameters and associations (`ConfigurationApplier`);
+/// - `Configuration/`: configuration parameters and associations (`ConfigurationApplier`), and the `set_config`s
+///   held for sleeping nodes (`WakeUpQueue`, kept across a restart);
 /// - `Quirks/`: whatever a device does differently from the standard (a `DeviceQuirk`: the Greenwave PowerNode 6's
 ///   framing);
 /// and hands the counting of reports and the waits for them to `ReportWaiter`. All of them share the
@@ -53,7 +54,6 @@ public final class ZWaveBackend: DeviceBackend {
         self.logger = logger
         let reports = ReportWaiter(timeout: confirmationTimeout)
         self.reports = reports
-        configuration = ConfigurationApplier(devices: devices, driver: driver, reports: reports, logger: logger)
         quirk = PowerNodeFraming(driver: driver, reports: reports, logger: logger, sweepDebounce: sweepDebounce)
         let (events, continuation) = AsyncStream.makeStream(of: HardwareEvent.self, bufferingPolicy: .unbounded)
         self.events = events
@@ -64,7 +64,10 @@ public final class ZWaveBackend: DeviceBackend {
         self.sessions = sessions
         let interview = InterviewTracker(driver: driver)
         self.interview = interview
-        sleeping = SleepingNodes(router: router, interview: interview, logger: logger)
+        let sleeping = SleepingNodes(router: router, interview: interview, logger: logger)
+        self.sleeping = sleeping
+        configuration = ConfigurationApplier(
+            devices: devices, driver: driver, reports: reports, router: router, sleeping: sleeping, logger: logger)
         mesh = MeshMonitor(
             driver: driver, reports: reports, logger: logger, router: router, interview: interview,
             sessions: sessions, pingSilentAfter: pingSilentAfter)
@@ -75,6 +78,7 @@ public final class ZWaveBackend: DeviceBackend {
 
     /// Maps driver events until the driver's event stream ends (or the task is cancelled).
     public func run() async {
+        configuration.wakeUpQueue.load()
         await withDiscardingTaskGroup { group in
             group.addTask {
                 for await item in self.interview.work {

@@ -6,21 +6,32 @@ internal import Logging
 /// what changed, `configuration_applied`), and its desired associations (`ConfigurationApplier+Associations`); answers
 /// the parameter requests (`ConfigurationApplier+Parameters`) and the association requests.
 ///
-/// Owns which nodes it has taken on since start (each once: a later re-interview does not apply again).
+/// Owns which nodes it has taken on since start (each once: a later re-interview does not apply again), and the
+/// `set_config`s held for sleeping nodes (`WakeUpQueue`, `ConfigurationApplier+Parameters`).
 @ZWaveBackendActor
 final class ConfigurationApplier {
     let devices: [ZWaveDeviceConfig]
     let driver: OpenZWave
     let reports: ReportWaiter
     let logger: Logger
+    let router: EventRouter
+    /// Whether a node sleeps now: a `set_config` to it is held for its wake-up.
+    let sleeping: SleepingNodes
+    let wakeUpQueue: WakeUpQueue
     /// Nodes whose configuration was applied (or is being applied).
     private var applied: Set<NodeID> = []
 
-    nonisolated init(devices: [ZWaveDeviceConfig], driver: OpenZWave, reports: ReportWaiter, logger: Logger) {
+    nonisolated init(
+        devices: [ZWaveDeviceConfig], driver: OpenZWave, reports: ReportWaiter, router: EventRouter,
+        sleeping: SleepingNodes, logger: Logger
+    ) {
         self.devices = devices
         self.driver = driver
         self.reports = reports
+        self.router = router
+        self.sleeping = sleeping
         self.logger = logger
+        wakeUpQueue = WakeUpQueue(directory: driver.configuration.userPath, logger: logger)
     }
 
     /// How long a command waits for the device's report.

@@ -5,12 +5,16 @@ public struct ConfigParameterValue: Sendable, Hashable {
     public let value: Int
     /// Its size in bytes.
     public let size: Int
+    /// The node sleeps: the value was asked for and is held for its next wake-up (`command_pending`), not yet
+    /// reported.
+    public let pending: Bool
 
-    public init(node: Int, parameter: Int, value: Int, size: Int) {
+    public init(node: Int, parameter: Int, value: Int, size: Int, pending: Bool = false) {
         self.node = node
         self.parameter = parameter
         self.value = value
         self.size = size
+        self.pending = pending
     }
 }
 
