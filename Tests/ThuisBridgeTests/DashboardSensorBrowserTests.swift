@@ -105,6 +105,15 @@ struct DashboardSensorBrowserTests {
             #expect(
                 try await browser.text("wait_text", [("selector", "[data-fact=\"battery\"]"), ("contains", "60")])
                     == "60 %")
+            // Every value OpenZWave has for the node, mapped or not (`values`): the wake-up interval (Wake Up, 0x84),
+            // which no topic carries, in the facts and in the table; nothing held for the wake-up.
+            let interval = try await browser.text(
+                "wait_text", [("selector", "[data-fact=\"wake-up-interval\"]"), ("contains", " s")])
+            #expect(interval.wholeMatch(of: /[0-9]+ s/) != nil, "\(interval)")
+            let table = try await browser.text("wait_text", [("selector", "table.values"), ("contains", "0x84")])
+            #expect(table.contains("0x31") && table.contains("Wake-up Interval"), "\(table)")
+            #expect(
+                try await browser.text("wait_text", [("selector", "ul.pending"), ("contains", "nothing")]) == "nothing")
             try await Self.screenshot(browser, "sensor-node", width: 1100, height: 700)
         }
     }

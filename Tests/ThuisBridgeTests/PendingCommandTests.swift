@@ -21,11 +21,23 @@ import ZWaveEmulator
             _ = try await house.watcher.waitForMessage(topic: "Thuis/bridge/pending/devices", timeout: .seconds(90)) {
                 Inventory($0)?.entries.contains { $0["name"] == "motion" && $0["kind"] == "sensor" } == true
             }
+            try await house.waitFor("hall/motion", "/temperature", "21.5", timeout: .seconds(60))
             house.stopWaking()
+
+            // Every value OpenZWave has for the node, those no kind claims too (its wake-up interval, a Wake Up value
+            // no topic carries), with the readings the topics carry.
+            var mark = await house.mark
+            try await house.watcher.publish(
+                topic: "Thuis/bridge/pending/request/values", text: #"{"transaction":"v1","node":2}"#)
+            let values = try await house.watcher.waitForMessage(
+                topic: "Thuis/bridge/pending/response/values", from: mark
+            ) { $0.text.contains(#""transaction":"v1""#) }.text
+            #expect(values.contains(#""command_class":132,"instance":1,"index":0,"genre":"system""#), "\(values)")
+            #expect(values.contains(#""command_class":49"#) && values.contains(#""value":21.5"#), "\(values)")
             try await house.waitForLatest("hall/motion", "/availability", "asleep", timeout: .seconds(60))
 
             // Held, answered at once with `pending`, nothing on the wire while it sleeps.
-            var mark = await house.mark
+            mark = await house.mark
             var frames = house.stick.hostFrameCount
             try await Self.setConfig(house, parameter: 3, value: 30, transaction: "p1")
             let held = try await house.watcher.waitForEvent("command_pending", topic: events, from: mark)

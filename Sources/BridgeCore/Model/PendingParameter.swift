@@ -27,7 +27,7 @@ public struct PendingParameter: Sendable, Hashable {
     }
 
     /// One entry of the file of held commands, checked as any input from outside is: nil and the reason when it is
-    /// not a `set_config` the bridge could have held (a node outside 1...232, a parameter outside 0...255, a size
+    /// not a `set_config` the bridge could have held (a node outside 1...232, a parameter outside 1...255, a size
     /// other than 1, 2 or 4, a value that does not fit in it).
     public static func parse(_ entry: JSONValue) -> Result<PendingParameter, PendingParameterError> {
         guard case .object(let fields) = entry else { return .failure(.init("not an object: \(entry.serialized)")) }
@@ -41,8 +41,8 @@ public struct PendingParameter: Sendable, Hashable {
         guard let node = int("node"), (1...232).contains(node) else {
             return .failure(.init("no node 1...232: \(entry.serialized)"))
         }
-        guard let parameter = int("parameter"), (0...255).contains(parameter) else {
-            return .failure(.init("no parameter 0...255: \(entry.serialized)"))
+        guard let parameter = int("parameter"), (1...255).contains(parameter) else {
+            return .failure(.init("no parameter 1...255: \(entry.serialized)"))
         }
         guard let size = int("size"), [1, 2, 4].contains(size) else {
             return .failure(.init("no size 1, 2 or 4: \(entry.serialized)"))

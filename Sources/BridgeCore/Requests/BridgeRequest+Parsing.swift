@@ -44,6 +44,8 @@ extension BridgeRequest {
             return .nodeStatistics(node: arguments.has("node") ? try arguments.node() : nil)
         case .configList:
             return .configList(node: try arguments.node())
+        case .values:
+            return .nodeValues(node: try arguments.node())
         case .network:
             return .network
         case .associations:

@@ -26,6 +26,8 @@ public enum BridgeRequest: Sendable, Hashable {
     case nodeStatistics(node: Int?)
     /// The configuration parameters OpenZWave knows for `node` (label, value as last reported), without radio traffic.
     case configList(node: Int)
+    /// `values`: every value the library has for the node, mapped to a topic or not (nothing it reports is hidden).
+    case nodeValues(node: Int)
     /// The Z-Wave network: home id, controller, the OpenZWave version and which of the bridge's patches are active.
     case network
     /// The association groups of `node`: label, most members, members (with endpoints).
@@ -56,6 +58,7 @@ public enum BridgeRequest: Sendable, Hashable {
         case cecTransmit = "cec_tx"
         case nodeStatistics = "node_stats"
         case configList = "config_list"
+        case values
         case network
         case associations
         case associate
@@ -70,7 +73,7 @@ public enum BridgeRequest: Sendable, Hashable {
         /// it needs a JSON object, never an empty payload).
         public var changesNetwork: Bool {
             switch self {
-            case .devices, .getConfig, .nodeStatistics, .configList, .network, .associations, .neighbors,
+            case .devices, .getConfig, .nodeStatistics, .configList, .values, .network, .associations, .neighbors,
                 .networkStats:
                 false
             default: true
@@ -84,7 +87,7 @@ public enum BridgeRequest: Sendable, Hashable {
             case .include: ["timeout_s", "secure", "interview_timeout_s"]
             case .exclude: ["timeout_s"]
             case .refresh: ["node", "interview_timeout_s"]
-            case .heal, .removeFailed, .nodeStatistics, .configList, .associations: ["node"]
+            case .heal, .removeFailed, .nodeStatistics, .configList, .values, .associations: ["node"]
             case .getConfig: ["node", "parameter"]
             case .setConfig: ["node", "parameter", "value", "size"]
             case .cecTransmit: ["frame"]
@@ -110,6 +113,7 @@ public enum BridgeRequest: Sendable, Hashable {
         case .cecTransmit: .cecTransmit
         case .nodeStatistics: .nodeStatistics
         case .configList: .configList
+        case .nodeValues: .values
         case .network: .network
         case .associations: .associations
         case .associate: .associate

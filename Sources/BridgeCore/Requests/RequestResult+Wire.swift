@@ -13,6 +13,7 @@ extension RequestResult {
         case .healStarted(let node): .object([("node", node.map { .int($0) } ?? .null), ("started", true)])
         case .configParameter(let value): value.json
         case .configParameters(let list): list.json
+        case .nodeValues(let values): values.json
         case .cecTransmitted(let result): .object([("frame", .string(result.frame))])
         case .nodeStatistics(let nodes): .object([("nodes", .array(nodes.map { .object($0.fields()) }))])
         case .networkStatistics(let statistics): statistics.json

@@ -1,6 +1,8 @@
 // Node: one Z-Wave node: what the bridge knows of it, OpenZWave's statistics (node_stats) and its configuration
-// parameters (config_list; read with get_config, set with set_config). An FGD212's parameter 28 (scene activation)
-// comes first. Its associations: associations.js.
+// parameters (config_list; read with get_config, set with set_config: to a sleeping node it is held for the node's
+// wake-up, "pending"). An FGD212's parameter 28 (scene activation) comes first. Every value OpenZWave has for the
+// node, mapped to a topic or not, its wake-up interval and the commands held for its wake-up (values). Its
+// associations: associations.js.
 import { h, label, ago } from "./ui.js";
 import { associationsPanel } from "./associations.js";
 import { healthCheck } from "./stats.js";
@@ -10,6 +12,9 @@ export function nodePage(store, node) {
   const health = healthCheck(store, node);
   const stats = h("dl", { class: "facts stats", id: "node-stats" });
   const parameters = h("tbody");
+  const values = h("tbody");
+  const pending = h("ul", { class: "pending" });
+  let wakeUp = "—";
   const status = h("p", { class: "status" });
   const associations = associationsPanel(store, node);
   const freeParameter = h("input", { type: "number", min: 1, max: 255, placeholder: "parameter",
@@ -34,7 +39,14 @@ export function nodePage(store, node) {
       status,
       h("div", { class: "scroll" }, h("table", { class: "parameters" },
         h("thead", {}, h("tr", {}, ["#", "Parameter", "Value", ""].map((title) => h("th", {}, title)))),
-        parameters))));
+        parameters))),
+    h("section", { class: "panel" },
+      h("h3", {}, "Held for the wake-up"), pending),
+    h("section", { class: "panel" },
+      h("h3", {}, "All values ", h("button", { type: "button", class: "small", onclick: loadValues }, "refresh")),
+      h("div", { class: "scroll" }, h("table", { class: "values" },
+        h("thead", {}, h("tr", {}, ["Class", "Instance.index", "Value", ""].map((title) => h("th", {}, title)))),
+        values))));
 
   const rows = new Map();
 
@@ -50,7 +62,7 @@ export function nodePage(store, node) {
       ["Ids", [first.manufacturer_id, first.product_type, first.product_id].filter(Boolean).join(" / ") || "—"],
       ["Interview", first.interview_stage || "—"], ["State", list.length ? (alive ? "alive" : "dead") : "—"],
       ["Last seen", first.last_seen ? `${ago(first.last_seen)} (${first.last_seen})` : "never"],
-      ["Battery", battery(list)],
+      ["Battery", battery(list)], ["Wake-up interval", wakeUp],
     ];
     facts.replaceChildren(...entries.flatMap(([key, value]) =>
       [h("dt", {}, key), h("dd", { dataset: { fact: key.toLowerCase().replace(" ", "-") } }, value)]));
@@ -78,6 +90,32 @@ export function nodePage(store, node) {
       stats.replaceChildren(...Object.entries(names).flatMap(([key, name]) =>
         [h("dt", {}, name), h("dd", { dataset: { stat: key } }, String(entry[key] ?? "—") || "—")]));
     } catch (error) { /* shown as a toast */ }
+  }
+
+  /// Every value OpenZWave has for the node (the class in hex, as OpenZWave's logs name it), the wake-up interval
+  /// (Wake Up, 0x84, index 0) among them, and the set_configs held for the node's wake-up.
+  async function loadValues() {
+    try {
+      const response = await store.request("values", { node });
+      if (response.status !== "ok") return;
+      const list = response.data.values;
+      values.replaceChildren(...list.map((value) => h("tr", {},
+        h("td", {}, `0x${value.command_class.toString(16).padStart(2, "0").toUpperCase()}`),
+        h("td", {}, `${value.instance}.${value.index}`),
+        h("td", {}, value.label, ": ", h("span", { class: "current" },
+          value.value === null ? "—" : String(value.value) + (value.units ? ` ${value.units}` : ""))),
+        h("td", {}, value.read_only ? "read-only" : ""))));
+      const interval = list.find((value) => value.command_class === 0x84 && value.index === 0);
+      wakeUp = interval && interval.value !== null ? `${interval.value} s` : "—";
+      drawFacts();
+      drawPending(response.data.pending);
+    } catch (error) { /* shown as a toast */ }
+  }
+
+  function drawPending(list) {
+    pending.replaceChildren(...list.map((command) => h("li", { dataset: { parameter: String(command.parameter) } },
+      `parameter ${command.parameter} → ${command.value}, asked ${ago(new Date(command.since * 1000).toISOString())}`)));
+    if (list.length === 0) pending.append(h("li", { class: "empty" }, "nothing"));
   }
 
   function isFGD212() {
@@ -141,7 +179,10 @@ export function nodePage(store, node) {
     status.textContent = `setting parameter ${parameter} to ${value}…`;
     try {
       const response = await store.request("set_config", { node, parameter, value });
-      if (response.status === "ok") {
+      if (response.status === "ok" && response.data.pending) {
+        status.textContent = `parameter ${parameter}: ${value} is held until the node wakes up`;
+        loadValues();
+      } else if (response.status === "ok") {
         rows.get(parameter)?.show(response.data);
         status.textContent = `parameter ${parameter} is now ${response.data.value}`;
       } else status.textContent = response.error;
@@ -155,6 +196,7 @@ export function nodePage(store, node) {
     loaded = true;
     loadStats();
     loadParameters();
+    loadValues();
     associations.load();
   }
   load();
@@ -162,6 +204,9 @@ export function nodePage(store, node) {
     element,
     update(change) {
       if (change.kind === "event") health.show(change.event);
+      if (change.kind === "event" && change.event.node === node && /^(command_pending|pending_)/.test(change.event.type)) {
+        loadValues();
+      }
       if (change.kind === "connection" && !change.connected) loaded = false;
       if (["snapshot", "devices", "state", "bridge", "connection"].includes(change.kind)) load();
     },

@@ -14,7 +14,8 @@ extension ZWaveBackend: BridgeRequestHandler {
     public nonisolated var verbs: Set<BridgeRequest.Verb> {
         [
             .include, .exclude, .cancel, .refresh, .heal, .removeFailed, .getConfig, .setConfig, .nodeStatistics,
-            .configList, .network, .associations, .associate, .dissociate, .neighbors, .networkStats, .healthCheck,
+            .configList, .values, .network, .associations, .associate, .dissociate, .neighbors, .networkStats,
+            .healthCheck,
         ]
     }
 
@@ -68,6 +69,8 @@ extension ZWaveBackend: BridgeRequestHandler {
             return .nodeStatistics(try await mesh.nodeStatistics(node: number))
         case .configList(let number):
             return .configParameters(try await configuration.configList(try await knownNode(number)))
+        case .nodeValues(let number):
+            return .nodeValues(await nodeValues(try await knownNode(number)))
         case .associations(let number):
             return .associations(try await configuration.associations(try await knownNode(number)))
         case .associate(let number, let group, let target):
@@ -204,5 +207,48 @@ extension ZWaveBackend {
             homeID: home.map { "\($0)" }, controller: controller.map { Int($0.rawValue) },
             openZWave: patches.libraryVersion, patchesWrittenFor: LibraryPatches.writtenFor,
             patches: patches.active.map(\.rawValue), patchesRefused: patches.refusal)
+    }
+}
+
+extension ZWaveBackend {
+    /// `values`: every value OpenZWave has for the node, by command class, instance and index, as it last knew them
+    /// (asks the device nothing): what the bridge maps to topics and what no kind claims alike; and the `set_config`s
+    /// held for its next wake-up.
+    func nodeValues(_ node: NodeID) async -> NodeValues {
+        var values: [NodeValue] = []
+        for id in await driver.valueIDs(node: node) {
+            guard let value = try? await driver.read(id) else { continue }
+            values.append(
+                NodeValue(
+                    commandClass: Int(id.commandClass), instance: Int(id.instance), index: Int(id.index),
+                    genre: Self.genreName(id.genre), label: value.label, reading: Self.reading(value.content),
+                    units: value.units, readOnly: value.readOnly))
+        }
+        let number = Int(node.rawValue)
+        return NodeValues(
+            node: number, values: values, pending: configuration.wakeUpQueue.held.filter { $0.node == number })
+    }
+
+    nonisolated static func genreName(_ genre: ZWaveValueID.Genre) -> String {
+        switch genre {
+        case .basic: "basic"
+        case .user: "user"
+        case .config: "config"
+        case .system: "system"
+        case .unknown: "unknown"
+        }
+    }
+
+    nonisolated static func reading(_ content: ZWaveValue.Content) -> NodeValue.Reading {
+        switch content {
+        case .bool(let flag): .bool(flag)
+        case .byte(let number): .integer(Int(number))
+        case .short(let number): .integer(Int(number))
+        case .int(let number): .integer(Int(number))
+        case .decimal(let number, _): .decimal(number)
+        case .string(let text), .other(let text): .text(text)
+        case .list(_, let label): .text(label)
+        case .unavailable: .none
+        }
     }
 }

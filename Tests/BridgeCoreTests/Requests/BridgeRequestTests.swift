@@ -19,6 +19,7 @@ import Testing
         #expect(try parse(.nodeStatistics, "{}") == .nodeStatistics(node: nil))
         #expect(try parse(.nodeStatistics, #"{"node":3}"#) == .nodeStatistics(node: 3))
         #expect(try parse(.configList, #"{"node":2}"#) == .configList(node: 2))
+        #expect(try parse(.values, #"{"node":6}"#) == .nodeValues(node: 6))
         #expect(try parse(.refresh, #"{"node":2}"#) == .refresh(node: 2, interviewTimeoutSeconds: 60))
         #expect(
             try parse(.setConfig, #"{"node":2,"parameter":28,"value":-1,"size":2}"#)

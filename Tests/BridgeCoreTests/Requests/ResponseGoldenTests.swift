@@ -134,6 +134,42 @@ import Testing
             result: .configParameters(ConfigParameterList(node: 3, parameters: [])),
             data: #"{"node":3,"parameters":[]}"#),
         Golden(
+            verb: .values, arguments: #"{"node":3}"#,
+            result: .nodeValues(
+                NodeValues(
+                    node: 3,
+                    values: [
+                        NodeValue(
+                            commandClass: 49, instance: 1, index: 1, genre: "user", label: "Air Temperature",
+                            reading: .decimal(19.5), units: "C", readOnly: true),
+                        NodeValue(
+                            commandClass: 113, instance: 1, index: 6, genre: "user", label: "Access Control",
+                            reading: .text("Door/Window Open"), units: "", readOnly: true),
+                        NodeValue(
+                            commandClass: 132, instance: 1, index: 0, genre: "system", label: "Wake-up Interval",
+                            reading: .integer(3600), units: "Seconds", readOnly: false),
+                        NodeValue(
+                            commandClass: 37, instance: 1, index: 0, genre: "user", label: "Switch",
+                            reading: .bool(false), units: "", readOnly: false),
+                        NodeValue(
+                            commandClass: 91, instance: 1, index: 256, genre: "user", label: "Scene Count",
+                            reading: .none, units: "", readOnly: true),
+                    ],
+                    pending: [PendingParameter(node: 3, parameter: 1, value: 12, size: 1, since: 1_764_400_000)])),
+            data: #"{"node":3,"values":[{"command_class":49,"instance":1,"index":1,"genre":"user","#
+                + #""label":"Air Temperature","value":19.5,"units":"C","read_only":true},{"command_class":113,"#
+                + #""instance":1,"index":6,"genre":"user","label":"Access Control","value":"Door/Window Open","#
+                + #""read_only":true},{"command_class":132,"instance":1,"index":0,"genre":"system","#
+                + #""label":"Wake-up Interval","value":3600,"units":"Seconds","read_only":false},{"#
+                + #""command_class":37,"instance":1,"index":0,"genre":"user","label":"Switch","value":false,"#
+                + #""read_only":false},{"command_class":91,"instance":1,"index":256,"genre":"user","#
+                + #""label":"Scene Count","value":null,"read_only":true}],"pending":[{"node":3,"command":"set_config","#
+                + #""parameter":1,"value":12,"size":1,"since":1764400000}]}"#),
+        Golden(
+            verb: .setConfig, arguments: #"{"node":2,"parameter":3,"value":30}"#,
+            result: .configParameter(ConfigParameterValue(node: 2, parameter: 3, value: 30, size: 2, pending: true)),
+            data: #"{"node":2,"parameter":3,"value":30,"size":2,"pending":true}"#),
+        Golden(
             verb: .cecTransmit, arguments: #"{"frame":"10:04"}"#,
             result: .cecTransmitted(CECTransmitResult(frame: "10:04")),
             data: #"{"frame":"10:04"}"#),

@@ -15,6 +15,8 @@ public enum RequestResult: Sendable, Equatable {
     case configParameter(ConfigParameterValue)
     /// `config_list`: the parameters the library knows for a node.
     case configParameters(ConfigParameterList)
+    /// `values`: every value the library has for a node.
+    case nodeValues(NodeValues)
     /// `cec_tx`: the frame as sent.
     case cecTransmitted(CECTransmitResult)
     /// `node_stats`: the statistics of one node or of every node.
