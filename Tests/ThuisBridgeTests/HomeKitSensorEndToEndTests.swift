@@ -189,13 +189,13 @@ import ZWaveEmulator
             #expect(put["statuses"] == .object([]), "put: \(put.serialized)")
         }
 
-        // TargetPosition 40: closing (0), then at 40 and stopped (2).
+        // TargetPosition 80: closing (0), then at 80 and stopped (2).
         var events = controller.events.count
-        try await put(target, .int(40))
+        try await put(target, .int(80))
         _ = try await controller.waitForEvent(moving, from: events) { $0 == .int(0) }
-        _ = try await controller.waitForEvent(current, from: events, timeout: .seconds(60)) { $0 == .int(40) }
+        _ = try await controller.waitForEvent(current, from: events, timeout: .seconds(60)) { $0 == .int(80) }
         _ = try await controller.waitForEvent(moving, from: events) { $0 == .int(2) }
-        #expect(house.stick.level(node: 4) == 40)
+        #expect(house.stick.level(node: 4) == 80)
         // Closing all the way, held on the way: it stands between.
         events = controller.events.count
         try await put(target, .int(0))
@@ -204,7 +204,7 @@ import ZWaveEmulator
         try await put(hold, .bool(true))
         _ = try await controller.waitForEvent(moving, from: events) { $0 == .int(2) }
         let held = try #require(house.stick.level(node: 4))
-        #expect(held > 0 && held < 40, "\(held)")
+        #expect(held > 0 && held < 80, "\(held)")
 
         // Unsecured, then secured: Door Lock Operation Sets to the FLiRS lock, each confirmed by an event.
         for (mode, state) in [(UInt8(0x00), 0), (0xFF, 1)] {
