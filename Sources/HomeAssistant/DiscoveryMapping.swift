@@ -199,6 +199,8 @@ public enum DiscoveryMapping {
                     add("switch", "switch", own, Self.onOffSwitch(topics, outlet: descriptor.kind == .socket))
                 case .cover:
                     add("cover", "cover", own, Self.cover(topics))
+                case .lock:
+                    add("lock", "lock", own, Self.lock(topics))
                 case .tv, .sensor:
                     break  // a sensor device is its sensors' entities (below)
                 }
@@ -256,6 +258,15 @@ public enum DiscoveryMapping {
                 ("command_topic", .string(topics.set)), ("payload_open", "open"), ("payload_close", "close"),
                 ("payload_stop", "stop"), ("state_topic", .string(topics.movement)), ("state_opening", "opening"),
                 ("state_closing", "closing"), ("state_stopped", "stopped"),
+            ]
+        }
+
+        /// A door lock: `locked`/`unlocked`/`jammed` on the state topic, `lock`/`unlock` on `/set`.
+        static func lock(_ topics: TopicScheme.Device) -> [(String, JSONValue)] {
+            [
+                ("state_topic", .string(topics.state)), ("command_topic", .string(topics.set)),
+                ("payload_lock", "lock"), ("payload_unlock", "unlock"), ("state_locked", "locked"),
+                ("state_unlocked", "unlocked"), ("state_jammed", "jammed"),
             ]
         }
 

@@ -22,6 +22,14 @@ enum Binding: Sendable {
     case tampered
     /// StatusLowBattery: the device's `battery_low` (the bridge's verdict at `[zwave] low_battery`).
     case lowBattery
+    /// A lock's LockCurrentState and LockTargetState.
+    case lockCurrent
+    case lockTarget
+    /// A cover's CurrentPosition, TargetPosition, PositionState and HoldPosition.
+    case coverPosition
+    case coverTarget
+    case positionState
+    case holdPosition
 }
 
 struct LayoutCharacteristic: Sendable {
@@ -50,8 +58,10 @@ struct LayoutAccessory: Sendable {
 ///
 /// - 1: Accessory Information (2 Identify, 3 Manufacturer, 4 Model, 5 Name, 6 SerialNumber, 7 FirmwareRevision);
 ///   the bridge's aid 1 adds 8: HAP Protocol Information (9 Version).
-/// - 10: the device's service: Lightbulb (11 On, 12 Brightness), Outlet (11 On, 12 OutletInUse) or Television
-///   (11 Active, 12 ActiveIdentifier, 13 ConfiguredName, 14 SleepDiscoveryMode).
+/// - 10: the device's service: Lightbulb (11 On, 12 Brightness), Outlet (11 On, 12 OutletInUse), Television
+///   (11 Active, 12 ActiveIdentifier, 13 ConfiguredName, 14 SleepDiscoveryMode), Window Covering (11
+///   CurrentPosition, 12 TargetPosition, 13 PositionState, 14 HoldPosition) or Lock Mechanism (11
+///   LockCurrentState, 12 LockTargetState).
 /// - 20: Television Speaker (21 Mute, 22 Volume, 23 VolumeControlType, 24 VolumeSelector).
 /// - 30 + 10 × button: a Stateless Programmable Switch for button S1 (40) or S2 (50), with +1
 ///   ProgrammableSwitchEvent; with both buttons, +2 ServiceLabelIndex and 30: Service Label (31
@@ -197,7 +207,16 @@ struct AccessoryLayout: Sendable {
             case .sensor:
                 break  // its sensors' services follow
             case .cover:
-                break  // no WindowCovering yet (issue 44): a cover is on MQTT and in Home Assistant only
+                services.append(
+                    Self.service(
+                        .windowCovering,
+                        [
+                            (.currentPosition, .coverPosition), (.targetPosition, .coverTarget),
+                            (.positionState, .positionState), (.holdPosition, .holdPosition),
+                        ]))
+            case .lock:
+                services.append(
+                    Self.service(.lockMechanism, [(.lockCurrentState, .lockCurrent), (.lockTargetState, .lockTarget)]))
             }
             services += Self.sensors(of: device)
             services += Self.switches(
@@ -229,8 +248,15 @@ struct AccessoryLayout: Sendable {
     }
 
     private enum Primary {
-        case lightbulb, outlet
-        var type: String { self == .lightbulb ? ServiceType.lightbulb : ServiceType.outlet }
+        case lightbulb, outlet, windowCovering, lockMechanism
+        var type: String {
+            switch self {
+            case .lightbulb: ServiceType.lightbulb
+            case .outlet: ServiceType.outlet
+            case .windowCovering: ServiceType.windowCovering
+            case .lockMechanism: ServiceType.lockMechanism
+            }
+        }
     }
 
     private static func service(_ primary: Primary, _ characteristics: [(CharacteristicType, Binding)])

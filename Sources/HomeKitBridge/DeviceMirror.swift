@@ -15,6 +15,12 @@ struct DeviceMirror: Sendable, Equatable {
     var lastOnLevel: Int?
     /// Each sensor's payload (`21.5`, `on`, `open`).
     var sensors: [Sensor: String] = [:]
+    /// A cover's `/movement`: `opening`, `closing`, `stopped`.
+    var movement: String?
+    /// The TargetPosition a controller last wrote to a cover, until it stops.
+    var coverTarget: Int?
+    /// A lock's LockTargetState: the last one written, else its state's.
+    var lockTarget: Int?
 
     /// One publication on a device topic, `nil` payloads for a cleared retained topic.
     enum Publication: Sendable, Equatable {
@@ -26,6 +32,13 @@ struct DeviceMirror: Sendable, Equatable {
         case mute(Bool?)
         case input(String?)
         case sensor(Sensor, String?)
+        case movement(String?)
+    }
+
+    /// What a controller's write asks for, shown until the device's state tells otherwise.
+    enum Intent: Sendable, Equatable {
+        case lockTarget(Int)
+        case coverTarget(Int)
     }
 
     /// The device and publication of `topic`, nil for a topic that is not a device topic the model follows
@@ -50,6 +63,7 @@ struct DeviceMirror: Sendable, Equatable {
         case "volume": publication = .volume(value.flatMap { Int($0) })
         case "mute": publication = .mute(value.map { $0 == "on" })
         case "input": publication = .input(value)
+        case "movement": publication = .movement(value)
         case let suffix:
             guard let sensor = Sensor(rawValue: String(suffix)) else { return nil }
             publication = .sensor(sensor, value)
@@ -63,6 +77,9 @@ struct DeviceMirror: Sendable, Equatable {
         case .state(let value):
             state = value
             if let level = value.flatMap({ Int($0) }), level > 0 { lastOnLevel = level }
+            if let lock = value.flatMap(LockState.init(rawValue:)), lock != .jammed {
+                lockTarget = lock == .locked ? 1 : 0
+            }
         case .power(let value): power = value
         case .availability(let online): self.online = online
         case .scene: break
@@ -70,6 +87,30 @@ struct DeviceMirror: Sendable, Equatable {
         case .mute(let value): muted = value
         case .input(let value): input = value
         case .sensor(let sensor, let value): sensors[sensor] = value
+        case .movement(let value):
+            movement = value
+            if value == "stopped" { coverTarget = nil }
+        }
+    }
+
+    /// Takes in a controller's write.
+    mutating func apply(_ intent: Intent) {
+        switch intent {
+        case .lockTarget(let target): lockTarget = target
+        case .coverTarget(let target): coverTarget = target
+        }
+    }
+
+    /// A cover's position, `0`..`100` % open.
+    var position: Int { min(max(state.flatMap { Int($0) } ?? 0, 0), 100) }
+
+    /// Where a cover heads: the target written while it moves that way, else its end of travel; its position when
+    /// it stands.
+    var targetPosition: Int {
+        switch movement {
+        case "opening": coverTarget.flatMap { $0 > position ? $0 : nil } ?? 100
+        case "closing": coverTarget.flatMap { $0 < position ? $0 : nil } ?? 0
+        default: coverTarget ?? position
         }
     }
 
@@ -83,7 +124,7 @@ struct DeviceMirror: Sendable, Equatable {
     func value(_ binding: Binding, device: DeviceDescriptor) -> JSONValue {
         switch binding {
         case .fixed(let value): value
-        case .identify, .volumeSelector, .switchEvent: .null
+        case .identify, .volumeSelector, .switchEvent, .holdPosition: .null
         case .on: .bool(device.kind == .dimmer ? level > 0 : state == "on")
         case .brightness: .int(Self.brightness(level: level > 0 ? level : lastOnLevel ?? 0))
         case .outletInUse: .bool(device.metered ? (power ?? 0) > 0 : state == "on")
@@ -96,6 +137,11 @@ struct DeviceMirror: Sendable, Equatable {
         case .tampered: .int(sensors[.tamper] == "on" ? 1 : 0)
         // The bridge's own verdict (`battery_low`, below `[zwave] low_battery`), as every front end shows it.
         case .lowBattery: .int(sensors[.batteryLow] == "on" ? 1 : 0)
+        case .lockCurrent: .int(ZWaveLockMapping.homeKitCurrentState(state.flatMap(LockState.init(rawValue:))))
+        case .lockTarget: .int(lockTarget ?? 1)
+        case .coverPosition: .int(position)
+        case .coverTarget: .int(targetPosition)
+        case .positionState: .int(movement == "opening" ? 1 : movement == "closing" ? 0 : 2)
         }
     }
 

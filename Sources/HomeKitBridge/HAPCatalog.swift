@@ -98,6 +98,25 @@ struct CharacteristicType: Sendable {
     static let serviceLabelNamespace = CharacteristicType(
         type: "CD", format: "uint8", perms: readOnly, metadata: choices([0, 1]))
 
+    // MARK: Lock Mechanism, Window Covering
+
+    /// 0: unsecured, 1: secured, 2: jammed, 3: unknown.
+    static let lockCurrentState = CharacteristicType(
+        type: "1D", format: "uint8", perms: readNotify, metadata: choices([0, 1, 2, 3]))
+    /// 0: unsecured, 1: secured.
+    static let lockTargetState = CharacteristicType(
+        type: "1E", format: "uint8", perms: readWriteNotify, metadata: choices([0, 1]))
+    /// % open.
+    static let currentPosition = CharacteristicType(
+        type: "6D", format: "uint8", perms: readNotify, metadata: percentage)
+    static let targetPosition = CharacteristicType(
+        type: "7C", format: "uint8", perms: readWriteNotify, metadata: percentage)
+    /// 0: decreasing (closing), 1: increasing (opening), 2: stopped.
+    static let positionState = CharacteristicType(
+        type: "72", format: "uint8", perms: readNotify, metadata: choices([0, 1, 2]))
+    /// Write true: stop where it is.
+    static let holdPosition = CharacteristicType(type: "6F", format: "bool", perms: ["pw"], metadata: [])
+
     // MARK: Sensors, Battery Service
 
     /// °C, one decimal (a device reporting °F is converted). HAP's own range, 0-100, leaves out a frost outside; the
@@ -140,6 +159,8 @@ enum ServiceType {
     static let protocolInformation = "A2"
     static let lightbulb = "43"
     static let outlet = "47"
+    static let lockMechanism = "45"
+    static let windowCovering = "8C"
     static let television = "D8"
     static let inputSource = "D9"
     static let televisionSpeaker = "113"

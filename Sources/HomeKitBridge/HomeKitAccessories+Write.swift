@@ -16,6 +16,7 @@ extension HomeKitAccessories {
                 plan.add(id, value, entry, mirror: entry?.device.flatMap { state.mirrors[$0.address] })
             }
             let statuses = plan.finish()
+            for (device, intent) in plan.intents { state.mirrors[device]?.apply(intent) }
             return (statuses, plan.commands, state.bridge)
         }
         for (id, status) in statuses.sorted(by: { $0.key < $1.key }) where status != .success {
@@ -35,6 +36,8 @@ extension HomeKitAccessories {
 struct WritePlan {
     private(set) var statuses: [CharacteristicID: HAPStatus] = [:]
     private(set) var commands: [(device: DeviceAddress, command: DeviceCommand)] = []
+    /// What the writes ask for that the mirrors show at once (a lock's target, a cover's).
+    private(set) var intents: [(device: DeviceAddress, intent: DeviceMirror.Intent)] = []
     /// A dimmer's On and Brightness of this batch, merged into one `/set` (by device, in order of first write).
     private var lights: [(device: DeviceAddress, on: Bool?, brightness: Int?)] = []
 
@@ -73,6 +76,14 @@ struct WritePlan {
             commands.append((address, .volume(.level(volume))))
         case (.volumeSelector, .int(let selector)):
             commands.append((address, .volume(selector == 0 ? .up : .down)))
+        case (.lockTarget, .int(let target)):
+            commands.append((address, .setLocked(target == 1)))
+            intents.append((address, .lockTarget(target)))
+        case (.coverTarget, .int(let position)):
+            commands.append((address, .level(ZWaveCoverMapping.level(position: position))))
+            intents.append((address, .coverTarget(position)))
+        case (.holdPosition, .bool(let hold)):
+            if hold { commands.append((address, .stop)) }
         default:
             return statuses[id] = .invalidValue
         }

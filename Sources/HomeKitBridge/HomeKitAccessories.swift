@@ -8,10 +8,11 @@ internal import Synchronization
 ///
 /// Aid 1 is the bridge; each configured device whose kind the hardware reported is one accessory (see
 /// ``AccessoryLayout`` for the services and their fixed instance ids): a dimmer a Lightbulb, a switch or socket an
-/// Outlet, a TV a Television with its inputs (and a Television Speaker once its audio system reported), and each
-/// FGD212 button a `[[zwave.scene]]` names a Stateless Programmable Switch; a device with sensors gets a sensor
-/// service per sensor HomeKit knows and a Battery Service (a `sensor` device has only these). Writes become `/set`
-/// commands that go through ``Bridge/receive(_:)``, the path every MQTT and dashboard command takes.
+/// Outlet, a cover a Window Covering, a lock a Lock Mechanism, a TV a Television with its inputs (and a Television
+/// Speaker once its audio system reported), and each FGD212 button a `[[zwave.scene]]` names a Stateless
+/// Programmable Switch; a device with sensors gets a sensor service per sensor HomeKit knows and a Battery Service (a
+/// `sensor` device has only these). Writes become `/set` commands that go through ``Bridge/receive(_:)``, the path
+/// every MQTT and dashboard command takes.
 public final class HomeKitAccessories: AccessoryModel, BridgeFrontEnd, Sendable {
     let identity: BridgeIdentity
     let name: String

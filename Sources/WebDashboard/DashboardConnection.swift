@@ -67,6 +67,9 @@ struct DashboardConnection: Sendable {
             // one (a `command_rejected` event).
             do {
                 let command = try PayloadParser.command(for: target.route, payload: payload, device: target.device)
+                if let refusal = DashboardPolicy.refusal(ofCommand: command, role: role) {
+                    return hub.send(DashboardProtocol.error(refusal), to: client)
+                }
                 await bridge.submit(command, to: target.device.address, from: .dashboard(client: client))
             } catch {
                 await bridge.refuse(

@@ -51,6 +51,12 @@ public final class DashboardMetrics: Sendable {
     static var on: MetricNameDescriptor {
         name("device_on", "", "1 when the device is on (a switch, socket, dimmer above 0, TV).")
     }
+    static var locked: MetricNameDescriptor {
+        name("device_locked", "", "A door lock: 1 when locked, 0 when unlocked or jammed.")
+    }
+    static var jammed: MetricNameDescriptor {
+        name("device_jammed", "", "A door lock: 1 while it reports its bolt jammed, else 0.")
+    }
     static var sensor: MetricNameDescriptor {
         name(
             "device_sensor", "",
@@ -173,6 +179,9 @@ public final class DashboardMetrics: Sendable {
                 if descriptor.kind == .dimmer, let level = Double(state) {
                     gauge(Self.level, id, level)
                     gauge(Self.on, id, flag(level > 0))
+                } else if descriptor.kind == .lock, let lock = LockState(rawValue: state) {
+                    gauge(Self.locked, id, flag(lock == .locked))
+                    gauge(Self.jammed, id, flag(lock == .jammed))
                 } else if state == "on" || state == "off" || state == "standby" {
                     gauge(Self.on, id, flag(state == "on"))
                 }

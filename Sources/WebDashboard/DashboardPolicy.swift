@@ -57,6 +57,14 @@ public enum DashboardPolicy {
         init(_ reason: String) { self.reason = reason }
     }
 
+    /// Why `role` may not send device `command`, nil when it may: unlocking a door lock is the admin's; the wall
+    /// tablet (control) may lock it, and sends every other command.
+    public static func refusal(ofCommand command: DeviceCommand, role: DashboardRole) -> String? {
+        guard command == .setLocked(false), role != .admin else { return nil }
+        return "refused: unlocking a door needs the admin token (this dashboard has the control token: it may lock, "
+            + "not unlock)"
+    }
+
     /// Why `role` may not send bridge request `verb`, nil when it may: every request is the admin's.
     public static func refusal(ofRequest verb: String, role: DashboardRole) -> String? {
         guard role == .admin else {

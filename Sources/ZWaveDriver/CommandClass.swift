@@ -6,6 +6,7 @@ enum CommandClass {
     static let switchMultilevel: UInt8 = 0x26
     static let meter: UInt8 = 0x32
     static let centralScene: UInt8 = 0x5B
+    static let doorLock: UInt8 = 0x62
     static let multiChannel: UInt8 = 0x60
     static let configuration: UInt8 = 0x70
 

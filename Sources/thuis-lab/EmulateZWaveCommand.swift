@@ -26,7 +26,7 @@ struct EmulateZWaveCommand: AsyncParsableCommand {
             move <node> <neighbour…> (what it hears on the radio; 1 = the stick); for the battery and sensor \
             kinds: motion <node> on|off, door <node> open|close, tamper <node>, \
             button <node> <1-4> 1x…5x|held|released, battery <node> <0-100>, temperature <node> <°C>, \
-            sensor <node> temperature|humidity|luminance|uv <value>, wake <node>, lock <node> lock|unlock.
+            sensor <node> temperature|humidity|luminance|uv <value>, wake <node>, lock <node> lock|unlock|jam.
             """)
 
     @Option(help: "Path at which to symlink the emulated stick's device.") var link: String

@@ -27,6 +27,7 @@ import Testing
         5: ["manufacturer": "AEON Labs", "product": "ZW100 MultiSensor 6"],
         6: ["manufacturer": "FIBARO System", "product": "FGDW002 Door Opening Sensor 2"],
         8: ["manufacturer": "FIBARO System", "product": "FGR223 Roller Shutter Controller 3"],
+        9: ["manufacturer": "Poly-control", "product": "Danalock V2 BTZE"],
     ]
 
     static let dimmer = zwave("bedroom", "light", node: 2, kind: .dimmer, metered: true)
@@ -61,6 +62,8 @@ import Testing
     ]
     /// The emulator's roller shutter (FGR223), metered.
     static let shutter = zwave("living", "shutter", node: 8, kind: .cover, metered: true)
+    /// The emulator's door lock (Danalock V2), with its battery.
+    static let lock = zwave("hall", "door", node: 9, kind: .lock, metered: false, sensors: [.battery: "%"])
     static let tv = BridgeInventory.Device(
         descriptor: DeviceDescriptor(
             address: DeviceAddress(room: "living", name: "tv"), kind: .tv, source: .cec(logicalAddress: 0),
@@ -84,7 +87,7 @@ import Testing
     @Test(arguments: [
         ("dimmer", [dimmer]), ("powernode", sockets), ("switch", [binarySwitch]), ("unassigned", [unassigned]),
         ("tv", [tv]), ("bridge", []), ("sensors", [multiSensor, doorSensor]), ("other_sensors", otherSensors),
-        ("cover", [shutter]),
+        ("cover", [shutter]), ("lock", [lock]),
     ])
     func goldenConfigs(kind: String, devices: [BridgeInventory.Device]) throws {
         var text = Self.golden(devices)

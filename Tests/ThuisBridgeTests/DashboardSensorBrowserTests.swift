@@ -9,8 +9,9 @@ import ZWaveEmulator
 
 /// Sensor tiles in a real browser (headless Chromium): the emulated `sensors` network's MultiSensor 6 (node 2) and
 /// door sensor (node 3), both sleeping, through real libopenzwave in the real `thuis-bridge run`: each reading with
-/// its unit, binary sensors in words, the battery, no control; the tile follows the sensor; the node page shows the
-/// battery.
+/// its unit, binary sensors in words, the battery, no control; the tile follows the sensor; the roller shutter's tile
+/// moves it; the door lock's tile (node 7) unlocks and locks it for the admin and only locks it for the wall tablet;
+/// the node page shows the battery.
 @Suite(
     .endToEnd, .timeLimit(.minutes(TestTime.scaled(minutes: 15))),
     .enabled(if: BrowserInstall.isInstalled || BrowserInstall.isRequired, Comment(rawValue: BrowserInstall.missing)))
@@ -19,6 +20,7 @@ struct DashboardSensorBrowserTests {
     static let door = "Thuis/device/hall/door"
     static let zwave = ConfigFixture.ZWave(devices: [
         .init(node: 2, room: "hall", name: "motion"), .init(node: 3, room: "hall", name: "door"),
+        .init(node: 7, room: "hall", name: "lock"),
     ])
 
     /// The text of sensor `sensor` on the tile of `topic`, once it contains `contains`.
@@ -93,8 +95,11 @@ struct DashboardSensorBrowserTests {
                     "wait_text", [("selector", .string(coverHeader)), ("contains", "closed")], timeout: 60)
                     == "closed")
             #expect(house.stick.level(node: 4) == 0)
+            try await Self.followLock(browser, house)
             try await Self.screenshot(browser, "sensor-tiles", width: 900, height: 700)
             try await Self.screenshot(browser, "sensor-tiles-phone", width: 390, height: 844)
+
+            try await browser.run("open", [("url", .string(house.url + "?token=\(DashboardBrowserTests.token)"))])
 
             // The node page shows the battery.
             try await browser.run("open", [("url", .string(house.url + "node/2"))])
@@ -116,6 +121,38 @@ struct DashboardSensorBrowserTests {
                 try await browser.text("wait_text", [("selector", "ul.pending"), ("contains", "nothing")]) == "nothing")
             try await Self.screenshot(browser, "sensor-node", width: 1100, height: 700)
         }
+    }
+
+    /// The lock's tile: `locked` from the interview; the admin unlocks and locks it; a jam shows; the wall tablet's
+    /// dashboard has unlock disabled and locks it.
+    static func followLock(_ browser: DashboardBrowser, _ house: BrowserHouse) async throws {
+        let lock = "[data-topic=\"Thuis/device/hall/lock\"]"
+        /// The header once the tile's state is `state` exactly (`locked` is in `unlocked`).
+        func header(_ state: String) async throws -> String {
+            try await browser.text(
+                "wait_text",
+                [("selector", .string("\(lock)[data-state=\"\(state)\"] header .value")), ("contains", .string(state))])
+        }
+        func click(_ command: String) async throws {
+            try await browser.run("click", [("selector", .string("\(lock) [data-command=\"\(command)\"]"))])
+        }
+        #expect(try await header("locked") == "locked")
+        try await click("unlock")
+        #expect(try await header("unlocked") == "unlocked")
+        #expect(house.stick.level(node: 7) == 0x00)
+        try await click("lock")
+        #expect(try await header("locked") == "locked")
+        #expect(house.stick.level(node: 7) == 0xFF)
+        #expect(house.stick.jamLock(node: 7))
+        #expect(try await header("jammed") == "jammed")
+        try await screenshot(browser, "lock-tile-jammed", width: 900, height: 700)
+
+        try await browser.run("open", [("url", .string(house.url + "?token=\(DashboardBrowserTests.tablet)"))])
+        #expect(try await header("jammed") == "jammed")
+        let unlock = "\(lock) [data-command=\"unlock\"]:disabled"
+        #expect(try await browser.run("displayed", [("selector", .string(unlock))]) == [true])
+        try await click("lock")
+        #expect(try await header("locked") == "locked")
     }
 
     /// A PNG of the page for a person to look at, in the temporary directory (its path printed); nothing is checked.

@@ -221,6 +221,7 @@ struct ExpectedEntity: Sendable, CustomStringConvertible {
     static let dimmerLight = zwave("2_light")
     static let fanSwitch = zwave("4_switch")
     static let shutterCover = zwave("7_cover")
+    static let doorLock = zwave("8_lock")
 
     /// A metered Z-Wave device's power and energy sensors.
     static func meters(_ base: String, device: String) -> [ExpectedEntity] {
@@ -256,6 +257,8 @@ struct ExpectedEntity: Sendable, CustomStringConvertible {
         // The roller shutter: a cover of class shutter, metered.
         all.append(ExpectedEntity(uniqueID: shutterCover, domain: "cover", device: zwave("7"), deviceClass: "shutter"))
         all += meters(zwave("7"), device: zwave("7"))
+        // The door lock: a lock (its battery is among the sensors).
+        all.append(ExpectedEntity(uniqueID: doorLock, domain: "lock", device: zwave("8")))
         for (role, domain) in [
             ("power", "switch"), ("input", "select"), ("volume", "number"), ("mute", "switch"),
             ("volume_up", "button"), ("volume_down", "button"),
@@ -287,7 +290,8 @@ struct ExpectedEntity: Sendable, CustomStringConvertible {
             binary("5", "tamper", "tamper"), measurement("6", "temperature", "temperature", "°C"),
             measurement("6", "battery", "battery", "%"), binary("6", "contact", "door"),
             binary("6", "tamper", "tamper"), binary("5", "battery_low", "battery"),
-            binary("6", "battery_low", "battery"),
+            binary("6", "battery_low", "battery"), measurement("8", "battery", "battery", "%"),
+            binary("8", "battery_low", "battery"),
         ]
     }
 

@@ -79,6 +79,8 @@ final class HomeAssistantHouse: Sendable {
     static let doorSensor = "unassigned/node6"
     /// The roller shutter (node 7, in devices.toml): a cover.
     static let shutter = "living/shutter"
+    /// The door lock (node 8, in devices.toml; FLiRS): a lock.
+    static let doorLock = "hall/door"
     static let sleepers: Set<UInt8> = [5, 6]
 
     /// The bridge process (replaced by `restartBridge`).
@@ -95,13 +97,14 @@ final class HomeAssistantHouse: Sendable {
 
     /// Node 2 FGD212 and node 3 PowerNode 6 of the default network, a plain binary switch at node 4 (the one the
     /// exclusion test removes, so the others keep theirs), and the `sensors` network's MultiSensor 6, door sensor
-    /// and roller shutter (fully open) as nodes 5, 6 and 7.
+    /// and roller shutter (fully open) as nodes 5, 6 and 7, and its door lock (locked) as node 8.
     static var network: NetworkDescription {
         var network = switchNetwork
         network.nodes += [
             NodeDescription(id: 5, kind: .multisensor6, name: "hall sensor", temperature: 21.5, battery: 90),
             NodeDescription(id: 6, kind: .fgdw002, name: "front door", temperature: 19, battery: 80),
             NodeDescription(id: 7, kind: .fgr223, name: "living room shutter", level: 99, loads: [120]),
+            NodeDescription(id: 8, kind: .danalock, name: "front door lock", battery: 50),
         ]
         return network
     }
@@ -134,6 +137,7 @@ final class HomeAssistantHouse: Sendable {
         zwave.devices.append(.init(node: 4, room: "hall", name: "fan"))
         zwave.devices.append(.init(node: 5, room: "hall", name: "motion"))
         zwave.devices.append(.init(node: 7, room: "living", name: "shutter"))
+        zwave.devices.append(.init(node: 8, room: "hall", name: "door"))
         zwave.port = directory.file("zwave")
         zwave.stateDirectory = directory.file("state")
         // Debug: the dimmer tests wait for the bridge's "executed" lines.
@@ -278,7 +282,7 @@ final class HomeAssistantHouse: Sendable {
             topic: "Thuis/bridge/\(Self.bridgeName)/state", text: "online", from: mark, timeout: .seconds(30))
         for device in [
             dimmer, "living/receiver", "living/ambilight", "hall/fan", "living/tv", Self.multiSensor, Self.doorSensor,
-            Self.shutter,
+            Self.shutter, Self.doorLock,
         ] {
             try await watcher.waitForMessage(
                 topic: "Thuis/device/\(device)/availability", text: "online", from: mark, timeout: .seconds(60))

@@ -224,6 +224,31 @@ struct HomeAssistantIntegrationTests {
         }
     }
 
+    /// The door lock (locked from its interview) is Home Assistant's lock: `lock.unlock` and `lock.lock` reach the
+    /// emulated Danalock as Door Lock Operation Sets, and its reports (and a jam) Home Assistant's state.
+    @Test func lockServiceCallsReachTheLock() async throws {
+        try await HomeAssistantHouse.with { house in
+            let homeAssistant = try house.homeAssistant
+            let lock = try #require(try await homeAssistant.waitForEntities([Expected.doorLock]).values.first)
+            try await homeAssistant.waitForState(lock, "locked")
+            for (service, mode, state) in [("unlock", UInt8(0x00), "unlocked"), ("lock", 0xFF, "locked")] {
+                let frames = house.stick.hostFrameCount
+                try await homeAssistant.call("lock", service, lock)
+                try await homeAssistant.waitForState(lock, state)
+                let set = await house.stick.waitForHostFrame(since: frames, timeout: .seconds(30)) {
+                    $0.destinationNode == 8 && $0.command?.starts(with: [0x62, 0x01]) == true
+                }
+                #expect(set?.command == [0x62, 0x01, mode], "\(service): \(String(describing: set))")
+                #expect(house.stick.level(node: 8) == mode)
+            }
+            #expect(house.stick.jamLock(node: 8))
+            try await homeAssistant.waitForState(lock, "jammed")
+            // The knob by hand: the lock reports again, no longer jammed.
+            #expect(house.stick.setLocked(node: 8, true))
+            try await homeAssistant.waitForState(lock, "locked")
+        }
+    }
+
     @Test func switchServiceCallsReachTheirSocket() async throws {
         try await HomeAssistantHouse.with { house in
             let homeAssistant = try house.homeAssistant

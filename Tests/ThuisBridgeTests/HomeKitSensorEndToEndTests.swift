@@ -8,10 +8,11 @@ import Testing
 import ZWaveEmulator
 
 /// Sensor accessories as a real HomeKit controller sees them: aiohomekit pairs with the real `thuis-bridge run` on
-/// the emulated `sensors` network (MultiSensor 6 node 2, door sensor node 3, both sleeping; real libopenzwave, real
-/// mosquitto, the real avahi-daemon), lists each sensor's service, reads the readings, receives an event when the
-/// emulated sensor senses something, and finds the same accessories after a start without OpenZWave's cache while
-/// the sensors sleep.
+/// the emulated `sensors` network (MultiSensor 6 node 2, door sensor node 3, both sleeping; roller shutter node 4;
+/// door lock node 7; real libopenzwave, real mosquitto, the real avahi-daemon), lists each sensor's service, reads
+/// the readings, receives an event when the emulated sensor senses something, moves the shutter (Window Covering)
+/// and locks and unlocks the lock (Lock Mechanism), and finds the same accessories after a start without OpenZWave's
+/// cache while the sensors sleep.
 @Suite(.endToEnd) struct HomeKitSensorEndToEndTests {
     /// HAP types: Temperature, Humidity, Light, Motion, Contact Sensor, Battery Service, and their characteristics.
     static let temperatureSensor = "8A"
@@ -28,9 +29,18 @@ import ZWaveEmulator
     static let statusTampered = "7A"
     static let batteryLevel = "68"
     static let lowBattery = "79"
+    static let windowCovering = "8C"
+    static let currentPosition = "6D"
+    static let targetPosition = "7C"
+    static let positionState = "72"
+    static let holdPosition = "6F"
+    static let lockMechanism = "45"
+    static let lockCurrentState = "1D"
+    static let lockTargetState = "1E"
 
     static let zwave = ConfigFixture.ZWave(devices: [
         .init(node: 2, room: "hall", name: "motion"), .init(node: 3, room: "hall", name: "door"),
+        .init(node: 4, room: "living", name: "shutter"), .init(node: 7, room: "hall", name: "lock"),
     ])
 
     @Test(.aiohomekit) func aiohomekitListsReadsAndFollowsTheSensors() async throws {
@@ -53,7 +63,8 @@ import ZWaveEmulator
             }
             for (device, suffix, text) in [
                 ("hall/motion", "/temperature", "21.5"), ("hall/motion", "/luminance", "120"),
-                ("hall/motion", "/battery", "90"), ("hall/door", "/battery", "80"),
+                ("hall/motion", "/battery", "90"), ("hall/door", "/battery", "80"), ("living/shutter", "", "100"),
+                ("living/shutter", "/movement", "stopped"), ("hall/lock", "", "locked"),
             ] {
                 try await house.waitFor(device, suffix, text, timeout: .seconds(30))
             }
@@ -66,8 +77,8 @@ import ZWaveEmulator
     static func session(_ controller: HomeKitController, house: ZWaveHouse) async throws {
         try await controller.send(.object([("cmd", "pair"), ("pin", .string(HomeKitEndToEndTests.setupCode))]))
         let database = AccessoryDatabase(try await controller.send(.object([("cmd", "accessories")])))
-        // The bridge and the two sensors.
-        #expect(database.accessories.count == 3, "accessories: \(database.accessories.count)")
+        // The bridge, the two sensors, the shutter and the lock.
+        #expect(database.accessories.count == 5, "accessories: \(database.accessories.count)")
         let motion = try #require(database.accessories.first { database.name(ofAccessory: $0) == "hall motion" })
         let door = try #require(database.accessories.first { database.name(ofAccessory: $0) == "hall door" })
         // The MultiSensor: temperature, humidity, light, motion and battery; its ultraviolet has no HomeKit service.
@@ -121,6 +132,8 @@ import ZWaveEmulator
         _ = try await controller.waitForEvent(battery, from: events) { $0 == .int(10) }
         _ = try await controller.waitForEvent(low, from: events) { $0 == .int(1) }
 
+        try await coverAndLock(controller, database, house: house)
+
         // A start without OpenZWave's cache while the sensors sleep (their interviews cannot tell what they are):
         // the pairing file's memory serves the same accessories with the same services and ids.
         house.stopWaking()
@@ -137,15 +150,76 @@ import ZWaveEmulator
         let mark = await house.mark
         try house.startBridge()
         try await house.watcher.waitForMessage(topic: "Thuis/bridge/homekit-sensors/state", text: "online", from: mark)
-        // Asked until the controller reconnected and the bridge has its devices (the bridge and the two sensors).
+        // Asked until the controller reconnected and the bridge has its devices.
         var again: AccessoryDatabase?
-        try await MQTTTestClient.poll(timeout: .seconds(60), "the two sensor accessories after the restart") {
+        try await MQTTTestClient.poll(timeout: .seconds(60), "the four accessories after the restart") {
             again = (try? await controller.send(.object([("cmd", "accessories")]))).map(AccessoryDatabase.init)
-            return again?.accessories.count == 3
+            return again?.accessories.count == 5
         }
         let restarted = try #require(again)
         #expect(Self.structure(restarted) == Self.structure(database), "\(Self.structure(restarted))")
         try await controller.send(.object([("cmd", "remove_pairing")]))
+    }
+
+    /// The shutter's Window Covering (TargetPosition moves the emulated node; PositionState follows its movement;
+    /// HoldPosition stops it) and the lock's Lock Mechanism (LockTargetState locks and unlocks it; a jam and the knob
+    /// are events of LockCurrentState).
+    static func coverAndLock(_ controller: HomeKitController, _ database: AccessoryDatabase, house: ZWaveHouse)
+        async throws
+    {
+        func id(_ service: String, _ characteristic: String, _ name: String) throws -> String {
+            try #require(database.id(service: service, characteristic: characteristic, named: name))
+        }
+        let current = try id(windowCovering, currentPosition, "living shutter")
+        let target = try id(windowCovering, targetPosition, "living shutter")
+        let moving = try id(windowCovering, positionState, "living shutter")
+        let hold = try id(windowCovering, holdPosition, "living shutter")
+        let lockState = try id(lockMechanism, lockCurrentState, "hall lock")
+        let lockTarget = try id(lockMechanism, lockTargetState, "hall lock")
+        let ids = [current, target, moving, lockState, lockTarget]
+        let read = try await controller.send(.object([("cmd", "get"), ("ids", .array(ids.map { .string($0) }))]))
+        func value(_ id: String) -> JSONValue? { read["values"]?[id]?["value"] }
+        #expect(value(current) == .int(100) && value(target) == .int(100), "read: \(read.serialized)")
+        #expect(value(moving) == .int(2) && value(lockState) == .int(1) && value(lockTarget) == .int(1))
+        let subscribed = try await controller.send(
+            .object([("cmd", "subscribe"), ("ids", .array(ids.map { .string($0) }))]))
+        #expect(subscribed["statuses"] == .object([]), "subscribe: \(subscribed.serialized)")
+        func put(_ id: String, _ value: JSONValue) async throws {
+            let put = try await controller.send(.object([("cmd", "put"), ("values", .object([(id, value)]))]))
+            #expect(put["statuses"] == .object([]), "put: \(put.serialized)")
+        }
+
+        // TargetPosition 80: closing (0), then at 80 and stopped (2).
+        var events = controller.events.count
+        try await put(target, .int(80))
+        _ = try await controller.waitForEvent(moving, from: events) { $0 == .int(0) }
+        _ = try await controller.waitForEvent(current, from: events, timeout: .seconds(60)) { $0 == .int(80) }
+        _ = try await controller.waitForEvent(moving, from: events) { $0 == .int(2) }
+        #expect(house.stick.level(node: 4) == 80)
+        // Closing all the way, held on the way: it stands between.
+        events = controller.events.count
+        try await put(target, .int(0))
+        _ = try await controller.waitForEvent(moving, from: events) { $0 == .int(0) }
+        events = controller.events.count
+        try await put(hold, .bool(true))
+        _ = try await controller.waitForEvent(moving, from: events) { $0 == .int(2) }
+        let held = try #require(house.stick.level(node: 4))
+        #expect(held > 0 && held < 80, "\(held)")
+
+        // Unsecured, then secured: Door Lock Operation Sets to the FLiRS lock, each confirmed by an event.
+        for (mode, state) in [(UInt8(0x00), 0), (0xFF, 1)] {
+            events = controller.events.count
+            try await put(lockTarget, .int(state))
+            _ = try await controller.waitForEvent(lockState, from: events) { $0 == .int(state) }
+            #expect(house.stick.level(node: 7) == mode)
+        }
+        events = controller.events.count
+        #expect(house.stick.jamLock(node: 7))
+        _ = try await controller.waitForEvent(lockState, from: events) { $0 == .int(2) }
+        events = controller.events.count
+        #expect(house.stick.setLocked(node: 7, false))
+        _ = try await controller.waitForEvent(lockState, from: events) { $0 == .int(0) }
+        _ = try await controller.waitForEvent(lockTarget, from: events) { $0 == .int(0) }
     }
 
     /// Each accessory's aid with its services' types and instance ids and their characteristics' ids

@@ -7,15 +7,17 @@ import Testing
 import ZWaveEmulator
 
 /// Sensor nodes and a cover on MQTT, end to end: the emulated `sensors` network (MultiSensor 6 node 2, door sensor
-/// node 3, both sleeping; roller shutter node 4), real libopenzwave in the real bridge process, real mosquitto.
+/// node 3, both sleeping; roller shutter node 4; door lock node 7, FLiRS), real libopenzwave in the real bridge process, real mosquitto.
 @Suite(.endToEnd) struct SensorMappingTests {
     /// Node 2 is in devices.toml with a room and a name only; node 3 is not. Each publishes its readings as retained
     /// topics under its device, lists its sensors with units in the inventory, and follows what the sensor senses.
-    /// Node 4 (a roller shutter, with a room and a name only) is a cover (see ``followCover(_:)``).
+    /// Node 4 (a roller shutter, with a room and a name only) is a cover (see ``followCover(_:)``), node 7 a lock
+    /// (``followLock(_:)``).
     @Test func sensorNodesPublishTheirReadingsAndFollowWhatTheySense() async throws {
         let zwave = ConfigFixture.ZWave(devices: [
             .init(node: 2, room: "hall", name: "motion", wakeUpInterval: 7200),
             .init(node: 4, room: "living", name: "shutter"),
+            .init(node: 7, room: "hall", name: "door"),
         ])
         try await ZWaveHouse.with(name: "sensors", network: .sensors, zwave: zwave, waking: [2, 3, 6]) { house in
             let hall = "hall/motion"
@@ -44,6 +46,7 @@ import ZWaveEmulator
             }
 
             try await followCover(house)
+            try await followLock(house)
 
             // A binary sensor's state is published from its first report: OpenZWave does not read a Notification's
             // state in the interview, and its placeholder is never published.
@@ -103,6 +106,45 @@ import ZWaveEmulator
                 "low_battery", topic: "Thuis/bridge/sensors/event", from: mark)
             #expect(low.string("device") == hall && low.int("battery") == 10, "\(low)")
         }
+    }
+
+    /// The Danalock (Door Lock, in devices.toml with a room and a name only) is a lock: `locked` from its interview;
+    /// `/set` unlock and lock reach the FLiRS node as Door Lock Operation Set; the knob turned by hand and a jam are
+    /// its state; a payload it does not take is rejected with the reason.
+    func followLock(_ house: ZWaveHouse) async throws {
+        let door = "hall/door"
+        _ = try await house.watcher.waitForMessage(topic: "Thuis/bridge/sensors/devices") { message in
+            Inventory(message)?.entries.contains { $0["name"] == "door" && $0["kind"] == "lock" } == true
+        }
+        try await house.waitFor(door, "", "locked")
+        for (payload, mode, state) in [("unlock", UInt8(0x00), "unlocked"), ("lock", 0xFF, "locked")] {
+            let mark = await house.mark
+            let frames = house.stick.hostFrameCount
+            try await house.set(door, payload)
+            let set = await house.stick.waitForHostFrame(since: frames, timeout: .seconds(30)) {
+                $0.destinationNode == 7 && $0.command == [0x62, 0x01, mode]
+            }
+            #expect(set != nil, "no Door Lock Operation Set \(mode) to node 7")
+            try await house.waitFor(door, "", state, from: mark)
+        }
+        #expect(house.stick.level(node: 7) == 0xFF)
+
+        // The knob by hand, then the bolt jams: jammed until it reports again (here: locked from MQTT).
+        var mark = await house.mark
+        #expect(house.stick.setLocked(node: 7, false))
+        try await house.waitFor(door, "", "unlocked", from: mark)
+        mark = await house.mark
+        #expect(house.stick.jamLock(node: 7))
+        try await house.waitFor(door, "", "jammed", from: mark)
+        mark = await house.mark
+        try await house.set(door, "lock")
+        try await house.waitFor(door, "", "locked", from: mark)
+
+        mark = await house.mark
+        try await house.set(door, "open")
+        let rejected = try await house.watcher.waitForEvent(
+            "command_rejected", topic: "Thuis/bridge/sensors/event", from: mark)
+        #expect(rejected.string("reason") == "unknown command \"open\"; a lock takes lock or unlock")
     }
 
     /// The FGR223 (a motor-control Multilevel Switch, in devices.toml with a room and a name only) is a cover: its

@@ -107,6 +107,34 @@ import WebDashboard
         }
     }
 
+    /// A door lock: the wall tablet may lock it, only the admin unlock it (refused with the reason, nothing sent).
+    @Test(arguments: [admin, tablet])
+    func onlyTheAdminUnlocksADoor(token: String) async throws {
+        let door = DeviceDescriptor(
+            address: DeviceAddress(room: "hall", name: "door"), kind: .lock, source: .zwave(node: 7, instance: nil))
+        let devices = [DashboardServerTests.light, door]
+        try await server.withServer(token: Self.admin, control: Self.tablet, devices: devices) { fixture, client in
+            let headers: HTTPFields = [.authorization: "Bearer \(token)"]
+            try await client.ws("/ws", configuration: .init(additionalHeaders: headers)) { inbound, outbound, _ in
+                var messages = Messages(inbound)
+                _ = try await messages.next()
+                try await outbound.write(
+                    .text(#"{"type":"set","topic":"Thuis/device/hall/door/set","payload":"unlock"}"#))
+                if token == Self.tablet {
+                    let refused = try await messages.next { $0["type"] == "error" }
+                    #expect(string(refused["error"]).contains("unlocking a door needs the admin token"))
+                }
+                try await outbound.write(
+                    .text(#"{"type":"set","topic":"Thuis/device/hall/door/set","payload":"lock"}"#))
+                let sent = token == Self.admin ? 2 : 1
+                await fixture.zwave.waitForCommands(sent)
+                let expected: [DeviceCommand] =
+                    token == Self.admin ? [.setLocked(false), .setLocked(true)] : [.setLocked(true)]
+                #expect(await fixture.zwave.executed.map(\.1) == expected)
+            }
+        }
+    }
+
     @Test func theAdminTokenSwitchesDevicesAndSendsRequests() async throws {
         try await server.withServer(token: Self.admin, control: Self.tablet) { fixture, client in
             let headers: HTTPFields = [.authorization: "Bearer \(Self.admin)"]

@@ -42,6 +42,7 @@ import WebDashboard
     func withServer(
         token: String? = nil, control: String? = nil,
         listen: WebListenAddress = WebListenAddress(host: "127.0.0.1", port: 0), secureCookie: Bool = false,
+        devices: [DeviceDescriptor] = [light, ambilight],
         _ body: @Sendable @escaping (Fixture, any TestClientProtocol) async throws -> Void
     ) async throws {
         let mqtt = FakeMQTTPort()
@@ -52,7 +53,7 @@ import WebDashboard
             scenes: [ZWaveSceneConfig(node: 2, scene: 26, topic: "Thuis/scene/movie", payload: "on")],
             metrics: DashboardMetrics())
         let bridge = Bridge(
-            identity: BridgeIdentity(name: "living"), devices: [Self.light, Self.ambilight],
+            identity: BridgeIdentity(name: "living"), devices: devices,
             scenes: [ZWaveSceneConfig(node: 2, scene: 26, topic: "Thuis/scene/movie", payload: "on")],
             backends: [zwave], requestHandlers: [requests], frontEnds: [hub], mqtt: mqtt,
             logger: Logger(label: "test"))

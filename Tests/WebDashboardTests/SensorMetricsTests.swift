@@ -39,6 +39,22 @@ import WebDashboard
         "Thuis/device/hall/door/tamper": "off", "Thuis/device/hall/door/battery": "80",
     ]
 
+    /// A lock's state: `thuis_device_locked` 1 when locked, `thuis_device_jammed` 1 while jammed.
+    @Test func aLockIsLockedAndJammedGauges() async {
+        let lock = BridgeInventory.Device(
+            descriptor: DeviceDescriptor(
+                address: DeviceAddress(room: "hall", name: "door"), kind: .lock, source: .zwave(node: 7, instance: nil))
+        )
+        let metrics = DashboardMetrics()
+        for (state, locked, jammed) in [("locked", "1.0", "0.0"), ("unlocked", "0.0", "0.0"), ("jammed", "0.0", "1.0")]
+        {
+            let text = await exposition(metrics, [lock], ["Thuis/device/hall/door": state])
+            #expect(text.contains(#"thuis_device_locked{id="zwave_7"} \#(locked)"#), "\(state): \(text)")
+            #expect(text.contains(#"thuis_device_jammed{id="zwave_7"} \#(jammed)"#), "\(state): \(text)")
+            #expect(!text.contains("thuis_device_on{"), "\(text)")
+        }
+    }
+
     @Test func readingsAndBatteriesAreGaugesByRoomNameAndKind() async {
         let metrics = DashboardMetrics()
         let text = await exposition(metrics, [Self.multiSensor, Self.doorSensor], Self.readings)

@@ -230,6 +230,14 @@ extension EmulatorSerialSuite {
             #expect(f.emulator.level(node: 7) == 0x00)
             #expect(f.emulator.execute("lock 7 lock") == "ok")
             #expect(reports(f, from: 7) == [[0x62, 0x03, 0xFF, 0x00, 0x05, 0xFE, 0xFE]])
+            // Jammed: Notification access control "lock jammed" (11), and so its Notification Get, until it moves.
+            #expect(exchange(f, 7, [0x71, 0x01, 0x06]).commands == [[0x71, 0x02, 0x06, 0x02, 0x1E, 0x08]])
+            #expect(f.emulator.execute("lock 7 jam") == "ok")
+            #expect(reports(f, from: 7) == [[0x71, 0x05, 0x00, 0x00, 0x00, 0xFF, 0x06, 0x0B, 0x00]])
+            #expect(exchange(f, 7, [0x71, 0x04, 0x00, 0x06]).commands.first?[7] == 0x0B)
+            #expect(exchange(f, 7, [0x62, 0x01, 0xFF]).commands == [[0x62, 0x03, 0xFF, 0x00, 0x05, 0xFE, 0xFE]])
+            #expect(exchange(f, 7, [0x71, 0x04, 0x00, 0x06]).commands.first?[7] == 0x00)
+            #expect(f.emulator.execute("lock 7 open").hasPrefix("error"))
         }
 
         @Test func theSensorsKindsLoadFromTOML() throws {

@@ -54,7 +54,7 @@ extension StatePublisher {
         -> [(String, String)]
     {
         var payloads: [(String, String)] = []
-        if state.isOn != nil || state.level != nil {
+        if state.isOn != nil || state.level != nil || state.lock != nil {
             payloads.append((topics.state, statePayload(state, kind: device.kind)))
         }
         if device.kind == .cover, let movement = ZWaveCoverMapping.movement(level: state.level, target: state.target) {
@@ -116,6 +116,7 @@ extension StatePublisher {
         case .cover: String(ZWaveCoverMapping.position(level: state.level ?? 0))
         case .binarySwitch, .socket: state.isOn == true ? "on" : "off"
         case .tv: state.isOn.map { $0 ? "on" : "standby" } ?? "unknown"
+        case .lock: state.lock?.rawValue ?? "unknown"
         // A sensor device has no state topic (``statePayloads(_:of:topics:)`` never asks).
         case .sensor: ""
         }

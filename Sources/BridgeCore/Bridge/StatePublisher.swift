@@ -169,6 +169,7 @@ struct StatePublisher: Sendable {
                 state.isOn = level > 0
                 if level > 0 { state.lastOnLevel = level }
             case .target(let target): state.target = target
+            case .lock(let lock): state.lock = lock
             // One format from the first report: a later report keeps the precision the first one was published with.
             case .power(let watts): state.power = Self.keepingPrecision(of: state.power, watts)
             case .energy(let kWh): state.energy = Self.keepingPrecision(of: state.energy, kWh)
@@ -194,6 +195,9 @@ struct StatePublisher: Sendable {
             if after.target == nil { publishMovement(of: device, after, into: &out) }
         case .target:
             publishMovement(of: device, after, into: &out)
+        case .lock:
+            guard device.kind == .lock, after.lock != before.lock || !published.contains(topics.state) else { return }
+            publishState(topics.state, Self.statePayload(after, kind: device.kind), into: &out)
         case .power:
             guard let power = after.power, after.power != before.power || !published.contains(topics.power) else {
                 return

@@ -10,6 +10,7 @@ extension DeviceCommand {
         case .toggle: (topics.set, "toggle")
         case .level(let level): (topics.set, String(level))
         case .stop: (topics.set, "stop")
+        case .setLocked(let locked): (topics.set, locked ? "lock" : "unlock")
         case .refresh: (topics.get, "")
         case .volume(let volume): (topics.volumeSet, volume.description)
         case .mute(let mute): (topics.muteSet, mute.rawValue)
@@ -19,13 +20,19 @@ extension DeviceCommand {
 
     /// Why this command cannot go to `device`, nil when it can: a level for a dimmer or cover only (0...99), `stop`
     /// for a cover only, which takes no on, off or toggle; volume, mute and input for a TV only, a volume of 0...100,
-    /// an input as a physical address `a.b.c.d`.
+    /// an input as a physical address `a.b.c.d`; `lock` and `unlock` for a lock only, which takes nothing else.
     public func refusal(for device: DeviceDescriptor) -> CommandRefusal? {
         switch self {
         case .refresh:
             return nil
+        case .setLocked:
+            return device.kind == .lock ? nil : CommandRefusal("a \(device.kind.rawValue) has no lock; only a lock")
         case .on, .off, .toggle:
-            return device.kind == .cover ? CommandRefusal(PayloadParser.coverCommands) : nil
+            switch device.kind {
+            case .cover: return CommandRefusal(PayloadParser.coverCommands)
+            case .lock: return CommandRefusal(PayloadParser.lockCommands)
+            default: return nil
+            }
         case .stop:
             return device.kind == .cover ? nil : CommandRefusal("a \(device.kind.rawValue) has no stop; only a cover")
         case .level(let level):

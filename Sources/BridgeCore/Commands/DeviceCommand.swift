@@ -10,6 +10,8 @@ public enum DeviceCommand: Sendable, Equatable, CustomStringConvertible {
     case level(Int)
     /// Stop a moving cover where it is.
     case stop
+    /// Lock (`true`) or unlock (`false`) a door lock.
+    case setLocked(Bool)
     /// Re-read the device from the hardware and republish (`/get`).
     case refresh
     /// Volume: one step up or down, or an absolute level `0`..`100`.
@@ -26,6 +28,7 @@ public enum DeviceCommand: Sendable, Equatable, CustomStringConvertible {
         case .toggle: "toggle"
         case .level(let level): "level \(level)"
         case .stop: "stop"
+        case .setLocked(let locked): locked ? "lock" : "unlock"
         case .refresh: "refresh"
         case .volume(let volume): "volume \(volume)"
         case .mute(let mute): "mute \(mute)"
@@ -37,7 +40,7 @@ public enum DeviceCommand: Sendable, Equatable, CustomStringConvertible {
     /// an older one, a cover's `stop` a waiting `open`; a volume command does not replace a power command).
     public var channel: CommandChannel {
         switch self {
-        case .on, .off, .toggle, .level, .stop: .power
+        case .on, .off, .toggle, .level, .stop, .setLocked: .power
         case .refresh: .refresh
         case .volume: .volume
         case .mute: .mute

@@ -17,6 +17,10 @@ public enum PayloadParser {
             throw PayloadError("a sensor takes no commands; its readings are on <device>/<sensor>")
         case (.cover, _):
             return try coverCommand(word)
+        case (.lock, "lock"): return .setLocked(true)
+        case (.lock, "unlock"): return .setLocked(false)
+        case (.lock, _):
+            throw PayloadError("unknown command \"\(printable(word))\"; \(lockCommands)")
         case (_, "on"): return .on
         case (_, "off"): return .off
         case (_, "toggle"): return .toggle
@@ -36,6 +40,9 @@ public enum PayloadParser {
             throw PayloadError("unknown command \"\(printable(word))\"; a \(kind.rawValue) takes on, off or toggle")
         }
     }
+
+    /// What a lock's `/set` takes, as the reason for a payload it does not.
+    static let lockCommands = "a lock takes lock or unlock"
 
     /// What a cover's `/set` takes, as the reason for a payload it does not.
     static let coverCommands = "a cover takes open, close, stop or a position 0..100 (% open)"

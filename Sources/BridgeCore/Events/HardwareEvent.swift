@@ -36,6 +36,8 @@ public enum HardwareEvent: Sendable {
         case level(Int)
         /// The level the device heads for (`0`..`99`): a moving cover's goal, its level when it stands.
         case target(Int)
+        /// A door lock's state: locked or unlocked (its Door Lock report), jammed (its notification).
+        case lock(LockState)
         case power(DeviceState.Measurement)
         case energy(DeviceState.Measurement)
         case volume(Int)

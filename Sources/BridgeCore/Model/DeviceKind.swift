@@ -15,4 +15,7 @@ public enum DeviceKind: String, Sendable, Hashable, Codable, CaseIterable {
     /// the position `0`..`100` (% open), `<device>/movement` `opening`/`closing`/`stopped`; `/set` takes `open`,
     /// `close`, `stop` or a position.
     case cover
+    /// A door lock (Door Lock command class, ``ZWaveLockMapping``): state `locked`/`unlocked`/`jammed`; `/set` takes
+    /// `lock` or `unlock`.
+    case lock
 }

@@ -7,6 +7,8 @@ public struct DeviceState: Sendable, Equatable {
     /// The level a motor heads for, as the device reports it (Switch Multilevel v4's target value): with `level`, a
     /// cover's movement (``ZWaveCoverMapping/movement(level:target:)``).
     public var target: Int?
+    /// A door lock's bolt (``DeviceKind/lock``), nil before its first report.
+    public var lock: LockState?
     /// The last non-zero dimmer level, restored by `on`.
     public var lastOnLevel: Int?
     /// Watts and kWh, with the device's precision (decimals).

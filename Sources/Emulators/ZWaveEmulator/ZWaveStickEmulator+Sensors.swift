@@ -93,6 +93,12 @@ extension ZWaveStickEmulator {
         act(node, as: DoorLockNode.self) { $0.setLocked(locked) }
     }
 
+    /// A door lock's bolt jams: it reports "lock jammed" until it is locked or unlocked again.
+    @discardableResult
+    public func jamLock(node: UInt8) -> Bool {
+        act(node, as: DoorLockNode.self) { $0.jam() }
+    }
+
     /// Executes the control lines of these kinds (see `execute(_:)`); nil for another verb.
     func executeSensorLine(_ verb: String, _ args: [String]) -> String? {
         func node(_ i: Int) -> UInt8? { i < args.count ? UInt8(args[i]) : nil }
@@ -137,8 +143,11 @@ extension ZWaveStickEmulator {
             guard let n = node(0) else { return "error: wake <node>" }
             return result(wake(node: n), "sleeping node")
         case "lock":
-            guard let n = node(0), ["lock", "unlock"].contains(word(1)) else { return "error: lock <node> lock|unlock" }
-            return result(setLocked(node: n, word(1) == "lock"), "door lock")
+            guard let n = node(0), ["lock", "unlock", "jam"].contains(word(1)) else {
+                return "error: lock <node> lock|unlock|jam"
+            }
+            let done = word(1) == "jam" ? jamLock(node: n) : setLocked(node: n, word(1) == "lock")
+            return result(done, "door lock")
         default:
             return nil
         }

@@ -2,7 +2,7 @@
 // data-topic="<prefix>/device/<room>/<name>" and data-state="<its retained state payload>", kept live.
 import { h, label, throttle } from "./ui.js";
 
-const KIND_ORDER = { dimmer: 0, switch: 1, socket: 2, cover: 3, tv: 4, sensor: 5 };
+const KIND_ORDER = { dimmer: 0, switch: 1, socket: 2, cover: 3, lock: 4, tv: 5, sensor: 6 };
 
 /// A sensor's name on a tile, in the inventory's order of sensors.
 const SENSOR_NAMES = {
@@ -211,6 +211,28 @@ const KINDS = {
         if (payload === undefined) return "…";
         return movement === "opening" || movement === "closing" ? `${movement} ${position}%`
           : position === 0 ? "closed" : position === 100 ? "open" : `${position}% open`;
+      },
+    };
+  },
+
+  /// A door lock: lock and unlock; the header shows locked, unlocked or jammed. Unlocking is the admin's (the
+  /// bridge refuses it from the control token): a control dashboard shows unlock disabled.
+  lock(store, device, controls) {
+    const base = device.topic;
+    const name = label(device.name);
+    const admin = store.role === "admin";
+    const buttons = ["lock", "unlock"].map((command) => h("button", {
+      class: "toggle", type: "button", dataset: { command }, "aria-label": `${command} ${name}`,
+      disabled: command === "unlock" && !admin,
+      title: command === "unlock" && !admin ? "unlocking needs the admin token" : undefined,
+      onclick: () => store.command(base, command),
+    }, command));
+    controls.append(h("div", { class: "row" }, buttons));
+    return {
+      update(payload) {
+        buttons[0].classList.toggle("on", payload === "locked");
+        buttons[0].setAttribute("aria-pressed", String(payload === "locked"));
+        return payload ?? "…";
       },
     };
   },

@@ -21,20 +21,23 @@ final class DeviceAnnouncements {
         self.router = router
     }
 
-    /// A Switch Multilevel or Switch Binary value tells what a device is (a Switch Multilevel makes it
-    /// `multilevel`: a dimmer, or a cover on a motor-control node), an electric Meter value that the node's devices
-    /// are metered; nodes not in devices.toml appear as `unassigned/node<N>[_<instance>]`.
+    /// A Switch Multilevel, Switch Binary or Door Lock value tells what a device is (a Switch Multilevel makes it
+    /// `multilevel`: a dimmer, or a cover on a motor-control node; a Door Lock a lock), an electric Meter value that
+    /// the node's devices are metered; nodes not in devices.toml appear as `unassigned/node<N>[_<instance>]`.
     func identify(_ value: ZWaveValue, multilevel: DeviceKind = .dimmer) {
         let id = value.id
         let node = Int(id.node.rawValue)
         guard value.id.index == 0 || id.commandClass == CommandClass.meter else { return }
         let nodeConfigured = configured.contains { $0.node == node }
         switch id.commandClass {
-        case CommandClass.switchMultilevel, CommandClass.switchBinary:
+        case CommandClass.switchMultilevel, CommandClass.switchBinary, CommandClass.doorLock:
             let multiChannel = id.commandClass == CommandClass.switchBinary && id.instance > 1
             let kind: DeviceKind =
-                id.commandClass == CommandClass.switchMultilevel
-                ? multilevel : (multiChannel ? .socket : .binarySwitch)
+                switch id.commandClass {
+                case CommandClass.switchMultilevel: multilevel
+                case CommandClass.doorLock: .lock
+                default: multiChannel ? .socket : .binarySwitch
+                }
             if nodeConfigured {
                 let source = DeviceSource.zwave(node: node, instance: Int(id.instance))
                 if identified.insert(source).inserted || kinds[source] == .sensor {

@@ -27,6 +27,8 @@ extension ZWaveBackend {
         do {
             if case .level(let level) = command {
                 try await driver.setLevel(node: node, instance: instance, level: UInt8(clamping: level))
+            } else if case .setLocked(let locked) = command {
+                try await driver.setLocked(node: node, instance: instance, locked: locked)
             } else {
                 try await driver.setSwitch(node: node, instance: instance, on: command == .on)
             }
@@ -36,12 +38,14 @@ extension ZWaveBackend {
         return PendingConfirmation(key: key, before: before)
     }
 
-    /// The value a level (Switch Multilevel) or switch (Switch Binary) command sets; nil for other commands.
+    /// The value a level (Switch Multilevel), switch (Switch Binary) or lock (Door Lock) command sets; nil for other
+    /// commands.
     nonisolated static func setKey(_ command: DeviceCommand, node: NodeID, instance: UInt8) -> ZWaveValueKey? {
         let commandClass: UInt8
         switch command {
         case .level: commandClass = CommandClass.switchMultilevel
         case .on, .off: commandClass = CommandClass.switchBinary
+        case .setLocked: commandClass = CommandClass.doorLock
         default: return nil
         }
         return ZWaveValueKey(node: node, commandClass: commandClass, instance: instance, index: 0)
@@ -73,7 +77,7 @@ extension ZWaveBackend {
         }
         await awaitValue(for: command, node: node, instance: instance)
         switch command {
-        case .level:
+        case .level, .setLocked:
             if let sent = try await set(command, node: node, instance: instance) {
                 await confirm(sent)
             }
@@ -89,7 +93,10 @@ extension ZWaveBackend {
             if await quirk.refresh(node, instance: instance) { return }
             for id in await driver.valueIDs(node: node)
             where id.instance == instance
-                && [CommandClass.switchMultilevel, CommandClass.switchBinary, CommandClass.meter].contains(
+                && [
+                    CommandClass.switchMultilevel, CommandClass.switchBinary, CommandClass.meter, CommandClass.doorLock,
+                ]
+                .contains(
                     id.commandClass)
             {
                 try? await driver.refresh(id)

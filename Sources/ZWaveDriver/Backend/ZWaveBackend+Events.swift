@@ -179,8 +179,14 @@ extension ZWaveBackend {
     }
 
     /// The state update a value stands for: a dimmer's level (a cover's position), the level a Switch Multilevel v4
-    /// heads for, a switch, a meter's W or kWh; `nil` for the rest.
+    /// heads for, a switch, a meter's W or kWh, a lock's state (``ZWaveLockMapping``); `nil` for the rest.
     nonisolated static func stateUpdate(_ value: ZWaveValue) -> HardwareEvent.StateUpdate? {
+        let described = sensorValue(value)
+        if let lock = ZWaveLockMapping.state(
+            commandClass: described.commandClass, index: described.index, reading: described.reading)
+        {
+            return .lock(lock)
+        }
         switch (value.id.commandClass, value.id.index, value.content) {
         case (CommandClass.switchMultilevel, 0, .byte(let level)): return .level(Int(min(level, 99)))
         case (CommandClass.switchMultilevel, ZWaveCoverMapping.targetValueIndex, .byte(let target)):

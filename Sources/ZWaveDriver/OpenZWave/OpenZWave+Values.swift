@@ -21,11 +21,25 @@ extension OpenZWave {
 
     /// Switches a binary switch or socket (Switch Binary 0x25, index 0). Wraps `zw_value_set_bool`.
     public func setSwitch(node: NodeID, instance: UInt8 = 1, on: Bool) throws(ZWaveError) {
-        let key = ZWaveValueKey(node: node, commandClass: CommandClass.switchBinary, instance: instance, index: 0)
-        let id = try knownValue(key, call: "OpenZWave.setSwitch")
-        let manager = try requireManager("OpenZWave.setSwitch", node: node)
+        try setBool(
+            ZWaveValueKey(node: node, commandClass: CommandClass.switchBinary, instance: instance, index: 0), on,
+            call: "OpenZWave.setSwitch")
+    }
+
+    /// Locks or unlocks a door lock (Door Lock 0x62, index 0 "Locked"): OpenZWave sends Door Lock Operation Set,
+    /// secured (0xFF) or unsecured (0x00), beaming a FLiRS lock awake. Wraps `zw_value_set_bool`.
+    public func setLocked(node: NodeID, instance: UInt8 = 1, locked: Bool) throws(ZWaveError) {
+        try setBool(
+            ZWaveValueKey(node: node, commandClass: CommandClass.doorLock, instance: instance, index: 0), locked,
+            call: "OpenZWave.setLocked")
+    }
+
+    /// Sets the known bool value at `key` (`zw_value_set_bool`); `call` names the caller in errors.
+    private func setBool(_ key: ZWaveValueKey, _ value: Bool, call: String) throws(ZWaveError) {
+        let id = try knownValue(key, call: call)
+        let manager = try requireManager(call, node: key.node)
         var c = id.cValue
-        try ZWaveError.check(zw_value_set_bool(manager, &c, on), call: "zw_value_set_bool", node: node)
+        try ZWaveError.check(zw_value_set_bool(manager, &c, value), call: "zw_value_set_bool", node: key.node)
     }
 
     /// Writes any value (`zw_value_set_*`, Manager::SetValue / SetValueListSelection).

@@ -1,33 +1,17 @@
 import BridgeCore
-import Logging
 import TestSupport
 import Testing
 
 /// Covers through the bridge over fakes: the kind comes from the hardware, the position (% open) is the state, the
 /// movement follows the level and the target the device reports, and `/set` takes open, close, stop or a position.
 @Suite struct BridgeCoverTests {
-    /// devices.toml's `node = 4, room = "living", name = "shutter"`: the configuration's first guess (a dimmer).
-    let shutter = DeviceDescriptor(
-        address: DeviceAddress(room: "living", name: "shutter"), kind: .dimmer, source: .zwave(node: 4, instance: nil),
-        kindKnown: false)
+    /// devices.toml's `node = 4, room = "living", name = "shutter"`.
+    let shutter = configuredZWaveDevice(room: "living", name: "shutter", node: 4)
     let node = DeviceSource.zwave(node: 4, instance: 1)
     let base = "Thuis/device/living/shutter"
 
     func withBridge(_ body: @Sendable (Bridge, FakeMQTTPort, FakeDeviceBackend) async throws -> Void) async throws {
-        let mqtt = FakeMQTTPort()
-        let zwave = FakeDeviceBackend(adapter: .zwave)
-        let bridge = Bridge(
-            identity: BridgeIdentity(name: "living"), devices: [shutter], scenes: [], backends: [zwave], mqtt: mqtt,
-            logger: Logger(label: "test"))
-        await bridge.start()
-        await bridge.apply(.adapterAvailability(adapter: .zwave, online: true, reason: ""))
-        await bridge.apply(.identified(node, kind: .cover, metered: false))
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask { await bridge.runCommandQueue() }
-            try await body(bridge, mqtt, zwave)
-            await bridge.shutdown()
-            try await group.waitForAll()
-        }
+        try await withOneDeviceBridge(shutter, identifiedAs: .cover, body)
     }
 
     func set(_ topic: String, _ payload: String) -> InboundMessage {

@@ -46,6 +46,17 @@ import Testing
         #expect(throws: PayloadError.self) { try PayloadParser.deviceCommand(bytes("stop"), kind: .dimmer) }
     }
 
+    /// A lock takes lock and unlock (any case), nothing else.
+    @Test func lockTakesLockAndUnlock() throws {
+        #expect(try PayloadParser.deviceCommand(bytes("lock"), kind: .lock) == .setLocked(true))
+        #expect(try PayloadParser.deviceCommand(bytes(" Unlock\n"), kind: .lock) == .setLocked(false))
+        for payload in ["on", "off", "toggle", "open", "1", "locked"] {
+            #expect(throws: PayloadError("unknown command \"\(payload)\"; a lock takes lock or unlock")) {
+                try PayloadParser.deviceCommand(Array(payload.utf8), kind: .lock)
+            }
+        }
+    }
+
     @Test func oversizedPayloadIsRefusedBeforeDecoding() {
         let megabyte = [UInt8](repeating: 0x31, count: 1 << 20)
         #expect(throws: PayloadError("payload too long (1048576 bytes; at most 64)")) {

@@ -83,6 +83,8 @@ import Testing
         let mutator = FuzzMutator(
             dictionary: [
                 "on", "off", "toggle", "standby", "up", "down", "hdmi1", "chromecast", ".", "0", "99", "100", " ",
+                "lock",
+                "unlock",
             ],
             maximumLength: 300)
         let inputs = ["HDMI1": "1.0.0.0", "Chromecast": "2.0.0.0", "Tuner": "3.1.0.0"]
@@ -91,7 +93,7 @@ import Testing
         let summary = FuzzRun(target: "payloads", corpus: corpus, mutator: mutator, iterations: 20_000).run { bytes in
             var outcome = ""
             let shown = String(decoding: bytes.prefix(80), as: UTF8.self)
-            for kind in [DeviceKind.dimmer, .binarySwitch, .socket, .tv, .cover] {
+            for kind in [DeviceKind.dimmer, .binarySwitch, .socket, .tv, .cover, .lock] {
                 do throws(PayloadError) {
                     let command = try PayloadParser.deviceCommand(bytes, kind: kind)
                     if bytes.count > PayloadParser.maximumLength { fail("accepted \(bytes.count) bytes") }
@@ -100,8 +102,10 @@ import Testing
                         if ![.dimmer, .cover].contains(kind) || !(0...99).contains(level) {
                             fail("\(kind) level \(level) from \(shown)")
                         }
-                    case .on, .off, .toggle: if kind == .cover { fail("cover got \(command) from \(shown)") }
+                    case .on, .off, .toggle:
+                        if [.cover, .lock].contains(kind) { fail("\(kind) got \(command) from \(shown)") }
                     case .stop: if kind != .cover { fail("\(kind) got stop from \(shown)") }
+                    case .setLocked: if kind != .lock { fail("\(kind) got \(command) from \(shown)") }
                     default: fail("\(kind) got \(command) from \(shown)")
                     }
                     outcome += "ok:\(Self.kind("\(command)"))|"
