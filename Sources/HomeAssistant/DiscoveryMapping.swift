@@ -199,6 +199,8 @@ public enum DiscoveryMapping {
                     add("switch", "switch", own, Self.onOffSwitch(topics, outlet: descriptor.kind == .socket))
                 case .cover:
                     add("cover", "cover", own, Self.cover(topics))
+                case .thermostat:
+                    add("climate", "climate", own, DiscoveryMapping.climate(descriptor, topics))
                 case .tv, .sensor:
                     break  // a sensor device is its sensors' entities (below)
                 }

@@ -22,6 +22,12 @@ enum Binding: Sendable {
     case tampered
     /// StatusLowBattery: the device's `battery_low` (the bridge's verdict at `[zwave] low_battery`).
     case lowBattery
+    /// A thermostat's CurrentHeatingCoolingState, TargetHeatingCoolingState, TargetTemperature and
+    /// TemperatureDisplayUnits.
+    case currentHeatingCooling
+    case targetHeatingCooling
+    case targetTemperature
+    case temperatureUnits
 }
 
 struct LayoutCharacteristic: Sendable {
@@ -50,8 +56,10 @@ struct LayoutAccessory: Sendable {
 ///
 /// - 1: Accessory Information (2 Identify, 3 Manufacturer, 4 Model, 5 Name, 6 SerialNumber, 7 FirmwareRevision);
 ///   the bridge's aid 1 adds 8: HAP Protocol Information (9 Version).
-/// - 10: the device's service: Lightbulb (11 On, 12 Brightness), Outlet (11 On, 12 OutletInUse) or Television
-///   (11 Active, 12 ActiveIdentifier, 13 ConfiguredName, 14 SleepDiscoveryMode).
+/// - 10: the device's service: Lightbulb (11 On, 12 Brightness), Outlet (11 On, 12 OutletInUse), Television
+///   (11 Active, 12 ActiveIdentifier, 13 ConfiguredName, 14 SleepDiscoveryMode) or Thermostat (11
+///   CurrentHeatingCoolingState, 12 TargetHeatingCoolingState, 13 CurrentTemperature, 14 TargetTemperature, 15
+///   TemperatureDisplayUnits; its temperature is no Temperature Sensor of its own).
 /// - 20: Television Speaker (21 Mute, 22 Volume, 23 VolumeControlType, 24 VolumeSelector).
 /// - 30 + 10 × button: a Stateless Programmable Switch for button S1 (40) or S2 (50), with +1
 ///   ProgrammableSwitchEvent; with both buttons, +2 ServiceLabelIndex and 30: Service Label (31
@@ -198,6 +206,8 @@ struct AccessoryLayout: Sendable {
                 break  // its sensors' services follow
             case .cover:
                 break  // no WindowCovering yet (issue 44): a cover is on MQTT and in Home Assistant only
+            case .thermostat:
+                services.append(Self.thermostat(device))
             }
             services += Self.sensors(of: device)
             services += Self.switches(
@@ -285,7 +295,11 @@ struct AccessoryLayout: Sendable {
     private static func sensors(of device: DeviceDescriptor) -> [LayoutService] {
         let tamper = device.sensors[.tamper] != nil
         let primary = device.kind == .sensor ? primarySensors.first { device.sensors[$0] != nil } : nil
-        var services = sensorServices.filter { device.sensors[$0.sensor] != nil }.map { entry in
+        // A thermostat's temperature is its Thermostat's CurrentTemperature.
+        let shown = sensorServices.filter {
+            device.sensors[$0.sensor] != nil && !(device.kind == .thermostat && $0.sensor == .temperature)
+        }
+        var services = shown.map { entry in
             LayoutService(
                 iid: entry.iid, type: entry.type, primary: entry.sensor == primary,
                 characteristics: [
@@ -305,6 +319,28 @@ struct AccessoryLayout: Sendable {
                     ]))
         }
         return services
+    }
+
+    /// A thermostat's Thermostat service: the modes it has of off, heat, cool and auto, the target temperature within
+    /// its setpoint's range (°C), its temperature sensor's reading.
+    static func thermostat(_ device: DeviceDescriptor) -> LayoutService {
+        let traits = device.thermostat ?? ThermostatTraits()
+        let modes = ThermostatStates.targetModes.filter { traits.offeredModes.contains($0.mode) }.map(\.value)
+        let range = ThermostatStates.celsiusRange(traits)
+        let step = traits.temperatureUnit == "°F" ? 0.1 : traits.step
+        return LayoutService(
+            iid: primaryIID, type: ServiceType.thermostat, primary: true,
+            characteristics: [
+                LayoutCharacteristic(iid: 11, type: .currentHeatingCoolingState, binding: .currentHeatingCooling),
+                LayoutCharacteristic(
+                    iid: 12, type: .targetHeatingCoolingState(modes.isEmpty ? [0, 1] : modes),
+                    binding: .targetHeatingCooling),
+                LayoutCharacteristic(iid: 13, type: .currentTemperature, binding: .sensor(.temperature)),
+                LayoutCharacteristic(
+                    iid: 14, type: .targetTemperature(minimum: range.lowerBound, maximum: range.upperBound, step: step),
+                    binding: .targetTemperature),
+                LayoutCharacteristic(iid: 15, type: .temperatureDisplayUnits, binding: .temperatureUnits),
+            ])
     }
 
     /// One Stateless Programmable Switch per button; with several, a Service Label and each one's index.

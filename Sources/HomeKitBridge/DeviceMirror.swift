@@ -15,6 +15,10 @@ struct DeviceMirror: Sendable, Equatable {
     var lastOnLevel: Int?
     /// Each sensor's payload (`21.5`, `on`, `open`).
     var sensors: [Sensor: String] = [:]
+    /// A thermostat's `mode`, `setpoint` and `operating_state` payloads.
+    var mode: String?
+    var setpoint: String?
+    var operatingState: String?
 
     /// One publication on a device topic, `nil` payloads for a cleared retained topic.
     enum Publication: Sendable, Equatable {
@@ -26,6 +30,9 @@ struct DeviceMirror: Sendable, Equatable {
         case mute(Bool?)
         case input(String?)
         case sensor(Sensor, String?)
+        case mode(String?)
+        case setpoint(String?)
+        case operatingState(String?)
     }
 
     /// The device and publication of `topic`, nil for a topic that is not a device topic the model follows
@@ -50,6 +57,9 @@ struct DeviceMirror: Sendable, Equatable {
         case "volume": publication = .volume(value.flatMap { Int($0) })
         case "mute": publication = .mute(value.map { $0 == "on" })
         case "input": publication = .input(value)
+        case "mode": publication = .mode(value)
+        case "setpoint": publication = .setpoint(value)
+        case "operating_state": publication = .operatingState(value)
         case let suffix:
             guard let sensor = Sensor(rawValue: String(suffix)) else { return nil }
             publication = .sensor(sensor, value)
@@ -70,6 +80,9 @@ struct DeviceMirror: Sendable, Equatable {
         case .mute(let value): muted = value
         case .input(let value): input = value
         case .sensor(let sensor, let value): sensors[sensor] = value
+        case .mode(let value): mode = value
+        case .setpoint(let value): setpoint = value
+        case .operatingState(let value): operatingState = value
         }
     }
 
@@ -96,6 +109,12 @@ struct DeviceMirror: Sendable, Equatable {
         case .tampered: .int(sensors[.tamper] == "on" ? 1 : 0)
         // The bridge's own verdict (`battery_low`, below `[zwave] low_battery`), as every front end shows it.
         case .lowBattery: .int(sensors[.batteryLow] == "on" ? 1 : 0)
+        case .currentHeatingCooling: .int(ThermostatStates.current(mode: mode, operatingState: operatingState))
+        case .targetHeatingCooling: .int(ThermostatStates.target(mode: mode))
+        case .targetTemperature:
+            .double(
+                ThermostatStates.targetTemperature(setpoint: setpoint, traits: device.thermostat ?? ThermostatTraits()))
+        case .temperatureUnits: .int(device.thermostat?.temperatureUnit == "°F" ? 1 : 0)
         }
     }
 

@@ -14,6 +14,8 @@ extension DeviceCommand {
         case .volume(let volume): (topics.volumeSet, volume.description)
         case .mute(let mute): (topics.muteSet, mute.rawValue)
         case .input(let name, let address): (topics.inputSet, name ?? address)
+        case .setpoint(let value): (topics.setpointSet, StatePublisher.number(value))
+        case .mode(let mode): (topics.modeSet, mode.rawValue)
         }
     }
 
@@ -24,12 +26,16 @@ extension DeviceCommand {
         switch self {
         case .refresh:
             return nil
+        case .setpoint, .mode:
+            return PayloadParser.thermostatRefusal(self, for: device)
         case .on, .off, .toggle:
+            if device.kind == .thermostat { return CommandRefusal(PayloadParser.thermostatCommands(device)) }
             return device.kind == .cover ? CommandRefusal(PayloadParser.coverCommands) : nil
         case .stop:
             return device.kind == .cover ? nil : CommandRefusal("a \(device.kind.rawValue) has no stop; only a cover")
         case .level(let level):
             guard device.kind == .dimmer || device.kind == .cover else {
+                if device.kind == .thermostat { return CommandRefusal(PayloadParser.thermostatCommands(device)) }
                 return CommandRefusal("a \(device.kind.rawValue) takes on, off or toggle, not a level")
             }
             return (0...99).contains(level)
@@ -56,6 +62,8 @@ extension PayloadParser {
         throws(PayloadError) -> DeviceCommand
     {
         switch route {
+        case .deviceSet where device.kind == .thermostat, .modeSet: return try thermostatMode(payload, device: device)
+        case .setpointSet: return try setpoint(payload, device: device)
         case .deviceSet: return try deviceCommand(payload, kind: device.kind)
         case .deviceGet, .bridgeRequest, .bridgeState, .deviceAvailability: return .refresh
         case .volumeSet, .muteSet, .inputSet:

@@ -17,6 +17,8 @@ public enum PayloadParser {
             throw PayloadError("a sensor takes no commands; its readings are on <device>/<sensor>")
         case (.cover, _):
             return try coverCommand(word)
+        case (.thermostat, _):
+            return try thermostatMode(word, traits: nil)
         case (_, "on"): return .on
         case (_, "off"): return .off
         case (_, "toggle"): return .toggle

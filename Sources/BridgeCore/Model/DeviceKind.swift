@@ -15,4 +15,7 @@ public enum DeviceKind: String, Sendable, Hashable, Codable, CaseIterable {
     /// the position `0`..`100` (% open), `<device>/movement` `opening`/`closing`/`stopped`; `/set` takes `open`,
     /// `close`, `stop` or a position.
     case cover
+    /// A thermostat (Thermostat Setpoint or Mode, ``ZWaveThermostatMapping``): state its mode, `<device>/setpoint`
+    /// and `<device>/mode` with their `/set`; `/set` takes a mode (or `on`, heat).
+    case thermostat
 }

@@ -51,6 +51,8 @@ import Testing
                     case .volumeSet(let address): rebuilt = topics.device(address).volumeSet
                     case .muteSet(let address): rebuilt = topics.device(address).muteSet
                     case .inputSet(let address): rebuilt = topics.device(address).inputSet
+                    case .setpointSet(let address): rebuilt = topics.device(address).setpointSet
+                    case .modeSet(let address): rebuilt = topics.device(address).modeSet
                     case .bridgeRequest(let command):
                         rebuilt = topics.request(command)
                         if !TopicScheme.isValidLevel(command) { failures.append("invalid command level in \(topic)") }
