@@ -93,6 +93,19 @@ struct DashboardSensorBrowserTests {
                     "wait_text", [("selector", .string(coverHeader)), ("contains", "closed")], timeout: 60)
                     == "closed")
             #expect(house.stick.level(node: 4) == 0)
+            // The radiator thermostat (node 5, unassigned): its header shows the mode and setpoint; + raises the
+            // setpoint by the device's step (0.5 °C), which reaches the emulated Spirit and comes back as its report.
+            let thermostat = "Thuis/device/unassigned/node5"
+            let thermostatHeader = "[data-topic=\"\(thermostat)\"] header .value"
+            #expect(
+                try await browser.text("wait_text", [("selector", .string(thermostatHeader)), ("contains", "20.0")])
+                    == "Heat · 20.0 °C")
+            try await browser.run(
+                "click", [("selector", .string("[data-topic=\"\(thermostat)\"] [data-command=\"raise\"]"))])
+            #expect(
+                try await browser.text("wait_text", [("selector", .string(thermostatHeader)), ("contains", "20.5")])
+                    == "Heat · 20.5 °C")
+            #expect(house.stick.thermostat(node: 5)?.setpoint == 20.5)
             try await Self.screenshot(browser, "sensor-tiles", width: 900, height: 700)
             try await Self.screenshot(browser, "sensor-tiles-phone", width: 390, height: 844)
 

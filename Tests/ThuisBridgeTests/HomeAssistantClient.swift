@@ -221,6 +221,7 @@ struct ExpectedEntity: Sendable, CustomStringConvertible {
     static let dimmerLight = zwave("2_light")
     static let fanSwitch = zwave("4_switch")
     static let shutterCover = zwave("7_cover")
+    static let radiatorClimate = zwave("8_climate")
 
     /// A metered Z-Wave device's power and energy sensors.
     static func meters(_ base: String, device: String) -> [ExpectedEntity] {
@@ -256,6 +257,19 @@ struct ExpectedEntity: Sendable, CustomStringConvertible {
         // The roller shutter: a cover of class shutter, metered.
         all.append(ExpectedEntity(uniqueID: shutterCover, domain: "cover", device: zwave("7"), deviceClass: "shutter"))
         all += meters(zwave("7"), device: zwave("7"))
+        // The radiator thermostat: a climate entity, its temperature and battery sensors.
+        all += [
+            ExpectedEntity(uniqueID: radiatorClimate, domain: "climate", device: zwave("8")),
+            ExpectedEntity(
+                uniqueID: zwave("8_temperature"), domain: "sensor", device: zwave("8"), deviceClass: "temperature",
+                stateClass: "measurement", unit: "°C"),
+            ExpectedEntity(
+                uniqueID: zwave("8_battery"), domain: "sensor", device: zwave("8"), deviceClass: "battery",
+                stateClass: "measurement", unit: "%", entityCategory: "diagnostic"),
+            ExpectedEntity(
+                uniqueID: zwave("8_battery_low"), domain: "binary_sensor", device: zwave("8"), deviceClass: "battery",
+                entityCategory: "diagnostic"),
+        ]
         for (role, domain) in [
             ("power", "switch"), ("input", "select"), ("volume", "number"), ("mute", "switch"),
             ("volume_up", "button"), ("volume_down", "button"),
