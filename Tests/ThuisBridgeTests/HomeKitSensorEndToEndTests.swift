@@ -8,10 +8,10 @@ import Testing
 import ZWaveEmulator
 
 /// Sensor accessories as a real HomeKit controller sees them: aiohomekit pairs with the real `thuis-bridge run` on
-/// the emulated `sensors` network (MultiSensor 6 node 2, door sensor node 3, both sleeping; real libopenzwave, real
-/// mosquitto, the real avahi-daemon), lists each sensor's service, reads the readings, receives an event when the
-/// emulated sensor senses something, and finds the same accessories after a start without OpenZWave's cache while
-/// the sensors sleep.
+/// the emulated `sensors` network (MultiSensor 6 node 2, door sensor node 3, both sleeping; radiator thermostat node
+/// 5; real libopenzwave, real mosquitto, the real avahi-daemon), lists each sensor's service, reads the readings,
+/// receives an event when the emulated sensor senses something, sets the thermostat's temperature and mode, and finds
+/// the same accessories after a start without OpenZWave's cache while the sensors sleep.
 @Suite(.endToEnd) struct HomeKitSensorEndToEndTests {
     /// HAP types: Temperature, Humidity, Light, Motion, Contact Sensor, Battery Service, and their characteristics.
     static let temperatureSensor = "8A"
@@ -28,9 +28,16 @@ import ZWaveEmulator
     static let statusTampered = "7A"
     static let batteryLevel = "68"
     static let lowBattery = "79"
+    /// Thermostat: CurrentHeatingCoolingState, TargetHeatingCoolingState, TargetTemperature, TemperatureDisplayUnits.
+    static let thermostat = "4A"
+    static let currentHeatingCooling = "F"
+    static let targetHeatingCooling = "33"
+    static let targetTemperature = "35"
+    static let displayUnits = "36"
 
     static let zwave = ConfigFixture.ZWave(devices: [
         .init(node: 2, room: "hall", name: "motion"), .init(node: 3, room: "hall", name: "door"),
+        .init(node: 5, room: "bedroom", name: "radiator"),
     ])
 
     @Test(.aiohomekit) func aiohomekitListsReadsAndFollowsTheSensors() async throws {
@@ -50,10 +57,13 @@ import ZWaveEmulator
                 return motion?["luminance"] != nil && motion?["motion"] != nil && motion?["tamper"] != nil
                     && motion?["battery"] != nil && door?["contact"] != nil && door?["tamper"] != nil
                     && door?["battery"] != nil
+                    && entries.contains { $0["name"] == "radiator" && $0["setpoint"]?["max"] == .double(28) }
             }
             for (device, suffix, text) in [
                 ("hall/motion", "/temperature", "21.5"), ("hall/motion", "/luminance", "120"),
                 ("hall/motion", "/battery", "90"), ("hall/door", "/battery", "80"),
+                ("bedroom/radiator", "/setpoint", "20.0"), ("bedroom/radiator", "/mode", "heat"),
+                ("bedroom/radiator", "/temperature", "19.50"),
             ] {
                 try await house.waitFor(device, suffix, text, timeout: .seconds(30))
             }
@@ -66,8 +76,8 @@ import ZWaveEmulator
     static func session(_ controller: HomeKitController, house: ZWaveHouse) async throws {
         try await controller.send(.object([("cmd", "pair"), ("pin", .string(HomeKitEndToEndTests.setupCode))]))
         let database = AccessoryDatabase(try await controller.send(.object([("cmd", "accessories")])))
-        // The bridge and the two sensors.
-        #expect(database.accessories.count == 3, "accessories: \(database.accessories.count)")
+        // The bridge, the two sensors and the thermostat.
+        #expect(database.accessories.count == 4, "accessories: \(database.accessories.count)")
         let motion = try #require(database.accessories.first { database.name(ofAccessory: $0) == "hall motion" })
         let door = try #require(database.accessories.first { database.name(ofAccessory: $0) == "hall door" })
         // The MultiSensor: temperature, humidity, light, motion and battery; its ultraviolet has no HomeKit service.
@@ -121,6 +131,8 @@ import ZWaveEmulator
         _ = try await controller.waitForEvent(battery, from: events) { $0 == .int(10) }
         _ = try await controller.waitForEvent(low, from: events) { $0 == .int(1) }
 
+        try await followThermostat(controller, database, house: house)
+
         // A start without OpenZWave's cache while the sensors sleep (their interviews cannot tell what they are):
         // the pairing file's memory serves the same accessories with the same services and ids.
         house.stopWaking()
@@ -141,11 +153,62 @@ import ZWaveEmulator
         var again: AccessoryDatabase?
         try await MQTTTestClient.poll(timeout: .seconds(60), "the two sensor accessories after the restart") {
             again = (try? await controller.send(.object([("cmd", "accessories")]))).map(AccessoryDatabase.init)
-            return again?.accessories.count == 3
+            return again?.accessories.count == 4
         }
         let restarted = try #require(again)
         #expect(Self.structure(restarted) == Self.structure(database), "\(Self.structure(restarted))")
         try await controller.send(.object([("cmd", "remove_pairing")]))
+    }
+
+    /// The radiator thermostat: a Thermostat (heat only: off and heat) with its temperature, setpoint and the device's
+    /// range and step, and its battery; a TargetTemperature write reaches the emulated Spirit as its setpoint, a
+    /// TargetHeatingCoolingState write as its mode, and their reports come back as events.
+    static func followThermostat(_ controller: HomeKitController, _ database: AccessoryDatabase, house: ZWaveHouse)
+        async throws
+    {
+        let radiator = try #require(database.accessories.first { database.name(ofAccessory: $0) == "bedroom radiator" })
+        #expect(Self.serviceTypes(radiator) == ["3E", thermostat, batteryService], "\(Self.serviceTypes(radiator))")
+        func id(_ characteristic: String) throws -> String {
+            try #require(database.id(service: thermostat, characteristic: characteristic, named: "bedroom radiator"))
+        }
+        let (current, target, temperature, setpoint, units) = (
+            try id(currentHeatingCooling), try id(targetHeatingCooling), try id(currentTemperature),
+            try id(targetTemperature), try id(displayUnits)
+        )
+        // The target temperature's metadata: the Spirit's 8-28 °C in 0.5 steps; the target state off and heat only.
+        let services = radiator["services"]?.items ?? []
+        let characteristics = services.flatMap { $0["characteristics"]?.items ?? [] }
+        let targetMetadata = characteristics.first { AccessoryDatabase.shortType($0["type"]) == targetTemperature }
+        #expect(targetMetadata?["minValue"] == .double(8) && targetMetadata?["maxValue"] == .double(28))
+        #expect(targetMetadata?["minStep"] == .double(0.5), "\(String(describing: targetMetadata))")
+        let stateMetadata = characteristics.first { AccessoryDatabase.shortType($0["type"]) == targetHeatingCooling }
+        #expect(stateMetadata?["valid-values"] == [0, 1], "\(String(describing: stateMetadata))")
+
+        let ids = [current, target, temperature, setpoint, units]
+        let read = try await controller.send(.object([("cmd", "get"), ("ids", .array(ids.map { .string($0) }))]))
+        func value(_ id: String) -> JSONValue? { read["values"]?[id]?["value"] }
+        #expect(value(current) == .int(1) && value(target) == .int(1), "read: \(read.serialized)")
+        #expect(value(temperature) == .double(19.5) && value(setpoint) == .double(20) && value(units) == .int(0))
+
+        let subscribed = try await controller.send(
+            .object([("cmd", "subscribe"), ("ids", .array([target, setpoint, current].map { .string($0) }))]))
+        #expect(subscribed["statuses"] == .object([]), "subscribe: \(subscribed.serialized)")
+        var events = controller.events.count
+        let put = try await controller.send(
+            .object([("cmd", "put"), ("values", .object([(setpoint, .double(22.5))]))]))
+        #expect(put["statuses"] == .object([]), "put: \(put.serialized)")
+        _ = try await controller.waitForEvent(setpoint, from: events) { $0 == .double(22.5) }
+        #expect(house.stick.thermostat(node: 5)?.setpoint == 22.5)
+        events = controller.events.count
+        _ = try await controller.send(.object([("cmd", "put"), ("values", .object([(target, .int(0))]))]))
+        _ = try await controller.waitForEvent(target, from: events) { $0 == .int(0) }
+        _ = try await controller.waitForEvent(current, from: events) { $0 == .int(0) }
+        #expect(house.stick.thermostat(node: 5)?.mode == 0)
+        // Out of the device's range: refused, nothing sent.
+        let refused = try await controller.send(
+            .object([("cmd", "put"), ("values", .object([(setpoint, .double(30))]))]))
+        #expect(refused["statuses"] != .object([]), "put: \(refused.serialized)")
+        #expect(house.stick.thermostat(node: 5)?.setpoint == 22.5)
     }
 
     /// Each accessory's aid with its services' types and instance ids and their characteristics' ids

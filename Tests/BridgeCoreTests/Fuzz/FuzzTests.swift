@@ -84,7 +84,8 @@ import Testing
         #expect(corpus.count >= 20)
         let mutator = FuzzMutator(
             dictionary: [
-                "on", "off", "toggle", "standby", "up", "down", "hdmi1", "chromecast", ".", "0", "99", "100", " ",
+                "on", "off", "toggle", "standby", "heat", "eco", "up", "down", "hdmi1", "chromecast", ".", "0", "99",
+                "100", " ",
             ],
             maximumLength: 300)
         let inputs = ["HDMI1": "1.0.0.0", "Chromecast": "2.0.0.0", "Tuner": "3.1.0.0"]
@@ -93,7 +94,7 @@ import Testing
         let summary = FuzzRun(target: "payloads", corpus: corpus, mutator: mutator, iterations: 20_000).run { bytes in
             var outcome = ""
             let shown = String(decoding: bytes.prefix(80), as: UTF8.self)
-            for kind in [DeviceKind.dimmer, .binarySwitch, .socket, .tv, .cover] {
+            for kind in [DeviceKind.dimmer, .binarySwitch, .socket, .tv, .cover, .thermostat] {
                 do throws(PayloadError) {
                     let command = try PayloadParser.deviceCommand(bytes, kind: kind)
                     if bytes.count > PayloadParser.maximumLength { fail("accepted \(bytes.count) bytes") }
@@ -102,8 +103,10 @@ import Testing
                         if ![.dimmer, .cover].contains(kind) || !(0...99).contains(level) {
                             fail("\(kind) level \(level) from \(shown)")
                         }
-                    case .on, .off, .toggle: if kind == .cover { fail("cover got \(command) from \(shown)") }
+                    case .on, .off, .toggle:
+                        if [.cover, .thermostat].contains(kind) { fail("\(kind) got \(command) from \(shown)") }
                     case .stop: if kind != .cover { fail("\(kind) got stop from \(shown)") }
+                    case .mode: if kind != .thermostat { fail("\(kind) got \(command) from \(shown)") }
                     default: fail("\(kind) got \(command) from \(shown)")
                     }
                     outcome += "ok:\(Self.kind("\(command)"))|"
