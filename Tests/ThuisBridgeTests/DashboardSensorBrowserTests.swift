@@ -106,7 +106,16 @@ struct DashboardSensorBrowserTests {
                 try await browser.text("wait_text", [("selector", .string(thermostatHeader)), ("contains", "20.5")])
                     == "Heat · 20.5 °C")
             #expect(house.stick.thermostat(node: 5)?.setpoint == 20.5)
-            try await Self.screenshot(browser, "sensor-tiles", width: 900, height: 700)
+            // Its mode selector: eco reaches the Spirit as Energy Save Heat (11), and the header follows.
+            let modeSelector = "[data-topic=\"\(thermostat)\"] select"
+            _ = try await browser.run(
+                "script",
+                [("source", .string(DashboardMapBrowserTests.choose)), ("args", [.string(modeSelector), "eco"])])
+            #expect(
+                try await browser.text("wait_text", [("selector", .string(thermostatHeader)), ("contains", "Eco")])
+                    == "Eco · 20.5 °C")
+            #expect(house.stick.thermostat(node: 5)?.mode == 0x0B)
+            try await Self.screenshot(browser, "sensor-tiles", width: 900, height: 1000)
             try await Self.screenshot(browser, "sensor-tiles-phone", width: 390, height: 844)
 
             // The node page shows the battery.
