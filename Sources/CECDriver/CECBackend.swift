@@ -185,7 +185,7 @@ public actor CECBackend: DeviceBackend {
                 }
                 try await switchInput(to: physical)
                 continuation.yield(.update(tvSource, .input(physical.description)))
-            case .toggle, .level, .stop, .setLocked:
+            case .toggle, .level, .stop, .setLocked, .setpoint, .mode:
                 throw CommandFailure("\(command) is not a TV command")
             }
         } catch let error as CECDriverError {

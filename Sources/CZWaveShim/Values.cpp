@@ -180,6 +180,16 @@ zw_status zw_value_list_values(zw_manager *m, const zw_value_id *v, int32_t *out
     });
 }
 
+zw_status zw_value_range(zw_manager *m, const zw_value_id *v, int32_t *out_min, int32_t *out_max) {
+    ZW_REQUIRE_MANAGER(m);
+    return guarded("Manager::GetValueMin/Max", [&] {
+        ZW_REQUIRE(v != nullptr && out_min != nullptr && out_max != nullptr, "NULL argument");
+        *out_min = m->manager->GetValueMin(toValueId(v));
+        *out_max = m->manager->GetValueMax(toValueId(v));
+        return ZW_OK;
+    });
+}
+
 zw_status zw_value_refresh(zw_manager *m, const zw_value_id *v) {
     ZW_VALUE_CALL("Manager::RefreshValue", m->manager->RefreshValue(toValueId(v)));
 }

@@ -201,6 +201,8 @@ public enum DiscoveryMapping {
                     add("cover", "cover", own, Self.cover(topics))
                 case .lock:
                     add("lock", "lock", own, Self.lock(topics))
+                case .thermostat:
+                    add("climate", "climate", own, DiscoveryMapping.climate(descriptor, topics))
                 case .tv, .sensor:
                     break  // a sensor device is its sensors' entities (below)
                 }

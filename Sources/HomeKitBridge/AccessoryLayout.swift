@@ -30,6 +30,12 @@ enum Binding: Sendable {
     case coverTarget
     case positionState
     case holdPosition
+    /// A thermostat's CurrentHeatingCoolingState, TargetHeatingCoolingState, TargetTemperature and
+    /// TemperatureDisplayUnits.
+    case currentHeatingCooling
+    case targetHeatingCooling
+    case targetTemperature
+    case temperatureUnits
 }
 
 struct LayoutCharacteristic: Sendable {
@@ -60,8 +66,10 @@ struct LayoutAccessory: Sendable {
 ///   the bridge's aid 1 adds 8: HAP Protocol Information (9 Version).
 /// - 10: the device's service: Lightbulb (11 On, 12 Brightness), Outlet (11 On, 12 OutletInUse), Television
 ///   (11 Active, 12 ActiveIdentifier, 13 ConfiguredName, 14 SleepDiscoveryMode), Window Covering (11
-///   CurrentPosition, 12 TargetPosition, 13 PositionState, 14 HoldPosition) or Lock Mechanism (11
-///   LockCurrentState, 12 LockTargetState).
+///   CurrentPosition, 12 TargetPosition, 13 PositionState, 14 HoldPosition), Lock Mechanism (11
+///   LockCurrentState, 12 LockTargetState) or Thermostat (11 CurrentHeatingCoolingState, 12
+///   TargetHeatingCoolingState, 13 CurrentTemperature, 14 TargetTemperature, 15 TemperatureDisplayUnits; its
+///   temperature is no Temperature Sensor of its own).
 /// - 20: Television Speaker (21 Mute, 22 Volume, 23 VolumeControlType, 24 VolumeSelector).
 /// - 30 + 10 × button: a Stateless Programmable Switch for button S1 (40) or S2 (50), with +1
 ///   ProgrammableSwitchEvent; with both buttons, +2 ServiceLabelIndex and 30: Service Label (31
@@ -217,6 +225,8 @@ struct AccessoryLayout: Sendable {
             case .lock:
                 services.append(
                     Self.service(.lockMechanism, [(.lockCurrentState, .lockCurrent), (.lockTargetState, .lockTarget)]))
+            case .thermostat:
+                services.append(Self.thermostat(device))
             }
             services += Self.sensors(of: device)
             services += Self.switches(
@@ -311,7 +321,11 @@ struct AccessoryLayout: Sendable {
     private static func sensors(of device: DeviceDescriptor) -> [LayoutService] {
         let tamper = device.sensors[.tamper] != nil
         let primary = device.kind == .sensor ? primarySensors.first { device.sensors[$0] != nil } : nil
-        var services = sensorServices.filter { device.sensors[$0.sensor] != nil }.map { entry in
+        // A thermostat's temperature is its Thermostat's CurrentTemperature.
+        let shown = sensorServices.filter {
+            device.sensors[$0.sensor] != nil && !(device.kind == .thermostat && $0.sensor == .temperature)
+        }
+        var services = shown.map { entry in
             LayoutService(
                 iid: entry.iid, type: entry.type, primary: entry.sensor == primary,
                 characteristics: [
@@ -331,6 +345,28 @@ struct AccessoryLayout: Sendable {
                     ]))
         }
         return services
+    }
+
+    /// A thermostat's Thermostat service: the modes it has of off, heat, cool and auto, the target temperature within
+    /// its setpoint's range (°C), its temperature sensor's reading.
+    static func thermostat(_ device: DeviceDescriptor) -> LayoutService {
+        let traits = device.thermostat ?? ThermostatTraits()
+        let modes = ThermostatStates.targetModes.filter { traits.offeredModes.contains($0.mode) }.map(\.value)
+        let range = ThermostatStates.celsiusRange(traits)
+        let step = traits.temperatureUnit == "°F" ? 0.1 : traits.step
+        return LayoutService(
+            iid: primaryIID, type: ServiceType.thermostat, primary: true,
+            characteristics: [
+                LayoutCharacteristic(iid: 11, type: .currentHeatingCoolingState, binding: .currentHeatingCooling),
+                LayoutCharacteristic(
+                    iid: 12, type: .targetHeatingCoolingState(modes.isEmpty ? [0, 1] : modes),
+                    binding: .targetHeatingCooling),
+                LayoutCharacteristic(iid: 13, type: .currentTemperature, binding: .sensor(.temperature)),
+                LayoutCharacteristic(
+                    iid: 14, type: .targetTemperature(minimum: range.lowerBound, maximum: range.upperBound, step: step),
+                    binding: .targetTemperature),
+                LayoutCharacteristic(iid: 15, type: .temperatureDisplayUnits, binding: .temperatureUnits),
+            ])
     }
 
     /// One Stateless Programmable Switch per button; with several, a Service Label and each one's index.

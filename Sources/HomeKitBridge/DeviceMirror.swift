@@ -21,6 +21,10 @@ struct DeviceMirror: Sendable, Equatable {
     var coverTarget: Int?
     /// A lock's LockTargetState: the last one written, else its state's.
     var lockTarget: Int?
+    /// A thermostat's `mode`, `setpoint` and `operating_state` payloads.
+    var mode: String?
+    var setpoint: String?
+    var operatingState: String?
 
     /// One publication on a device topic, `nil` payloads for a cleared retained topic.
     enum Publication: Sendable, Equatable {
@@ -33,6 +37,9 @@ struct DeviceMirror: Sendable, Equatable {
         case input(String?)
         case sensor(Sensor, String?)
         case movement(String?)
+        case mode(String?)
+        case setpoint(String?)
+        case operatingState(String?)
     }
 
     /// What a controller's write asks for, shown until the device's state tells otherwise.
@@ -64,6 +71,9 @@ struct DeviceMirror: Sendable, Equatable {
         case "mute": publication = .mute(value.map { $0 == "on" })
         case "input": publication = .input(value)
         case "movement": publication = .movement(value)
+        case "mode": publication = .mode(value)
+        case "setpoint": publication = .setpoint(value)
+        case "operating_state": publication = .operatingState(value)
         case let suffix:
             guard let sensor = Sensor(rawValue: String(suffix)) else { return nil }
             publication = .sensor(sensor, value)
@@ -87,6 +97,9 @@ struct DeviceMirror: Sendable, Equatable {
         case .mute(let value): muted = value
         case .input(let value): input = value
         case .sensor(let sensor, let value): sensors[sensor] = value
+        case .mode(let value): mode = value
+        case .setpoint(let value): setpoint = value
+        case .operatingState(let value): operatingState = value
         case .movement(let value):
             movement = value
             if value == "stopped" { coverTarget = nil }
@@ -142,6 +155,12 @@ struct DeviceMirror: Sendable, Equatable {
         case .coverPosition: .int(position)
         case .coverTarget: .int(targetPosition)
         case .positionState: .int(movement == "opening" ? 1 : movement == "closing" ? 0 : 2)
+        case .currentHeatingCooling: .int(ThermostatStates.current(mode: mode, operatingState: operatingState))
+        case .targetHeatingCooling: .int(ThermostatStates.target(mode: mode))
+        case .targetTemperature:
+            .double(
+                ThermostatStates.targetTemperature(setpoint: setpoint, traits: device.thermostat ?? ThermostatTraits()))
+        case .temperatureUnits: .int(device.thermostat?.temperatureUnit == "°F" ? 1 : 0)
         }
     }
 

@@ -117,6 +117,42 @@ struct CharacteristicType: Sendable {
     /// Write true: stop where it is.
     static let holdPosition = CharacteristicType(type: "6F", format: "bool", perms: ["pw"], metadata: [])
 
+    // MARK: Thermostat
+
+    /// 0: off, 1: heat, 2: cool.
+    static let currentHeatingCoolingState = CharacteristicType(
+        type: "F", format: "uint8", perms: readNotify, metadata: choices([0, 1, 2]))
+    /// 0: off, 1: heat, 2: cool, 3: auto; `modes` the values the device has (a radiator valve: off and heat).
+    static func targetHeatingCoolingState(_ modes: [Int]) -> CharacteristicType {
+        CharacteristicType(type: "33", format: "uint8", perms: readWriteNotify, metadata: choices(modes))
+    }
+    /// °C within the device's range (`minimum`...`maximum`, in `step`s).
+    static func targetTemperature(minimum: Double, maximum: Double, step: Double) -> CharacteristicType {
+        CharacteristicType(
+            type: "35", format: "float", perms: readWriteNotify,
+            metadata: [
+                ("minValue", .double(minimum)), ("maxValue", .double(maximum)), ("minStep", .double(step)),
+                ("unit", "celsius"),
+            ])
+    }
+    /// 0: Celsius, 1: Fahrenheit (the device's unit; a write is taken and changes nothing).
+    static let temperatureDisplayUnits = CharacteristicType(
+        type: "36", format: "uint8", perms: readWriteNotify, metadata: choices([0, 1]))
+
+    /// The accepted range of a float format, from its metadata.
+    var floatRange: ClosedRange<Double>? {
+        guard format == "float" else { return nil }
+        func number(_ key: String) -> Double? {
+            switch metadata.first(where: { $0.0 == key })?.1 {
+            case .int(let value)?: Double(value)
+            case .double(let value)?: value
+            default: nil
+            }
+        }
+        guard let minimum = number("minValue"), let maximum = number("maxValue"), minimum <= maximum else { return nil }
+        return minimum...maximum
+    }
+
     // MARK: Sensors, Battery Service
 
     /// °C, one decimal (a device reporting °F is converted). HAP's own range, 0-100, leaves out a frost outside; the
@@ -174,4 +210,5 @@ enum ServiceType {
     static let leakSensor = "83"
     static let smokeSensor = "87"
     static let batteryService = "96"
+    static let thermostat = "4A"
 }

@@ -84,6 +84,14 @@ struct WritePlan {
             intents.append((address, .coverTarget(position)))
         case (.holdPosition, .bool(let hold)):
             if hold { commands.append((address, .stop)) }
+        case (.targetHeatingCooling, .int(let target)):
+            guard let mode = ThermostatStates.mode(target: target) else { return statuses[id] = .invalidValue }
+            commands.append((address, .mode(mode)))
+        case (.targetTemperature, .double(let celsius)):
+            let unit = device.thermostat?.temperatureUnit ?? "°C"
+            commands.append((address, .setpoint(ThermostatStates.deviceValue(celsius: celsius, unit: unit))))
+        case (.temperatureUnits, _):
+            break  // the device's unit is what it is
         default:
             return statuses[id] = .invalidValue
         }
@@ -116,8 +124,18 @@ struct WritePlan {
         return statuses
     }
 
-    /// `value` as the type's format takes it (`.bool` or `.int`), nil when it is not one.
+    /// `value` as the type's format takes it (`.bool`, `.int`, or `.double` within a float's range), nil when it is
+    /// not one.
     static func accept(_ value: JSONValue, _ type: CharacteristicType) -> JSONValue? {
+        if let range = type.floatRange {
+            let number: Double
+            switch value {
+            case .int(let integer): number = Double(integer)
+            case .double(let double): number = double
+            default: return nil
+            }
+            return number.isFinite && range.contains(number) ? .double(number) : nil
+        }
         if type.format == "bool" {
             switch value {
             case .bool: return value

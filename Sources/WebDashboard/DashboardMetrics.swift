@@ -63,6 +63,11 @@ public final class DashboardMetrics: Sendable {
             "A sensor's reading, by kind (temperature, humidity, battery...) in the unit of its unit label; binary "
                 + "sensors (motion, contact...) 1 when active (open), else 0.")
     }
+    static var setpoint: MetricNameDescriptor {
+        name(
+            "device_setpoint", "",
+            "A thermostat's heating setpoint, in the unit of its unit label (°C or °F), by room and name.")
+    }
     static var commandDuration: MetricNameDescriptor {
         name(
             "command_duration", "seconds",
@@ -192,6 +197,10 @@ public final class DashboardMetrics: Sendable {
                     continue
                 }
                 gauge(Self.sensor, id + address + [("kind", sensor.rawValue), ("unit", unit)], value)
+            }
+            if let traits = descriptor.thermostat, let setpoint = scrape.retained[topics.setpoint].flatMap(Double.init)
+            {
+                gauge(Self.setpoint, id + address + [("unit", traits.temperatureUnit)], setpoint)
             }
         }
         if let statistics = scrape.networkStatistics {

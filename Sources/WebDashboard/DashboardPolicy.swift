@@ -16,7 +16,7 @@ public enum DashboardPolicy {
         case .success(let parsed):
             switch parsed {
             case .deviceSet(let device), .deviceGet(let device), .volumeSet(let device), .muteSet(let device),
-                .inputSet(let device):
+                .inputSet(let device), .setpointSet(let device), .modeSet(let device):
                 (route, address) = (parsed, device)
             case .bridgeRequest:
                 return .failure(

@@ -28,6 +28,7 @@ import Testing
         6: ["manufacturer": "FIBARO System", "product": "FGDW002 Door Opening Sensor 2"],
         8: ["manufacturer": "FIBARO System", "product": "FGR223 Roller Shutter Controller 3"],
         9: ["manufacturer": "Poly-control", "product": "Danalock V2 BTZE"],
+        10: ["manufacturer": "EUROtronic", "product": "EUR_SPIRITZ Wall Radiator Thermostat"],
     ]
 
     static let dimmer = zwave("bedroom", "light", node: 2, kind: .dimmer, metered: true)
@@ -64,6 +65,19 @@ import Testing
     static let shutter = zwave("living", "shutter", node: 8, kind: .cover, metered: true)
     /// The emulator's door lock (Danalock V2), with its battery.
     static let lock = zwave("hall", "door", node: 9, kind: .lock, metered: false, sensors: [.battery: "%"])
+    /// The emulator's Eurotronic Spirit: 8-28 °C in 0.5 °C steps, off, heat, eco, boost and its own mode, a
+    /// temperature sensor and a battery.
+    static let thermostat: BridgeInventory.Device = {
+        let device = zwave(
+            "bedroom", "radiator", node: 10, kind: .thermostat, metered: false,
+            sensors: [.temperature: "°C", .battery: "%", .batteryLow: ""])
+        return BridgeInventory.Device(
+            descriptor: device.descriptor.adding(
+                thermostat: ThermostatTraits(
+                    minimum: 8, maximum: 28, unit: "°C", precision: 1,
+                    modes: [.off, .heat, .eco, .boost, .manufacturerSpecific])),
+            facts: device.facts)
+    }()
     static let tv = BridgeInventory.Device(
         descriptor: DeviceDescriptor(
             address: DeviceAddress(room: "living", name: "tv"), kind: .tv, source: .cec(logicalAddress: 0),
@@ -87,7 +101,7 @@ import Testing
     @Test(arguments: [
         ("dimmer", [dimmer]), ("powernode", sockets), ("switch", [binarySwitch]), ("unassigned", [unassigned]),
         ("tv", [tv]), ("bridge", []), ("sensors", [multiSensor, doorSensor]), ("other_sensors", otherSensors),
-        ("cover", [shutter]), ("lock", [lock]),
+        ("cover", [shutter]), ("lock", [lock]), ("thermostat", [thermostat]),
     ])
     func goldenConfigs(kind: String, devices: [BridgeInventory.Device]) throws {
         var text = Self.golden(devices)

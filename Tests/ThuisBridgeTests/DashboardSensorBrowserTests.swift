@@ -96,7 +96,29 @@ struct DashboardSensorBrowserTests {
                     == "closed")
             #expect(house.stick.level(node: 4) == 0)
             try await Self.followLock(browser, house)
-            try await Self.screenshot(browser, "sensor-tiles", width: 900, height: 700)
+            // The radiator thermostat (node 5, unassigned): its header shows the mode and setpoint; + raises the
+            // setpoint by the device's step (0.5 °C), which reaches the emulated Spirit and comes back as its report.
+            let thermostat = "Thuis/device/unassigned/node5"
+            let thermostatHeader = "[data-topic=\"\(thermostat)\"] header .value"
+            #expect(
+                try await browser.text("wait_text", [("selector", .string(thermostatHeader)), ("contains", "20.0")])
+                    == "Heat · 20.0 °C")
+            try await browser.run(
+                "click", [("selector", .string("[data-topic=\"\(thermostat)\"] [data-command=\"raise\"]"))])
+            #expect(
+                try await browser.text("wait_text", [("selector", .string(thermostatHeader)), ("contains", "20.5")])
+                    == "Heat · 20.5 °C")
+            #expect(house.stick.thermostat(node: 5)?.setpoint == 20.5)
+            // Its mode selector: eco reaches the Spirit as Energy Save Heat (11), and the header follows.
+            let modeSelector = "[data-topic=\"\(thermostat)\"] select"
+            _ = try await browser.run(
+                "script",
+                [("source", .string(DashboardMapBrowserTests.choose)), ("args", [.string(modeSelector), "eco"])])
+            #expect(
+                try await browser.text("wait_text", [("selector", .string(thermostatHeader)), ("contains", "Eco")])
+                    == "Eco · 20.5 °C")
+            #expect(house.stick.thermostat(node: 5)?.mode == 0x0B)
+            try await Self.screenshot(browser, "sensor-tiles", width: 900, height: 1000)
             try await Self.screenshot(browser, "sensor-tiles-phone", width: 390, height: 844)
 
             try await browser.run("open", [("url", .string(house.url + "?token=\(DashboardBrowserTests.token)"))])

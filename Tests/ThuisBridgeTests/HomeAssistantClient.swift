@@ -222,6 +222,7 @@ struct ExpectedEntity: Sendable, CustomStringConvertible {
     static let fanSwitch = zwave("4_switch")
     static let shutterCover = zwave("7_cover")
     static let doorLock = zwave("8_lock")
+    static let radiatorClimate = zwave("9_climate")
 
     /// A metered Z-Wave device's power and energy sensors.
     static func meters(_ base: String, device: String) -> [ExpectedEntity] {
@@ -259,6 +260,19 @@ struct ExpectedEntity: Sendable, CustomStringConvertible {
         all += meters(zwave("7"), device: zwave("7"))
         // The door lock: a lock (its battery is among the sensors).
         all.append(ExpectedEntity(uniqueID: doorLock, domain: "lock", device: zwave("8")))
+        // The radiator thermostat: a climate entity, its temperature and battery sensors.
+        all += [
+            ExpectedEntity(uniqueID: radiatorClimate, domain: "climate", device: zwave("9")),
+            ExpectedEntity(
+                uniqueID: zwave("9_temperature"), domain: "sensor", device: zwave("9"), deviceClass: "temperature",
+                stateClass: "measurement", unit: "°C"),
+            ExpectedEntity(
+                uniqueID: zwave("9_battery"), domain: "sensor", device: zwave("9"), deviceClass: "battery",
+                stateClass: "measurement", unit: "%", entityCategory: "diagnostic"),
+            ExpectedEntity(
+                uniqueID: zwave("9_battery_low"), domain: "binary_sensor", device: zwave("9"), deviceClass: "battery",
+                entityCategory: "diagnostic"),
+        ]
         for (role, domain) in [
             ("power", "switch"), ("input", "select"), ("volume", "number"), ("mute", "switch"),
             ("volume_up", "button"), ("volume_down", "button"),

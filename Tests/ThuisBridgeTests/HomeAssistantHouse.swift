@@ -40,7 +40,7 @@ enum HomeAssistantInstall {
 
 /// A real mosquitto, the emulated Z-Wave stick (FGD212 node 2, PowerNode 6 node 3, binary switch node 4, the
 /// sleeping MultiSensor 6 node 5 and door sensor node 6, woken whenever OpenZWave addresses them, roller shutter
-/// node 7), the
+/// node 7, radiator thermostat node 8), the
 /// emulated CEC adapter (TV, audio system, Apple TV at 1.0.0.0), the real `thuis-bridge run` process bridging
 /// both, and a real, headless Home Assistant reading the bridge's discovery; a subscriber on `Thuis/#` and
 /// `homeassistant/#`. One for the whole suite (Home Assistant takes ~8 s and ~160 MB to start).
@@ -81,6 +81,8 @@ final class HomeAssistantHouse: Sendable {
     static let shutter = "living/shutter"
     /// The door lock (node 8, in devices.toml; FLiRS): a lock.
     static let doorLock = "hall/door"
+    /// The Eurotronic Spirit (node 9, in devices.toml, FLiRS): a thermostat.
+    static let radiator = "bedroom/radiator"
     static let sleepers: Set<UInt8> = [5, 6]
 
     /// The bridge process (replaced by `restartBridge`).
@@ -105,6 +107,8 @@ final class HomeAssistantHouse: Sendable {
             NodeDescription(id: 6, kind: .fgdw002, name: "front door", temperature: 19, battery: 80),
             NodeDescription(id: 7, kind: .fgr223, name: "living room shutter", level: 99, loads: [120]),
             NodeDescription(id: 8, kind: .danalock, name: "front door lock", battery: 50),
+            NodeDescription(
+                id: 9, kind: .spirit, name: "bedroom radiator", temperature: 19.5, setpoint: 20, battery: 70),
         ]
         return network
     }
@@ -138,6 +142,7 @@ final class HomeAssistantHouse: Sendable {
         zwave.devices.append(.init(node: 5, room: "hall", name: "motion"))
         zwave.devices.append(.init(node: 7, room: "living", name: "shutter"))
         zwave.devices.append(.init(node: 8, room: "hall", name: "door"))
+        zwave.devices.append(.init(node: 9, room: "bedroom", name: "radiator"))
         zwave.port = directory.file("zwave")
         zwave.stateDirectory = directory.file("state")
         // Debug: the dimmer tests wait for the bridge's "executed" lines.
@@ -282,7 +287,7 @@ final class HomeAssistantHouse: Sendable {
             topic: "Thuis/bridge/\(Self.bridgeName)/state", text: "online", from: mark, timeout: .seconds(30))
         for device in [
             dimmer, "living/receiver", "living/ambilight", "hall/fan", "living/tv", Self.multiSensor, Self.doorSensor,
-            Self.shutter, Self.doorLock,
+            Self.shutter, Self.doorLock, Self.radiator,
         ] {
             try await watcher.waitForMessage(
                 topic: "Thuis/device/\(device)/availability", text: "online", from: mark, timeout: .seconds(60))

@@ -201,6 +201,43 @@ struct HomeAssistantIntegrationTests {
         }
     }
 
+    /// The radiator thermostat is a climate entity with the device's range, step, setpoint, mode and temperature;
+    /// Home Assistant's climate services reach the emulated Spirit (Thermostat Setpoint Set, Mode Set: heat, the eco
+    /// preset, off), and what it reports comes back as Home Assistant's state.
+    @Test func climateServiceCallsSetTheRadiator() async throws {
+        try await HomeAssistantHouse.with { house in
+            let homeAssistant = try house.homeAssistant
+            let climate = try #require(try await homeAssistant.waitForEntities([Expected.radiatorClimate]).values.first)
+            try await homeAssistant.waitForState(
+                climate, "heat",
+                attributes: [
+                    ("temperature", .double(20)), ("current_temperature", .double(19.5)), ("min_temp", .double(8)),
+                    ("max_temp", .double(28)), ("target_temp_step", .double(0.5)), ("hvac_modes", ["off", "heat"]),
+                    ("preset_modes", ["none", "eco", "boost"]), ("preset_mode", "none"),
+                ])
+            var frames = house.stick.hostFrameCount
+            try await homeAssistant.call("climate", "set_temperature", climate, [("temperature", .double(22.5))])
+            try await homeAssistant.waitForState(climate, "heat", attributes: [("temperature", .double(22.5))])
+            #expect(house.stick.thermostat(node: 9)?.setpoint == 22.5)
+            let sets = house.stick.commands(to: 9, since: frames).filter { $0.bytes.starts(with: [0x43, 0x01]) }
+            #expect(sets.count == 1 && sets.first?.bytes.prefix(3) == [0x43, 0x01, 0x01], "\(sets)")
+            for (service, data, state, preset, mode) in [
+                ("set_preset_mode", [("preset_mode", JSONValue.string("eco"))], "heat", "eco", 0x0B),
+                ("set_preset_mode", [("preset_mode", "none")], "heat", "none", 0x01),
+                ("set_hvac_mode", [("hvac_mode", "off")], "off", "none", 0x00),
+            ] as [(String, [(String, JSONValue)], String, String, UInt8)] {
+                frames = house.stick.hostFrameCount
+                try await homeAssistant.call("climate", service, climate, data)
+                try await homeAssistant.waitForState(climate, state, attributes: [("preset_mode", .string(preset))])
+                #expect(house.stick.thermostat(node: 9)?.mode == mode, "\(service) \(data)")
+                let modeSets = house.stick.commands(to: 9, since: frames).filter {
+                    $0.bytes.starts(with: [0x40, 0x01])
+                }
+                #expect(modeSets.map { Array($0.bytes.prefix(3)) } == [[0x40, 0x01, mode]], "\(modeSets)")
+            }
+        }
+    }
+
     /// Home Assistant's cover services move the emulated shutter (Switch Multilevel Set), and the position and
     /// movement it reports reach Home Assistant's state: closing, then open at 40 %; opening, then open at 100 %.
     @Test func coverServiceCallsMoveTheShutter() async throws {

@@ -9,10 +9,10 @@ import ZWaveEmulator
 
 /// Sensor accessories as a real HomeKit controller sees them: aiohomekit pairs with the real `thuis-bridge run` on
 /// the emulated `sensors` network (MultiSensor 6 node 2, door sensor node 3, both sleeping; roller shutter node 4;
-/// door lock node 7; real libopenzwave, real mosquitto, the real avahi-daemon), lists each sensor's service, reads
-/// the readings, receives an event when the emulated sensor senses something, moves the shutter (Window Covering)
-/// and locks and unlocks the lock (Lock Mechanism), and finds the same accessories after a start without OpenZWave's
-/// cache while the sensors sleep.
+/// radiator thermostat node 5; door lock node 7; real libopenzwave, real mosquitto, the real avahi-daemon), lists
+/// each sensor's service, reads the readings, receives an event when the emulated sensor senses something, moves the
+/// shutter (Window Covering), locks and unlocks the lock (Lock Mechanism), sets the thermostat's temperature and mode,
+/// and finds the same accessories after a start without OpenZWave's cache while the sensors sleep.
 @Suite(.endToEnd) struct HomeKitSensorEndToEndTests {
     /// HAP types: Temperature, Humidity, Light, Motion, Contact Sensor, Battery Service, and their characteristics.
     static let temperatureSensor = "8A"
@@ -38,9 +38,17 @@ import ZWaveEmulator
     static let lockCurrentState = "1D"
     static let lockTargetState = "1E"
 
+    /// Thermostat: CurrentHeatingCoolingState, TargetHeatingCoolingState, TargetTemperature, TemperatureDisplayUnits.
+    static let thermostat = "4A"
+    static let currentHeatingCooling = "F"
+    static let targetHeatingCooling = "33"
+    static let targetTemperature = "35"
+    static let displayUnits = "36"
+
     static let zwave = ConfigFixture.ZWave(devices: [
         .init(node: 2, room: "hall", name: "motion"), .init(node: 3, room: "hall", name: "door"),
-        .init(node: 4, room: "living", name: "shutter"), .init(node: 7, room: "hall", name: "lock"),
+        .init(node: 4, room: "living", name: "shutter"), .init(node: 5, room: "bedroom", name: "radiator"),
+        .init(node: 7, room: "hall", name: "lock"),
     ])
 
     @Test(.aiohomekit) func aiohomekitListsReadsAndFollowsTheSensors() async throws {
@@ -60,11 +68,14 @@ import ZWaveEmulator
                 return motion?["luminance"] != nil && motion?["motion"] != nil && motion?["tamper"] != nil
                     && motion?["battery"] != nil && door?["contact"] != nil && door?["tamper"] != nil
                     && door?["battery"] != nil
+                    && entries.contains { $0["name"] == "radiator" && $0["setpoint"]?["max"] == .double(28) }
             }
             for (device, suffix, text) in [
                 ("hall/motion", "/temperature", "21.5"), ("hall/motion", "/luminance", "120"),
                 ("hall/motion", "/battery", "90"), ("hall/door", "/battery", "80"), ("living/shutter", "", "100"),
                 ("living/shutter", "/movement", "stopped"), ("hall/lock", "", "locked"),
+                ("bedroom/radiator", "/setpoint", "20.0"), ("bedroom/radiator", "/mode", "heat"),
+                ("bedroom/radiator", "/temperature", "19.50"),
             ] {
                 try await house.waitFor(device, suffix, text, timeout: .seconds(30))
             }
@@ -77,8 +88,8 @@ import ZWaveEmulator
     static func session(_ controller: HomeKitController, house: ZWaveHouse) async throws {
         try await controller.send(.object([("cmd", "pair"), ("pin", .string(HomeKitEndToEndTests.setupCode))]))
         let database = AccessoryDatabase(try await controller.send(.object([("cmd", "accessories")])))
-        // The bridge, the two sensors, the shutter and the lock.
-        #expect(database.accessories.count == 5, "accessories: \(database.accessories.count)")
+        // The bridge, the two sensors, the shutter, the lock and the thermostat.
+        #expect(database.accessories.count == 6, "accessories: \(database.accessories.count)")
         let motion = try #require(database.accessories.first { database.name(ofAccessory: $0) == "hall motion" })
         let door = try #require(database.accessories.first { database.name(ofAccessory: $0) == "hall door" })
         // The MultiSensor: temperature, humidity, light, motion and battery; its ultraviolet has no HomeKit service.
@@ -133,6 +144,7 @@ import ZWaveEmulator
         _ = try await controller.waitForEvent(low, from: events) { $0 == .int(1) }
 
         try await coverAndLock(controller, database, house: house)
+        try await followThermostat(controller, database, house: house)
 
         // A start without OpenZWave's cache while the sensors sleep (their interviews cannot tell what they are):
         // the pairing file's memory serves the same accessories with the same services and ids.
@@ -154,7 +166,7 @@ import ZWaveEmulator
         var again: AccessoryDatabase?
         try await MQTTTestClient.poll(timeout: .seconds(60), "the four accessories after the restart") {
             again = (try? await controller.send(.object([("cmd", "accessories")]))).map(AccessoryDatabase.init)
-            return again?.accessories.count == 5
+            return again?.accessories.count == 6
         }
         let restarted = try #require(again)
         #expect(Self.structure(restarted) == Self.structure(database), "\(Self.structure(restarted))")
@@ -220,6 +232,57 @@ import ZWaveEmulator
         #expect(house.stick.setLocked(node: 7, false))
         _ = try await controller.waitForEvent(lockState, from: events) { $0 == .int(0) }
         _ = try await controller.waitForEvent(lockTarget, from: events) { $0 == .int(0) }
+    }
+
+    /// The radiator thermostat: a Thermostat (heat only: off and heat) with its temperature, setpoint and the device's
+    /// range and step, and its battery; a TargetTemperature write reaches the emulated Spirit as its setpoint, a
+    /// TargetHeatingCoolingState write as its mode, and their reports come back as events.
+    static func followThermostat(_ controller: HomeKitController, _ database: AccessoryDatabase, house: ZWaveHouse)
+        async throws
+    {
+        let radiator = try #require(database.accessories.first { database.name(ofAccessory: $0) == "bedroom radiator" })
+        #expect(Self.serviceTypes(radiator) == ["3E", thermostat, batteryService], "\(Self.serviceTypes(radiator))")
+        func id(_ characteristic: String) throws -> String {
+            try #require(database.id(service: thermostat, characteristic: characteristic, named: "bedroom radiator"))
+        }
+        let (current, target, temperature, setpoint, units) = (
+            try id(currentHeatingCooling), try id(targetHeatingCooling), try id(currentTemperature),
+            try id(targetTemperature), try id(displayUnits)
+        )
+        // The target temperature's metadata: the Spirit's 8-28 °C in 0.5 steps; the target state off and heat only.
+        let services = radiator["services"]?.items ?? []
+        let characteristics = services.flatMap { $0["characteristics"]?.items ?? [] }
+        let targetMetadata = characteristics.first { AccessoryDatabase.shortType($0["type"]) == targetTemperature }
+        #expect(targetMetadata?["minValue"] == .double(8) && targetMetadata?["maxValue"] == .double(28))
+        #expect(targetMetadata?["minStep"] == .double(0.5), "\(String(describing: targetMetadata))")
+        let stateMetadata = characteristics.first { AccessoryDatabase.shortType($0["type"]) == targetHeatingCooling }
+        #expect(stateMetadata?["valid-values"] == [0, 1], "\(String(describing: stateMetadata))")
+
+        let ids = [current, target, temperature, setpoint, units]
+        let read = try await controller.send(.object([("cmd", "get"), ("ids", .array(ids.map { .string($0) }))]))
+        func value(_ id: String) -> JSONValue? { read["values"]?[id]?["value"] }
+        #expect(value(current) == .int(1) && value(target) == .int(1), "read: \(read.serialized)")
+        #expect(value(temperature) == .double(19.5) && value(setpoint) == .double(20) && value(units) == .int(0))
+
+        let subscribed = try await controller.send(
+            .object([("cmd", "subscribe"), ("ids", .array([target, setpoint, current].map { .string($0) }))]))
+        #expect(subscribed["statuses"] == .object([]), "subscribe: \(subscribed.serialized)")
+        var events = controller.events.count
+        let put = try await controller.send(
+            .object([("cmd", "put"), ("values", .object([(setpoint, .double(22.5))]))]))
+        #expect(put["statuses"] == .object([]), "put: \(put.serialized)")
+        _ = try await controller.waitForEvent(setpoint, from: events) { $0 == .double(22.5) }
+        #expect(house.stick.thermostat(node: 5)?.setpoint == 22.5)
+        events = controller.events.count
+        _ = try await controller.send(.object([("cmd", "put"), ("values", .object([(target, .int(0))]))]))
+        _ = try await controller.waitForEvent(target, from: events) { $0 == .int(0) }
+        _ = try await controller.waitForEvent(current, from: events) { $0 == .int(0) }
+        #expect(house.stick.thermostat(node: 5)?.mode == 0)
+        // Out of the device's range: refused, nothing sent.
+        let refused = try await controller.send(
+            .object([("cmd", "put"), ("values", .object([(setpoint, .double(30))]))]))
+        #expect(refused["statuses"] != .object([]), "put: \(refused.serialized)")
+        #expect(house.stick.thermostat(node: 5)?.setpoint == 22.5)
     }
 
     /// Each accessory's aid with its services' types and instance ids and their characteristics' ids

@@ -6,18 +6,20 @@ import TestSupport
 import Testing
 import ZWaveEmulator
 
-/// Sensor nodes and a cover on MQTT, end to end: the emulated `sensors` network (MultiSensor 6 node 2, door sensor
-/// node 3, both sleeping; roller shutter node 4; door lock node 7, FLiRS), real libopenzwave in the real bridge process, real mosquitto.
+/// Sensor nodes, a cover, a thermostat and a lock on MQTT, end to end: the emulated `sensors` network (MultiSensor 6
+/// node 2, door sensor node 3, both sleeping; roller shutter node 4; radiator thermostat node 5; door lock node 7,
+/// FLiRS), real libopenzwave in the real bridge process, real mosquitto.
 @Suite(.endToEnd) struct SensorMappingTests {
     /// Node 2 is in devices.toml with a room and a name only; node 3 is not. Each publishes its readings as retained
     /// topics under its device, lists its sensors with units in the inventory, and follows what the sensor senses.
-    /// Node 4 (a roller shutter, with a room and a name only) is a cover (see ``followCover(_:)``), node 7 a lock
-    /// (``followLock(_:)``).
+    /// Node 4 (a roller shutter, with a room and a name only) is a cover (see ``followCover(_:)``), node 5 (a radiator
+    /// thermostat) a thermostat (``followThermostat(_:)``), node 7 a lock (``followLock(_:)``).
     @Test func sensorNodesPublishTheirReadingsAndFollowWhatTheySense() async throws {
         let zwave = ConfigFixture.ZWave(devices: [
             .init(node: 2, room: "hall", name: "motion", wakeUpInterval: 7200),
             .init(node: 4, room: "living", name: "shutter"),
             .init(node: 7, room: "hall", name: "door"),
+            .init(node: 5, room: "bedroom", name: "radiator"),
         ])
         try await ZWaveHouse.with(name: "sensors", network: .sensors, zwave: zwave, waking: [2, 3, 6]) { house in
             let hall = "hall/motion"
@@ -47,6 +49,7 @@ import ZWaveEmulator
 
             try await followCover(house)
             try await followLock(house)
+            try await followThermostat(house)
 
             // A binary sensor's state is published from its first report: OpenZWave does not read a Notification's
             // state in the interview, and its placeholder is never published.
@@ -145,6 +148,72 @@ import ZWaveEmulator
         let rejected = try await house.watcher.waitForEvent(
             "command_rejected", topic: "Thuis/bridge/sensors/event", from: mark)
         #expect(rejected.string("reason") == "unknown command \"open\"; a lock takes lock or unlock")
+    }
+
+    /// The Eurotronic Spirit (Thermostat Setpoint and Mode beside its valve's Switch Multilevel, in devices.toml with
+    /// a room and a name only) is a thermostat, not a dimmer: its setpoint's range and unit and its modes in the
+    /// inventory; its mode on the state topic and `/mode`, its setpoint in the device's precision; `/setpoint/set`,
+    /// `/mode/set` and `/set` reach the node as Thermostat Setpoint Set and Mode Set, and its reports are published;
+    /// a setpoint out of its range is rejected with the reason, and nothing is sent.
+    func followThermostat(_ house: ZWaveHouse) async throws {
+        let radiator = "bedroom/radiator"
+        let inventory = try await house.watcher.waitForMessage(topic: "Thuis/bridge/sensors/devices") { message in
+            Inventory(message)?.entries.contains {
+                $0["name"] == "radiator" && $0["kind"] == "thermostat" && $0["setpoint"]?["max"] == .double(28)
+                    && $0["modes"] == ["off", "heat", "eco", "boost", "manufacturer_specific"]
+                    && $0["sensors"]?["temperature"] == "°C"
+            } == true
+        }
+        let entry = Inventory(inventory)?.entries.first { $0["name"] == "radiator" }
+        #expect(
+            entry?["setpoint"]?["min"] == .double(8) && entry?["setpoint"]?["unit"] == "°C",
+            "\(String(describing: entry))")
+        #expect(entry?["setpoint"]?["step"] == .double(0.5))
+        try await house.waitFor(radiator, "/setpoint", "20.0")
+        try await house.waitFor(radiator, "/mode", "heat")
+        try await house.waitFor(radiator, "", "heat")
+        try await house.waitFor(radiator, "/temperature", "19.50")
+
+        // A setpoint: Thermostat Setpoint Set (heating, precision 2, °C, 2 bytes: 2150; OpenZWave would send 215 in
+        // one byte, a negative number), the node's report published.
+        var mark = await house.mark
+        var frames = house.stick.hostFrameCount
+        try await house.set(radiator, "21.5", suffix: "/setpoint/set")
+        let set = await house.stick.waitForHostFrame(since: frames, timeout: .seconds(30)) {
+            $0.destinationNode == 5 && $0.command?.starts(with: [0x43, 0x01, 0x01, 0x42, 0x08, 0x66]) == true
+        }
+        #expect(set != nil)
+        try await house.waitFor(radiator, "/setpoint", "21.5", from: mark)
+        #expect(house.stick.thermostat(node: 5)?.setpoint == 21.5)
+
+        // Modes: eco (Energy Save Heat, 11) on /mode/set, `on` (heat) on /set.
+        mark = await house.mark
+        frames = house.stick.hostFrameCount
+        try await house.set(radiator, "eco", suffix: "/mode/set")
+        let mode = await house.stick.waitForHostFrame(since: frames, timeout: .seconds(30)) {
+            $0.destinationNode == 5 && $0.command?.starts(with: [0x40, 0x01, 0x0B]) == true
+        }
+        #expect(mode != nil)
+        try await house.waitFor(radiator, "/mode", "eco", from: mark)
+        try await house.waitFor(radiator, "", "eco", from: mark)
+        #expect(house.stick.thermostat(node: 5)?.mode == 0x0B)
+        mark = await house.mark
+        try await house.set(radiator, "on")
+        try await house.waitFor(radiator, "/mode", "heat", from: mark)
+        #expect(house.stick.thermostat(node: 5)?.mode == 0x01)
+
+        // Out of the device's range: rejected with the range, nothing on the wire.
+        mark = await house.mark
+        frames = house.stick.hostFrameCount
+        try await house.set(radiator, "35", suffix: "/setpoint/set")
+        let rejected = try await house.watcher.waitForEvent(
+            "command_rejected", topic: "Thuis/bridge/sensors/event", from: mark)
+        #expect(rejected.string("reason") == "setpoint 35 is out of range; this thermostat takes 8..28 °C")
+        #expect(house.stick.thermostat(node: 5)?.setpoint == 21.5)
+        let sent = await house.stick.waitForHostFrame(since: frames, timeout: .milliseconds(1)) {
+            $0.destinationNode == 5 && $0.command?.starts(with: [0x43, 0x01]) == true
+        }
+        #expect(sent == nil)
     }
 
     /// The FGR223 (a motor-control Multilevel Switch, in devices.toml with a room and a name only) is a cover: its

@@ -73,6 +73,23 @@ import WebDashboard
         #expect(!text.contains(#"kind="humidity""#), "\(text)")
     }
 
+    /// A thermostat's heating setpoint is `thuis_device_setpoint` with its unit; before its first report it has none.
+    @Test func aThermostatsSetpointIsAGauge() async {
+        let radiator = BridgeInventory.Device(
+            descriptor: DeviceDescriptor(
+                address: DeviceAddress(room: "bedroom", name: "radiator"), kind: .thermostat,
+                source: .zwave(node: 8, instance: nil), sensors: [.temperature: "°C"],
+                thermostat: ThermostatTraits(minimum: 8, maximum: 28, unit: "°C", precision: 1)))
+        let metrics = DashboardMetrics()
+        var text = await exposition(metrics, [radiator], [:])
+        #expect(!text.contains("thuis_device_setpoint{"), "\(text)")
+        text = await exposition(
+            metrics, [radiator],
+            ["Thuis/device/bedroom/radiator/setpoint": "21.5", "Thuis/device/bedroom/radiator/mode": "heat"])
+        let line = #"thuis_device_setpoint{id="zwave_8",room="bedroom",name="radiator",unit="°C"} 21.5"#
+        #expect(text.contains(line), "no \(line) in:\n\(text)")
+    }
+
     /// A reading follows the last published one; an open door is 1; a renamed device's series move to its new name,
     /// and a device that left takes its series with it.
     @Test func seriesFollowTheReadingsRenamesAndRemovals() async {

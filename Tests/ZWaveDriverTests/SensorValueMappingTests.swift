@@ -62,4 +62,40 @@ import Testing
                 "identified zwave node 12 instance 1 sensor", #"sensors zwave node 12 instance 1 ["motion"]"#,
             ])
     }
+
+    /// A radiator valve: its Switch Multilevel (the valve opening), found first, makes a dimmer; its Thermostat Mode
+    /// makes it a thermostat, which a later Switch Multilevel or setpoint does not change; its setpoint and mode reports
+    /// are state updates.
+    @ZWaveBackendActor
+    @Test func aThermostatValueMakesADimmerFoundFirstAThermostat() async {
+        let (stream, continuation) = AsyncStream.makeStream(of: HardwareEvent.self)
+        let announced = DeviceAnnouncements(
+            configured: [ZWaveDeviceConfig(node: 8, address: DeviceAddress(room: "bedroom", name: "radiator"))],
+            router: EventRouter(stream: continuation))
+        announced.identify(value(cc: 0x26, node: 8, index: 0, .byte(0)))
+        announced.identify(value(cc: 0x40, node: 8, index: 0, .list(value: 1, label: "Heat")))
+        announced.identify(value(cc: 0x43, node: 8, index: 1, .decimal(20, precision: 1)))
+        announced.identify(value(cc: 0x26, node: 8, index: 0, .byte(0)))
+        // The capabilities' minimum is no device of its own; an unassigned thermostat is discovered as one.
+        announced.identify(value(cc: 0x43, node: 8, index: 101, .decimal(8, precision: 1)))
+        announced.identify(value(cc: 0x43, node: 9, index: 1, .decimal(20, precision: 1)))
+        continuation.finish()
+        var seen: [String] = []
+        for await event in stream {
+            switch event {
+            case .discovered(let device): seen.append("discovered \(device.address) \(device.kind.rawValue)")
+            case .identified(let source, let kind, _): seen.append("identified \(source) \(kind.rawValue)")
+            default: break
+            }
+        }
+        #expect(
+            seen == [
+                "identified zwave node 8 instance 1 dimmer", "identified zwave node 8 instance 1 thermostat",
+                "discovered unassigned/node9 thermostat",
+            ])
+        let setpoint = value(cc: 0x43, node: 8, index: 1, units: "C", .decimal(21.5, precision: 1))
+        #expect(ZWaveBackend.stateUpdates(setpoint) == [.setpoint(.init(value: 21.5, precision: 1))])
+        let mode = value(cc: 0x40, node: 8, index: 0, .list(value: 11, label: "Heat Eco"))
+        #expect(ZWaveBackend.stateUpdates(mode) == [.mode(.eco)])
+    }
 }

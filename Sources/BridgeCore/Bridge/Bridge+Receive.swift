@@ -26,7 +26,8 @@ extension Bridge {
         case .bridgeState, .deviceAvailability:
             _ = peers.note(topic, payload: message.payload)
             return
-        case .deviceSet(let a), .deviceGet(let a), .volumeSet(let a), .muteSet(let a), .inputSet(let a):
+        case .deviceSet(let a), .deviceGet(let a), .volumeSet(let a), .muteSet(let a), .inputSet(let a),
+            .setpointSet(let a), .modeSet(let a):
             address = a
         }
         guard answers(for: address, topic: message.topic) else { return }

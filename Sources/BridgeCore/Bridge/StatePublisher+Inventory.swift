@@ -54,7 +54,9 @@ extension StatePublisher {
         -> [(String, String)]
     {
         var payloads: [(String, String)] = []
-        if state.isOn != nil || state.level != nil || state.lock != nil {
+        if device.kind == .thermostat {
+            payloads += thermostatPayloads(state, topics: topics)
+        } else if state.isOn != nil || state.level != nil || state.lock != nil {
             payloads.append((topics.state, statePayload(state, kind: device.kind)))
         }
         if device.kind == .cover, let movement = ZWaveCoverMapping.movement(level: state.level, target: state.target) {
@@ -71,6 +73,31 @@ extension StatePublisher {
             payloads.append((topics.sensor(sensor), sensorPayload(sensor, reading)))
         }
         return payloads
+    }
+
+    /// A thermostat's retained topics with a known value: its mode (on the state topic too), setpoint and operating
+    /// state.
+    static func thermostatPayloads(_ state: DeviceState, topics: TopicScheme.Device) -> [(String, String)] {
+        var payloads: [(String, String)] = []
+        if let mode = state.mode { payloads += [(topics.state, mode.rawValue), (topics.mode, mode.rawValue)] }
+        if let setpoint = state.setpoint { payloads.append((topics.setpoint, decimal(setpoint))) }
+        if let operating = state.operatingState { payloads.append((topics.operatingState, operating)) }
+        return payloads
+    }
+
+    /// A thermostat's inventory fields: its setpoint's range, step and unit, and its modes.
+    static func thermostatFields(_ traits: ThermostatTraits) -> [(String, JSONValue)] {
+        let range = traits.range
+        return [
+            (
+                "setpoint",
+                .object([
+                    ("min", .double(range.lowerBound)), ("max", .double(range.upperBound)),
+                    ("step", .double(traits.step)), ("unit", .string(traits.temperatureUnit)),
+                ])
+            ),
+            ("modes", .array(traits.offeredModes.map { .string($0.rawValue) })),
+        ]
     }
 
     func inventory() -> JSONValue {
@@ -101,6 +128,9 @@ extension StatePublisher {
                     }
                     fields.append(("sensors", .object(sensors)))
                 }
+                if device.kind == .thermostat {
+                    fields += Self.thermostatFields(device.thermostat ?? ThermostatTraits())
+                }
                 fields.append(("configured", .bool(device.configured)))
                 fields.append(("alive", .bool(state.online && isOnline(device.source.adapter))))
                 let nodeSource: DeviceSource? =
@@ -119,6 +149,7 @@ extension StatePublisher {
         case .lock: state.lock?.rawValue ?? "unknown"
         // A sensor device has no state topic (``statePayloads(_:of:topics:)`` never asks).
         case .sensor: ""
+        case .thermostat: state.mode?.rawValue ?? ""
         }
     }
 
@@ -148,6 +179,11 @@ extension StatePublisher {
         var scale = 1.0
         for _ in 0..<precision { scale *= 10 }
         return (precision, scale)
+    }
+
+    /// A number as short as it can be written: `8`, `21.5`.
+    static func number(_ value: Double) -> String {
+        value.rounded() == value && abs(value) < 1e15 ? String(Int64(value)) : String(value)
     }
 
     /// A decimal with the device's precision: `53.6`, `2.50`.

@@ -134,6 +134,12 @@ struct StatePublisher: Sendable {
             guard added.sensors != device.sensors else { return }
             registry.add(added)
             publishInventory(into: &out)
+        case .thermostatFound(let source, let traits):
+            guard let device = sensorOwner(source) else { return }
+            let added = device.adding(thermostat: traits)
+            guard added.thermostat != device.thermostat else { return }
+            registry.add(added)
+            publishInventory(into: &out)
         case .details(let source, let fields):
             details[source] = fields
             publishInventory(into: &out)
@@ -176,6 +182,9 @@ struct StatePublisher: Sendable {
             case .volume(let volume): state.volume = volume
             case .muted(let muted): state.muted = muted
             case .input(let address): state.input = address
+            case .setpoint(let setpoint): state.setpoint = Self.keepingPrecision(of: state.setpoint, setpoint)
+            case .mode(let mode): state.mode = mode
+            case .operatingState(let operating): state.operatingState = operating
             case .sensor(let sensor, .measurement(let reading)):
                 let established: DeviceState.Measurement? =
                     if case .measurement(let old) = state.sensors[sensor] { old } else { nil }
@@ -186,6 +195,8 @@ struct StatePublisher: Sendable {
         let after = registry.state(of: device.address)
         // Retained states are republished even when unchanged only if they were never published.
         switch update {
+        case .isOn where device.kind == .thermostat, .level where device.kind == .thermostat:
+            break  // a radiator valve's opening: no state of a thermostat (its state is its mode)
         case .isOn, .level:
             if after.isOn != before.isOn || after.level != before.level || !published.contains(topics.state) {
                 publishState(topics.state, Self.statePayload(after, kind: device.kind), into: &out)
@@ -208,6 +219,21 @@ struct StatePublisher: Sendable {
                 return
             }
             publishState(topics.energy, Self.decimal(energy), into: &out)
+        case .setpoint:
+            guard let setpoint = after.setpoint,
+                after.setpoint != before.setpoint || !published.contains(topics.setpoint)
+            else { return }
+            publishState(topics.setpoint, Self.decimal(setpoint), into: &out)
+        case .mode(let mode):
+            // The state topic is the mode too.
+            guard after.mode != before.mode || !published.contains(topics.mode) else { return }
+            publishState(topics.mode, mode.rawValue, into: &out)
+            publishState(topics.state, mode.rawValue, into: &out)
+        case .operatingState(let operating):
+            guard after.operatingState != before.operatingState || !published.contains(topics.operatingState) else {
+                return
+            }
+            publishState(topics.operatingState, operating, into: &out)
         case .volume(let volume):
             guard after.volume != before.volume || !published.contains(topics.volume) else { return }
             publishState(topics.volume, String(volume), into: &out)

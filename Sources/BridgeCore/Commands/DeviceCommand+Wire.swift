@@ -15,6 +15,8 @@ extension DeviceCommand {
         case .volume(let volume): (topics.volumeSet, volume.description)
         case .mute(let mute): (topics.muteSet, mute.rawValue)
         case .input(let name, let address): (topics.inputSet, name ?? address)
+        case .setpoint(let value): (topics.setpointSet, StatePublisher.number(value))
+        case .mode(let mode): (topics.modeSet, mode.rawValue)
         }
     }
 
@@ -27,16 +29,20 @@ extension DeviceCommand {
             return nil
         case .setLocked:
             return device.kind == .lock ? nil : CommandRefusal("a \(device.kind.rawValue) has no lock; only a lock")
+        case .setpoint, .mode:
+            return PayloadParser.thermostatRefusal(self, for: device)
         case .on, .off, .toggle:
             switch device.kind {
             case .cover: return CommandRefusal(PayloadParser.coverCommands)
             case .lock: return CommandRefusal(PayloadParser.lockCommands)
+            case .thermostat: return CommandRefusal(PayloadParser.thermostatCommands(device))
             default: return nil
             }
         case .stop:
             return device.kind == .cover ? nil : CommandRefusal("a \(device.kind.rawValue) has no stop; only a cover")
         case .level(let level):
             guard device.kind == .dimmer || device.kind == .cover else {
+                if device.kind == .thermostat { return CommandRefusal(PayloadParser.thermostatCommands(device)) }
                 return CommandRefusal("a \(device.kind.rawValue) takes on, off or toggle, not a level")
             }
             return (0...99).contains(level)
@@ -63,6 +69,8 @@ extension PayloadParser {
         throws(PayloadError) -> DeviceCommand
     {
         switch route {
+        case .deviceSet where device.kind == .thermostat, .modeSet: return try thermostatMode(payload, device: device)
+        case .setpointSet: return try setpoint(payload, device: device)
         case .deviceSet: return try deviceCommand(payload, kind: device.kind)
         case .deviceGet, .bridgeRequest, .bridgeState, .deviceAvailability: return .refresh
         case .volumeSet, .muteSet, .inputSet:

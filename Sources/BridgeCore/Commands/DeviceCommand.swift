@@ -20,6 +20,10 @@ public enum DeviceCommand: Sendable, Equatable, CustomStringConvertible {
     case mute(SwitchCommand)
     /// Switch the TV to an input, given as the physical address it resolved to.
     case input(name: String?, address: String)
+    /// A thermostat's heating setpoint, in its unit, within its range.
+    case setpoint(Double)
+    /// A thermostat's mode, one the device supports.
+    case mode(ThermostatMode)
 
     public var description: String {
         switch self {
@@ -33,6 +37,8 @@ public enum DeviceCommand: Sendable, Equatable, CustomStringConvertible {
         case .volume(let volume): "volume \(volume)"
         case .mute(let mute): "mute \(mute)"
         case .input(let name, let address): "input \(name ?? address)"
+        case .setpoint(let value): "setpoint \(StatePublisher.number(value))"
+        case .mode(let mode): "mode \(mode.rawValue)"
         }
     }
 
@@ -45,13 +51,15 @@ public enum DeviceCommand: Sendable, Equatable, CustomStringConvertible {
         case .volume: .volume
         case .mute: .mute
         case .input: .input
+        case .setpoint: .setpoint
+        case .mode: .mode
         }
     }
 }
 
 /// The independent parts of a device that commands address; see `DeviceCommand.channel`.
 public enum CommandChannel: Sendable, Hashable, CaseIterable {
-    case power, refresh, volume, mute, input
+    case power, refresh, volume, mute, input, setpoint, mode
 }
 
 /// `on`, `off` or `toggle`.

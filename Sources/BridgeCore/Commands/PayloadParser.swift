@@ -21,6 +21,8 @@ public enum PayloadParser {
         case (.lock, "unlock"): return .setLocked(false)
         case (.lock, _):
             throw PayloadError("unknown command \"\(printable(word))\"; \(lockCommands)")
+        case (.thermostat, _):
+            return try thermostatMode(word, traits: nil)
         case (_, "on"): return .on
         case (_, "off"): return .off
         case (_, "toggle"): return .toggle

@@ -23,6 +23,9 @@ public enum HardwareEvent: Sendable {
     /// The hardware revealed sensors of a device (Z-Wave: Sensor Multilevel, Sensor Binary, Notification, a
     /// non-electric Meter, Battery values), with their units (empty for a binary sensor); added to those it had.
     case sensorsFound(DeviceSource, [Sensor: String])
+    /// The hardware revealed what a thermostat offers (its setpoint's range and unit, its modes): added to what its
+    /// device knew.
+    case thermostatFound(DeviceSource, ThermostatTraits)
     /// Facts for the inventory (manufacturer, product, interview stage...) of a Z-Wave node or CEC device.
     case details(DeviceSource, [(String, JSONValue)])
     /// A device left the network (exclusion): its retained topics are cleared.
@@ -44,6 +47,10 @@ public enum HardwareEvent: Sendable {
         case muted(Bool)
         /// The active input's physical address `a.b.c.d`.
         case input(String)
+        /// A thermostat's heating setpoint, mode and operating state.
+        case setpoint(DeviceState.Measurement)
+        case mode(ThermostatMode)
+        case operatingState(String)
         /// A sensor's reading, published on `<device>/<sensor>`.
         case sensor(Sensor, SensorReading)
     }

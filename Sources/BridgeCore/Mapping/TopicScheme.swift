@@ -73,11 +73,20 @@ public struct TopicScheme: Sendable, Hashable {
         /// Retained `opening`/`closing`/`stopped` of a cover.
         public var movement: String { "\(base)/movement" }
 
+        /// A thermostat's retained heating setpoint, mode and operating state, and the setpoint's and mode's commands.
+        public var setpoint: String { "\(base)/setpoint" }
+        public var setpointSet: String { "\(base)/setpoint/set" }
+        public var mode: String { "\(base)/mode" }
+        public var modeSet: String { "\(base)/mode/set" }
+        public var operatingState: String { "\(base)/operating_state" }
+
         /// Retained reading of one sensor: `<base>/temperature`, `<base>/motion`, `<base>/battery`...
         public func sensor(_ sensor: Sensor) -> String { "\(base)/\(sensor.rawValue)" }
 
         /// Every retained topic a device may own (to clear when the device goes away), its sensors' aside.
-        public var retained: [String] { [state, availability, power, energy, volume, mute, input, movement] }
+        public var retained: [String] {
+            [state, availability, power, energy, volume, mute, input, movement, setpoint, mode, operatingState]
+        }
     }
 
     // MARK: Bridge
@@ -151,6 +160,9 @@ public struct TopicScheme: Sendable, Hashable {
         case volumeSet(DeviceAddress)
         case muteSet(DeviceAddress)
         case inputSet(DeviceAddress)
+        /// A thermostat's `setpoint/set` and `mode/set`.
+        case setpointSet(DeviceAddress)
+        case modeSet(DeviceAddress)
         /// `<prefix>/bridge/<bridge>/request/<command>` for this bridge.
         case bridgeRequest(command: String)
         /// `<prefix>/bridge/<bridge>/state` of any bridge (this one too): which bridges are online.
@@ -207,7 +219,8 @@ public struct TopicScheme: Sendable, Hashable {
             case .tooFewLevels: "too few levels"
             case .tooManyLevels: "too many levels"
             case .unknownSuffix(let suffix):
-                "unknown suffix \"\(suffix.prefix(40))\" (expected set, get, volume/set, mute/set or input/set)"
+                "unknown suffix \"\(suffix.prefix(40))\" (expected set, get, volume/set, mute/set, input/set, "
+                    + "setpoint/set or mode/set)"
             }
         }
     }
@@ -262,6 +275,8 @@ public struct TopicScheme: Sendable, Hashable {
             case "volume/set": return .volumeSet(address)
             case "mute/set": return .muteSet(address)
             case "input/set": return .inputSet(address)
+            case "setpoint/set": return .setpointSet(address)
+            case "mode/set": return .modeSet(address)
             case "availability": return .deviceAvailability(address)
             default: throw fail(.unknownSuffix(suffix))
             }

@@ -15,10 +15,14 @@ public struct DeviceDescriptor: Sendable, Hashable {
     /// The sensors the hardware reported, with their units (`°C`, `%`, `lx`; empty for binary sensors): the inventory
     /// lists them.
     public let sensors: [Sensor: String]
+    /// A thermostat's setpoint range, unit and modes (nil for any other device).
+    public let thermostat: ThermostatTraits?
 
     public init(
         address: DeviceAddress, kind: DeviceKind, source: DeviceSource, metered: Bool = false,
-        inputs: [String: String] = [:], configured: Bool = true, kindKnown: Bool = true, sensors: [Sensor: String] = [:]
+        inputs: [String: String] = [:], configured: Bool = true, kindKnown: Bool = true,
+        sensors: [Sensor: String] = [:],
+        thermostat: ThermostatTraits? = nil
     ) {
         self.address = address
         self.kind = kind
@@ -28,6 +32,7 @@ public struct DeviceDescriptor: Sendable, Hashable {
         self.configured = configured
         self.kindKnown = kindKnown
         self.sensors = sensors
+        self.thermostat = thermostat
     }
 }
 
@@ -36,13 +41,20 @@ extension DeviceDescriptor {
     public func identified(as kind: DeviceKind, metered: Bool) -> DeviceDescriptor {
         DeviceDescriptor(
             address: address, kind: kind, source: source, metered: metered, inputs: inputs, configured: configured,
-            kindKnown: true, sensors: sensors)
+            kindKnown: true, sensors: sensors, thermostat: thermostat)
     }
 
     /// The device with `found` added to its sensors (a unit reported again replaces the one known).
     public func adding(sensors found: [Sensor: String]) -> DeviceDescriptor {
         DeviceDescriptor(
             address: address, kind: kind, source: source, metered: metered, inputs: inputs, configured: configured,
-            kindKnown: kindKnown, sensors: sensors.merging(found) { $1 })
+            kindKnown: kindKnown, sensors: sensors.merging(found) { $1 }, thermostat: thermostat)
+    }
+
+    /// The device with `found` added to what it knew of its thermostat.
+    public func adding(thermostat found: ThermostatTraits) -> DeviceDescriptor {
+        DeviceDescriptor(
+            address: address, kind: kind, source: source, metered: metered, inputs: inputs, configured: configured,
+            kindKnown: kindKnown, sensors: sensors, thermostat: thermostat?.merging(found) ?? found)
     }
 }

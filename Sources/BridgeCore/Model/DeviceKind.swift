@@ -18,4 +18,7 @@ public enum DeviceKind: String, Sendable, Hashable, Codable, CaseIterable {
     /// A door lock (Door Lock command class, ``ZWaveLockMapping``): state `locked`/`unlocked`/`jammed`; `/set` takes
     /// `lock` or `unlock`.
     case lock
+    /// A thermostat (Thermostat Setpoint or Mode, ``ZWaveThermostatMapping``): state its mode, `<device>/setpoint`
+    /// and `<device>/mode` with their `/set`; `/set` takes a mode (or `on`, heat).
+    case thermostat
 }

@@ -22,6 +22,10 @@ public struct DeviceState: Sendable, Equatable {
     public var volume: Int?
     public var muted: Bool?
     public var input: String?
+    /// A thermostat's heating setpoint (with the device's precision), mode and operating state.
+    public var setpoint: Measurement?
+    public var mode: ThermostatMode?
+    public var operatingState: String?
     /// Sensor readings (temperature, motion, battery...), each published on `<device>/<sensor>`.
     public var sensors: [Sensor: SensorReading] = [:]
 

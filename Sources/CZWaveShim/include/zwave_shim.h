@@ -291,6 +291,9 @@ zw_status zw_value_set_string(zw_manager *manager, const zw_value_id *value_id, 
  *  them copied to `out_values`; `out_count` is how many the list has. */
 zw_status zw_value_list_values(zw_manager *manager, const zw_value_id *value_id, int32_t *out_values, size_t capacity,
                                size_t *out_count);
+/** Manager::GetValueMin/GetValueMax: the range the device database (or the library) declares for a value, both 0
+ *  when none is declared (a thermostat setpoint's 8-28 °C from its product's configuration file). */
+zw_status zw_value_range(zw_manager *manager, const zw_value_id *value_id, int32_t *out_min, int32_t *out_max);
 /** Manager::RefreshValue: asks the node for the current value. */
 zw_status zw_value_refresh(zw_manager *manager, const zw_value_id *value_id);
 

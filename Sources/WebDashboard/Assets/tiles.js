@@ -2,7 +2,7 @@
 // data-topic="<prefix>/device/<room>/<name>" and data-state="<its retained state payload>", kept live.
 import { h, label, throttle } from "./ui.js";
 
-const KIND_ORDER = { dimmer: 0, switch: 1, socket: 2, cover: 3, lock: 4, tv: 5, sensor: 6 };
+const KIND_ORDER = { dimmer: 0, switch: 1, socket: 2, cover: 3, thermostat: 4, lock: 5, tv: 6, sensor: 7 };
 
 /// A sensor's name on a tile, in the inventory's order of sensors.
 const SENSOR_NAMES = {
@@ -92,7 +92,8 @@ function makeTile(store, device) {
   const kind = KINDS[device.kind] || KINDS.readonly;
   const parts = kind(store, device, controls);
   const topics = [base, base + "/availability", base + "/power", base + "/energy", base + "/volume",
-    base + "/mute", base + "/input", base + "/movement", ...readings.topics];
+    base + "/mute", base + "/input", base + "/movement", base + "/setpoint", base + "/mode", base + "/operating_state",
+    ...readings.topics];
 
   function update() {
     const payload = store.value(base);
@@ -233,6 +234,44 @@ const KINDS = {
         buttons[0].classList.toggle("on", payload === "locked");
         buttons[0].setAttribute("aria-pressed", String(payload === "locked"));
         return payload ?? "…";
+      },
+    };
+  },
+
+  /// A thermostat: its setpoint between − and + (the device's step, 0.5 °C, within its range; each press sends the
+  /// setpoint it shows), its mode in a selector; the header shows the mode and the setpoint, its readings (the
+  /// current temperature, the battery) follow.
+  thermostat(store, device, controls) {
+    const base = device.topic;
+    const name = label(device.name);
+    const range = device.setpoint || { min: 5, max: 30, step: 0.5, unit: "°C" };
+    const decimals = range.step < 1 ? 1 : 0;
+    let pending = null;
+    const shown = h("output", { class: "setpoint", "aria-live": "polite" }, "—");
+    const step = (direction) => {
+      const from = pending ?? Number(store.value(`${base}/setpoint`) ?? range.min);
+      const stepped = Math.round((from + direction * range.step) / range.step) * range.step;
+      const next = Math.min(range.max, Math.max(range.min, stepped));
+      pending = next;
+      shown.textContent = `${next.toFixed(decimals)} ${range.unit}`;
+      store.command(base, next.toFixed(decimals), "/setpoint/set");
+    };
+    const buttons = [["lower", "−", -1], ["raise", "+", 1]].map(([command, text, direction]) => h("button", {
+      class: "toggle", type: "button", dataset: { command }, "aria-label": `${command} ${name} setpoint`,
+      onclick: () => step(direction),
+    }, text));
+    const mode = h("select", {
+      "aria-label": `${name} mode`, onchange: () => store.command(base, mode.value, "/mode/set"),
+    }, (device.modes || ["off", "heat"]).map((word) => h("option", { value: word }, label(word))));
+    controls.append(h("div", { class: "row" }, buttons[0], shown, buttons[1]), mode);
+    return {
+      update(payload) {
+        const setpoint = store.value(`${base}/setpoint`);
+        if (setpoint !== undefined && pending !== null && Math.abs(Number(setpoint) - pending) < 0.01) pending = null;
+        if (pending === null) shown.textContent = setpoint === undefined ? "—" : `${setpoint} ${range.unit}`;
+        if (payload !== undefined && document.activeElement !== mode) mode.value = payload;
+        if (payload === undefined) return "…";
+        return setpoint === undefined ? label(payload) : `${label(payload)} · ${setpoint} ${range.unit}`;
       },
     };
   },

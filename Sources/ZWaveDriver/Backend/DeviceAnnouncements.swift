@@ -27,20 +27,26 @@ final class DeviceAnnouncements {
     func identify(_ value: ZWaveValue, multilevel: DeviceKind = .dimmer) {
         let id = value.id
         let node = Int(id.node.rawValue)
-        guard value.id.index == 0 || id.commandClass == CommandClass.meter else { return }
+        let thermostat = ZWaveThermostatMapping.isThermostatValue(commandClass: id.commandClass, index: id.index)
+        guard value.id.index == 0 || id.commandClass == CommandClass.meter || thermostat else { return }
         let nodeConfigured = configured.contains { $0.node == node }
         switch id.commandClass {
-        case CommandClass.switchMultilevel, CommandClass.switchBinary, CommandClass.doorLock:
+        case CommandClass.switchMultilevel, CommandClass.switchBinary, CommandClass.doorLock,
+            _ where thermostat:
             let multiChannel = id.commandClass == CommandClass.switchBinary && id.instance > 1
             let kind: DeviceKind =
-                switch id.commandClass {
-                case CommandClass.switchMultilevel: multilevel
-                case CommandClass.doorLock: .lock
-                default: multiChannel ? .socket : .binarySwitch
+                if thermostat {
+                    .thermostat
+                } else {
+                    switch id.commandClass {
+                    case CommandClass.switchMultilevel: multilevel
+                    case CommandClass.doorLock: .lock
+                    default: multiChannel ? .socket : .binarySwitch
+                    }
                 }
             if nodeConfigured {
                 let source = DeviceSource.zwave(node: node, instance: Int(id.instance))
-                if identified.insert(source).inserted || kinds[source] == .sensor {
+                if identified.insert(source).inserted || Self.upgrades(kinds[source], to: kind) {
                     let instanceConfigured = configured.contains { $0.node == node && $0.instance != nil }
                     let kind = instanceConfigured && kind == .binarySwitch ? DeviceKind.socket : kind
                     kinds[source] = kind
@@ -50,8 +56,9 @@ final class DeviceAnnouncements {
                 let instance: Int? = id.instance > 1 || multiChannel ? Int(id.instance) : nil
                 let source = DeviceSource.zwave(node: node, instance: instance)
                 guard discovered.insert(source).inserted else {
-                    // A node discovered by its sensors turns out to have a switch too.
-                    guard kinds[source] == .sensor else { return }
+                    // A node discovered by its sensors turns out to have a switch too (or a thermostat's valve, a
+                    // setpoint).
+                    guard Self.upgrades(kinds[source], to: kind) else { return }
                     kinds[source] = kind
                     router.yield(.identified(source, kind: kind, metered: meteredNodes.contains(node)))
                     return
@@ -73,6 +80,18 @@ final class DeviceAnnouncements {
         default:
             break
         }
+    }
+
+    /// Whether a device known as `known` becomes `kind`: a sensor device by its first switch or thermostat value, a
+    /// dimmer (a radiator valve's Switch Multilevel, found first) by a thermostat value.
+    static func upgrades(_ known: DeviceKind?, to kind: DeviceKind) -> Bool {
+        known == .sensor || (known == .dimmer && kind == .thermostat)
+    }
+
+    /// A thermostat value of `node` (on endpoint `instance`) revealed `traits` of its device (identified by the
+    /// value already), for the bridge to add to what it knew.
+    func thermostatFound(_ traits: ThermostatTraits, node: Int, instance: Int) {
+        router.yield(.thermostatFound(.zwave(node: node, instance: instance), traits))
     }
 
     /// A value of `node` (on endpoint `instance`) revealed `sensors`. A node with no device known yet becomes a

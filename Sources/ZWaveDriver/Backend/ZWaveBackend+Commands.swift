@@ -42,13 +42,18 @@ extension ZWaveBackend {
     /// commands.
     nonisolated static func setKey(_ command: DeviceCommand, node: NodeID, instance: UInt8) -> ZWaveValueKey? {
         let commandClass: UInt8
+        var index: UInt16 = 0
         switch command {
         case .level: commandClass = CommandClass.switchMultilevel
         case .on, .off: commandClass = CommandClass.switchBinary
         case .setLocked: commandClass = CommandClass.doorLock
+        case .setpoint:
+            commandClass = ZWaveThermostatMapping.thermostatSetpoint
+            index = ZWaveThermostatMapping.heatingIndex
+        case .mode: commandClass = ZWaveThermostatMapping.thermostatMode
         default: return nil
         }
-        return ZWaveValueKey(node: node, commandClass: commandClass, instance: instance, index: 0)
+        return ZWaveValueKey(node: node, commandClass: commandClass, instance: instance, index: index)
     }
 
     /// How long a Set waits for OpenZWave to learn the value it sets (a node early in its interview, after a start
@@ -89,21 +94,54 @@ extension ZWaveBackend {
             }
         case .stop:
             try await stopLevelChange(node: node, instance: instance)
+        case .setpoint, .mode:
+            try await setThermostat(command, node: node, instance: instance)
         case .refresh:
             if await quirk.refresh(node, instance: instance) { return }
             for id in await driver.valueIDs(node: node)
             where id.instance == instance
-                && [
+                && ([
                     CommandClass.switchMultilevel, CommandClass.switchBinary, CommandClass.meter, CommandClass.doorLock,
                 ]
                 .contains(
                     id.commandClass)
+                    || ZWaveThermostatMapping.isThermostatValue(commandClass: id.commandClass, index: id.index))
             {
                 try? await driver.refresh(id)
             }
         case .toggle, .volume, .mute, .input:
             throw CommandFailure("\(command) is not supported by Z-Wave device \(device.address)")
         }
+    }
+
+    /// Sets a thermostat's heating setpoint (the decimal as text in the precision the device reports it in, at least
+    /// one decimal, which every device parses: OpenZWave sends the text's precision) or its mode (the list item of the mode's Z-Wave number), confirmed by the device's
+    /// report. A node asleep (a Wake Up thermostat; the Spirit is FLiRS and hears at once) gets it from OpenZWave's
+    /// wake-up queue when it wakes: the confirmation wait ends without it, the report still updates the state.
+    func setThermostat(_ command: DeviceCommand, node: NodeID, instance: UInt8) async throws(CommandFailure) {
+        guard let key = Self.setKey(command, node: node, instance: instance) else { return }
+        guard let id = await driver.valueID(for: key) else {
+            throw CommandFailure("node \(node.rawValue) has no value for \(command) (\(key))")
+        }
+        let input: ZWaveValueInput
+        switch command {
+        case .setpoint(let value):
+            var precision = 1
+            if case .decimal(_, let places)? = try? await driver.read(id).content { precision = max(Int(places), 1) }
+            input = .string(ZWaveThermostatMapping.setpointText(value, precision: precision))
+        case .mode(let mode):
+            guard let number = ZWaveThermostatMapping.modeNumbers[mode] else { return }
+            input = .listValue(Int32(number))
+        default:
+            return
+        }
+        let before = reports.generation(of: key)
+        do {
+            try await driver.setValue(id, to: input)
+        } catch {
+            throw CommandFailure("\(command) to node \(node.rawValue) failed: \(error)")
+        }
+        await confirm(PendingConfirmation(key: key, before: before))
     }
 
     /// Stops a moving cover: Switch Multilevel Stop Level Change (`0x26 0x05`), confirmed by the report of where it

@@ -28,9 +28,15 @@ extension ZWaveBackend {
             sleeping.noteValue(value)
             announced.identify(value, multilevel: await multilevelKind(value))
             await announceSensors(value)
+            await announceThermostat(value, reported: false)
             record(value, initial: true)
         case .valueChanged(let value):
             sleeping.noteValue(value)
+            if value.id.commandClass == ZWaveThermostatMapping.thermostatSetpoint,
+                value.id.index == ZWaveThermostatMapping.heatingIndex
+            {
+                await announceThermostat(value, reported: true)  // the precision the device reports in
+            }
             if let scene = Self.centralScene(value) {
                 router.yield(
                     .scene(node: Int(value.id.node.rawValue), instance: Int(value.id.instance), sceneID: scene))
@@ -113,14 +119,55 @@ extension ZWaveBackend {
         }
     }
 
-    /// The kind a node's Switch Multilevel value makes of its device: a cover when the node's device class is a
-    /// motor control (``ZWaveCoverMapping``), else a dimmer. OpenZWave knows the class before it creates the value
-    /// (from the node's protocol info, or the network cache).
+    /// The kind a node's Switch Multilevel value makes of its device: a thermostat when the node has Thermostat
+    /// Setpoint or Mode (a radiator valve's opening is no dimmer, ``ZWaveThermostatMapping``), a cover when the node's
+    /// device class is a motor control (``ZWaveCoverMapping``), else a dimmer. OpenZWave knows the node's command
+    /// classes and device class before it creates the value (from its node information, or the network cache).
     func multilevelKind(_ value: ZWaveValue) async -> DeviceKind {
         guard value.id.commandClass == CommandClass.switchMultilevel, value.id.index == 0,
             let info = try? await driver.nodeInfo(value.id.node)
         else { return .dimmer }
+        for commandClass in ZWaveThermostatMapping.commandClasses.sorted()
+        where (try? await driver.commandClassVersion(value.id.node, commandClass)) != nil {
+            return .thermostat
+        }
         return ZWaveCoverMapping.multilevelKind(generic: info.generic, specific: info.specific)
+    }
+
+    /// Announces what a new thermostat value tells of its device (``ZWaveThermostatMapping/traits``): the setpoint's
+    /// unit, precision and declared range (`zw_value_range`), its v3 capabilities, the supported modes
+    /// (`zw_value_list_values`), an operating state. The precision only from a report (`reported`): a value the
+    /// library created holds its cache's or configuration file's text (`20`), not the device's format.
+    func announceThermostat(_ value: ZWaveValue, reported: Bool) async {
+        let id = value.id
+        let thermostatClasses = ZWaveThermostatMapping.commandClasses.union([
+            ZWaveThermostatMapping.thermostatOperatingState
+        ])
+        guard thermostatClasses.contains(id.commandClass) else { return }
+        var items: [Int] = []
+        if id.commandClass == ZWaveThermostatMapping.thermostatMode, case .list = value.content {
+            items = ((try? await driver.listValues(id)) ?? []).map(Int.init)
+        }
+        var declared: (minimum: Int, maximum: Int) = (0, 0)
+        if id.commandClass == ZWaveThermostatMapping.thermostatSetpoint,
+            id.index == ZWaveThermostatMapping.heatingIndex,
+            let range = try? await driver.valueRange(id)
+        {
+            declared = (Int(range.minimum), Int(range.maximum))
+        }
+        let number: Double?
+        let precision: Int?
+        if case .decimal(let decimal, let places) = value.content {
+            (number, precision) = (decimal, reported ? Int(places) : nil)
+        } else {
+            (number, precision) = (nil, nil)
+        }
+        guard
+            let traits = ZWaveThermostatMapping.traits(
+                commandClass: id.commandClass, index: id.index, units: value.units, precision: precision,
+                value: number, listItems: items, declared: declared)
+        else { return }
+        announced.thermostatFound(traits, node: Int(id.node.rawValue), instance: Int(id.instance))
     }
 
     /// Announces the sensors a new value stands for (``ZWaveSensorMapping``); a Notification type's sensors are those
@@ -140,6 +187,12 @@ extension ZWaveBackend {
     /// A value's state updates: a dimmer's level, a switch, a meter's W or kWh, or the sensor readings it gives.
     nonisolated static func stateUpdates(_ value: ZWaveValue) -> [HardwareEvent.StateUpdate] {
         if let update = stateUpdate(value) { return [update] }
+        let described = sensorValue(value)
+        if let update = ZWaveThermostatMapping.update(
+            commandClass: described.commandClass, index: described.index, reading: described.reading)
+        {
+            return [update]
+        }
         return ZWaveSensorMapping.readings(of: sensorValue(value)).map { .sensor($0.0, $0.1) }
     }
 

@@ -99,6 +99,17 @@ extension OpenZWave {
         return Array(values.prefix(count))
     }
 
+    /// The range the device database declares for a value (`zw_value_range`, Manager::GetValueMin/Max): a
+    /// thermostat setpoint's 8-28 °C from its product's configuration file; both 0 when none is declared.
+    public func valueRange(_ id: ZWaveValueID) throws(ZWaveError) -> (minimum: Int32, maximum: Int32) {
+        let manager = try requireManager("zw_value_range", node: id.node)
+        var c = id.cValue
+        var minimum: Int32 = 0
+        var maximum: Int32 = 0
+        try ZWaveError.check(zw_value_range(manager, &c, &minimum, &maximum), call: "zw_value_range", node: id.node)
+        return (minimum, maximum)
+    }
+
     /// The value id OpenZWave reported for this place, if any.
     public func valueID(for key: ZWaveValueKey) -> ZWaveValueID? { network.valueID(for: key) }
 

@@ -20,7 +20,13 @@ import Testing
         #expect(tv.muteSet == "Thuis/device/living/tv/mute/set")
         #expect(tv.input == "Thuis/device/living/tv/input")
         #expect(tv.inputSet == "Thuis/device/living/tv/input/set")
-        #expect(tv.retained.count == 8 && tv.retained.contains("Thuis/device/living/tv/movement"))
+        #expect(tv.retained.count == 11 && tv.retained.contains("Thuis/device/living/tv/movement"))
+        #expect(
+            tv.setpoint == "Thuis/device/living/tv/setpoint" && tv.setpointSet == "Thuis/device/living/tv/setpoint/set")
+        #expect(tv.mode == "Thuis/device/living/tv/mode" && tv.modeSet == "Thuis/device/living/tv/mode/set")
+        #expect(
+            tv.retained.contains(tv.setpoint) && tv.retained.contains(tv.mode)
+                && tv.retained.contains(tv.operatingState))
         #expect(!tv.retained.contains(tv.set) && !tv.retained.contains(tv.scene))
     }
 

@@ -51,6 +51,8 @@ import Testing
                     case .volumeSet(let address): rebuilt = topics.device(address).volumeSet
                     case .muteSet(let address): rebuilt = topics.device(address).muteSet
                     case .inputSet(let address): rebuilt = topics.device(address).inputSet
+                    case .setpointSet(let address): rebuilt = topics.device(address).setpointSet
+                    case .modeSet(let address): rebuilt = topics.device(address).modeSet
                     case .bridgeRequest(let command):
                         rebuilt = topics.request(command)
                         if !TopicScheme.isValidLevel(command) { failures.append("invalid command level in \(topic)") }
@@ -82,9 +84,8 @@ import Testing
         #expect(corpus.count >= 20)
         let mutator = FuzzMutator(
             dictionary: [
-                "on", "off", "toggle", "standby", "up", "down", "hdmi1", "chromecast", ".", "0", "99", "100", " ",
-                "lock",
-                "unlock",
+                "on", "off", "toggle", "standby", "heat", "eco", "up", "down", "hdmi1", "chromecast", ".", "0", "99",
+                "100", " ", "lock", "unlock",
             ],
             maximumLength: 300)
         let inputs = ["HDMI1": "1.0.0.0", "Chromecast": "2.0.0.0", "Tuner": "3.1.0.0"]
@@ -93,7 +94,7 @@ import Testing
         let summary = FuzzRun(target: "payloads", corpus: corpus, mutator: mutator, iterations: 20_000).run { bytes in
             var outcome = ""
             let shown = String(decoding: bytes.prefix(80), as: UTF8.self)
-            for kind in [DeviceKind.dimmer, .binarySwitch, .socket, .tv, .cover, .lock] {
+            for kind in [DeviceKind.dimmer, .binarySwitch, .socket, .tv, .cover, .lock, .thermostat] {
                 do throws(PayloadError) {
                     let command = try PayloadParser.deviceCommand(bytes, kind: kind)
                     if bytes.count > PayloadParser.maximumLength { fail("accepted \(bytes.count) bytes") }
@@ -103,9 +104,10 @@ import Testing
                             fail("\(kind) level \(level) from \(shown)")
                         }
                     case .on, .off, .toggle:
-                        if [.cover, .lock].contains(kind) { fail("\(kind) got \(command) from \(shown)") }
+                        if [.cover, .lock, .thermostat].contains(kind) { fail("\(kind) got \(command) from \(shown)") }
                     case .stop: if kind != .cover { fail("\(kind) got stop from \(shown)") }
                     case .setLocked: if kind != .lock { fail("\(kind) got \(command) from \(shown)") }
+                    case .mode: if kind != .thermostat { fail("\(kind) got \(command) from \(shown)") }
                     default: fail("\(kind) got \(command) from \(shown)")
                     }
                     outcome += "ok:\(Self.kind("\(command)"))|"
