@@ -160,10 +160,18 @@ public final class HomeKitAccessories: AccessoryModel, BridgeFrontEnd, Sendable 
         else { return }
         state.withLock { state in
             let accessory = state.layout.accessories.first { $0.device?.address == address }
-            if case .scene(let scene) = publication {
-                guard let accessory, case .zwave(let node, _) = accessory.device?.source,
-                    let (button, press) = state.layout.press(scene, ofNode: node)
-                else { return }
+            let pressed: (button: Int, event: Int)?
+            switch publication {
+            case .scene(let scene):
+                guard case .zwave(let node, _) = accessory?.device?.source else { return }
+                pressed = state.layout.press(scene, ofNode: node)
+            case .button(let button, let action):
+                pressed = AccessoryLayout.switchEvent(action).map { (button, $0) }
+            default:
+                pressed = nil
+            }
+            if publication.isEvent {
+                guard let accessory, let (button, press) = pressed else { return }
                 let switchEvent = accessory.services.flatMap(\.characteristics).first {
                     if case .switchEvent(button) = $0.binding { true } else { false }
                 }

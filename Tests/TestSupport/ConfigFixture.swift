@@ -129,6 +129,8 @@ public struct ConfigFixture: Sendable {
         public var pingSilentAfter: Int?
         public var devices: [ZWaveDevice]
         public var scenes: [ZWaveScene]
+        /// `[[zwave.button]]`, written after the scenes.
+        public var buttons: [ZWaveButton] = []
 
         public init(
             port: String = "/dev/zwave", configPath: String? = nil, stateDirectory: String? = nil,
@@ -185,6 +187,23 @@ public struct ConfigFixture: Sendable {
             self.node = node
             self.instance = instance
             self.scene = scene
+            self.topic = topic
+            self.payload = payload
+        }
+    }
+
+    /// `[[zwave.button]]`.
+    public struct ZWaveButton: Sendable {
+        public var node: Int
+        public var button: Int
+        public var action: String
+        public var topic: String
+        public var payload: String
+
+        public init(node: Int, button: Int, action: String, topic: String, payload: String) {
+            self.node = node
+            self.button = button
+            self.action = action
             self.topic = topic
             self.payload = payload
         }
@@ -279,6 +298,14 @@ public struct ConfigFixture: Sendable {
                 lines.add("scene", String(scene.scene))
                 lines.add("topic", string: scene.topic)
                 lines.add("payload", string: scene.payload)
+            }
+            for button in zwave.buttons {
+                lines.table("[[zwave.button]]")
+                lines.add("node", String(button.node))
+                lines.add("button", String(button.button))
+                lines.add("action", string: button.action)
+                lines.add("topic", string: button.topic)
+                lines.add("payload", string: button.payload)
             }
         }
         if let cec {

@@ -101,6 +101,13 @@ extension StatePublisher {
                     }
                     fields.append(("sensors", .object(sensors)))
                 }
+                if !device.buttons.isEmpty {
+                    // Each button's number with the actions it supports, buttons in order.
+                    let buttons = device.buttons.sorted { $0.key < $1.key }.map { button, actions in
+                        (String(button), JSONValue.array(actions.sorted().map { .string($0.rawValue) }))
+                    }
+                    fields.append(("buttons", .object(buttons)))
+                }
                 fields.append(("configured", .bool(device.configured)))
                 fields.append(("alive", .bool(state.online && isOnline(device.source.adapter))))
                 let nodeSource: DeviceSource? =
@@ -118,6 +125,7 @@ extension StatePublisher {
         case .tv: state.isOn.map { $0 ? "on" : "standby" } ?? "unknown"
         // A sensor device has no state topic (``statePayloads(_:of:topics:)`` never asks).
         case .sensor: ""
+        case .buttons: ""
         }
     }
 

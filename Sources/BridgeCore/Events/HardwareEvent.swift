@@ -23,6 +23,11 @@ public enum HardwareEvent: Sendable {
     /// The hardware revealed sensors of a device (Z-Wave: Sensor Multilevel, Sensor Binary, Notification, a
     /// non-electric Meter, Battery values), with their units (empty for a binary sensor); added to those it had.
     case sensorsFound(DeviceSource, [Sensor: String])
+    /// The hardware revealed scene buttons of a device (Z-Wave Central Scene): each button's number with the actions
+    /// it supports; added to those it had.
+    case buttonsFound(DeviceSource, [Int: [ButtonAction]])
+    /// A scene button was used: published on `<device>/button/<n>`, never retained.
+    case button(DeviceSource, button: Int, ButtonAction)
     /// Facts for the inventory (manufacturer, product, interview stage...) of a Z-Wave node or CEC device.
     case details(DeviceSource, [(String, JSONValue)])
     /// A device left the network (exclusion): its retained topics are cleared.

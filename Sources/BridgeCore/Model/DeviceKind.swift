@@ -15,4 +15,8 @@ public enum DeviceKind: String, Sendable, Hashable, Codable, CaseIterable {
     /// the position `0`..`100` (% open), `<device>/movement` `opening`/`closing`/`stopped`; `/set` takes `open`,
     /// `close`, `stop` or a position.
     case cover
+    /// A device whose only function is scene buttons (Z-Wave Central Scene: a WallMote, a key fob): no state topic
+    /// and no `/set`, each button's actions on `<device>/button/<n>` (``ButtonAction``). A device of another kind
+    /// with Central Scene (a dimmer) keeps its kind and has the buttons too.
+    case buttons
 }

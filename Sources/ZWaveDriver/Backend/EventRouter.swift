@@ -56,7 +56,8 @@ final class EventRouter {
     nonisolated static func node(of event: HardwareEvent) -> Int? {
         switch event {
         case .update(let source, _), .availability(let source, _), .sleeping(let source, _),
-            .identified(let source, _, _), .sensorsFound(let source, _), .details(let source, _), .removed(let source):
+            .identified(let source, _, _), .sensorsFound(let source, _), .details(let source, _), .removed(let source),
+            .buttonsFound(let source, _), .button(let source, _, _):
             source.node
         case .discovered(let descriptor): descriptor.source.node
         case .scene(let node, _, _): node
