@@ -27,6 +27,7 @@ import Testing
         5: ["manufacturer": "AEON Labs", "product": "ZW100 MultiSensor 6"],
         6: ["manufacturer": "FIBARO System", "product": "FGDW002 Door Opening Sensor 2"],
         8: ["manufacturer": "FIBARO System", "product": "FGR223 Roller Shutter Controller 3"],
+        9: ["manufacturer": "AEON Labs", "product": "ZW130 WallMote Quad"],
     ]
 
     static let dimmer = zwave("bedroom", "light", node: 2, kind: .dimmer, metered: true)
@@ -61,6 +62,14 @@ import Testing
     ]
     /// The emulator's roller shutter (FGR223), metered.
     static let shutter = zwave("living", "shutter", node: 8, kind: .cover, metered: true)
+    /// A wall controller (Central Scene): button 1 with every action, button 2 (a v1 scene) pressed, held and
+    /// released; its battery.
+    static let wallmote: BridgeInventory.Device = {
+        let device = zwave("hall", "wallmote", node: 9, kind: .buttons, metered: false, sensors: [.battery: "%"])
+        return BridgeInventory.Device(
+            descriptor: device.descriptor.adding(buttons: [1: ButtonAction.allCases, 2: [.pressed, .held, .released]]),
+            facts: device.facts)
+    }()
     static let tv = BridgeInventory.Device(
         descriptor: DeviceDescriptor(
             address: DeviceAddress(room: "living", name: "tv"), kind: .tv, source: .cec(logicalAddress: 0),
@@ -84,7 +93,7 @@ import Testing
     @Test(arguments: [
         ("dimmer", [dimmer]), ("powernode", sockets), ("switch", [binarySwitch]), ("unassigned", [unassigned]),
         ("tv", [tv]), ("bridge", []), ("sensors", [multiSensor, doorSensor]), ("other_sensors", otherSensors),
-        ("cover", [shutter]),
+        ("cover", [shutter]), ("buttons", [wallmote]),
     ])
     func goldenConfigs(kind: String, devices: [BridgeInventory.Device]) throws {
         var text = Self.golden(devices)
@@ -105,8 +114,11 @@ import Testing
     /// Every config payload is a JSON object Home Assistant can read back, with a unique id where it has one.
     @Test func everyConfigIsValidJSONAndUniqueIDsAreUnique() throws {
         let all = Self.configs(
-            [Self.dimmer, Self.binarySwitch, Self.unassigned, Self.tv, Self.multiSensor, Self.doorSensor, Self.shutter]
-                + Self.sockets + Self.otherSensors)
+            [
+                Self.dimmer, Self.binarySwitch, Self.unassigned, Self.tv, Self.multiSensor, Self.doorSensor,
+                Self.shutter,
+                Self.wallmote,
+            ] + Self.sockets + Self.otherSensors)
         var ids = Set<String>()
         for config in all {
             let parsed = try JSONValue.parse(Array(config.payload.serialized.utf8))

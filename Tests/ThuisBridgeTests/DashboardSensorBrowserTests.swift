@@ -8,7 +8,7 @@ import Testing
 import ZWaveEmulator
 
 /// Sensor tiles in a real browser (headless Chromium): the emulated `sensors` network's MultiSensor 6 (node 2) and
-/// door sensor (node 3), both sleeping, through real libopenzwave in the real `thuis-bridge run`: each reading with
+/// door sensor (node 3), both sleeping, and WallMote Quad (node 6), through real libopenzwave in the real `thuis-bridge run`: each reading with
 /// its unit, binary sensors in words, the battery, no control; the tile follows the sensor; the node page shows the
 /// battery.
 @Suite(
@@ -93,6 +93,26 @@ struct DashboardSensorBrowserTests {
                     "wait_text", [("selector", .string(coverHeader)), ("contains", "closed")], timeout: 60)
                     == "closed")
             #expect(house.stick.level(node: 4) == 0)
+            // The WallMote (node 6, unassigned): a row per button with the last action and when, and no control.
+            let wallmote = "Thuis/device/unassigned/node6"
+            #expect(
+                try await browser.text(
+                    "wait_text",
+                    [("selector", .string("[data-topic=\"\(wallmote)\"] header .value")), ("contains", "4 buttons")],
+                    timeout: 60) == "4 buttons")
+            let second = "[data-topic=\"\(wallmote)\"] [data-button=\"2\"] dd"
+            #expect(try await browser.text("wait_text", [("selector", .string(second)), ("contains", "")]) == "—")
+            for (action, shown) in [(SceneAction.held, "Held · "), (.pressed(2), "Pressed 2x · ")] {
+                #expect(house.stick.pressSceneButton(node: 6, button: 2, action))
+                let text = try await browser.text(
+                    "wait_text", [("selector", .string(second)), ("contains", .string(shown))])
+                #expect(text.hasPrefix(shown), "\(text)")
+            }
+            let first = "[data-topic=\"\(wallmote)\"] [data-button=\"1\"] dd"
+            #expect(try await browser.text("wait_text", [("selector", .string(first)), ("contains", "")]) == "—")
+            let controls = ["button", "input", "select"].map { "[data-topic=\"\(wallmote)\"] \($0)" }
+            #expect(
+                try await browser.run("displayed", [("selector", .string(controls.joined(separator: ", ")))]) == [])
             try await Self.screenshot(browser, "sensor-tiles", width: 900, height: 700)
             try await Self.screenshot(browser, "sensor-tiles-phone", width: 390, height: 844)
 

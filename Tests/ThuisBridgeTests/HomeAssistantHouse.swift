@@ -39,8 +39,8 @@ enum HomeAssistantInstall {
 }
 
 /// A real mosquitto, the emulated Z-Wave stick (FGD212 node 2, PowerNode 6 node 3, binary switch node 4, the
-/// sleeping MultiSensor 6 node 5 and door sensor node 6, woken whenever OpenZWave addresses them, roller shutter
-/// node 7), the
+/// sleeping MultiSensor 6 node 5, door sensor node 6 and WallMote Quad node 8, woken whenever OpenZWave addresses
+/// them, roller shutter node 7), the
 /// emulated CEC adapter (TV, audio system, Apple TV at 1.0.0.0), the real `thuis-bridge run` process bridging
 /// both, and a real, headless Home Assistant reading the bridge's discovery; a subscriber on `Thuis/#` and
 /// `homeassistant/#`. One for the whole suite (Home Assistant takes ~8 s and ~160 MB to start).
@@ -79,7 +79,9 @@ final class HomeAssistantHouse: Sendable {
     static let doorSensor = "unassigned/node6"
     /// The roller shutter (node 7, in devices.toml): a cover.
     static let shutter = "living/shutter"
-    static let sleepers: Set<UInt8> = [5, 6]
+    /// The WallMote Quad (node 8, in devices.toml): four scene buttons.
+    static let wallmote = "hall/wallmote"
+    static let sleepers: Set<UInt8> = [5, 6, 8]
 
     /// The bridge process (replaced by `restartBridge`).
     var bridge: ChildProcess { processes.withLock { $0.bridge } }
@@ -102,6 +104,7 @@ final class HomeAssistantHouse: Sendable {
             NodeDescription(id: 5, kind: .multisensor6, name: "hall sensor", temperature: 21.5, battery: 90),
             NodeDescription(id: 6, kind: .fgdw002, name: "front door", temperature: 19, battery: 80),
             NodeDescription(id: 7, kind: .fgr223, name: "living room shutter", level: 99, loads: [120]),
+            NodeDescription(id: 8, kind: .wallmoteQuad, name: "hall wallmote", battery: 60),
         ]
         return network
     }
@@ -134,6 +137,7 @@ final class HomeAssistantHouse: Sendable {
         zwave.devices.append(.init(node: 4, room: "hall", name: "fan"))
         zwave.devices.append(.init(node: 5, room: "hall", name: "motion"))
         zwave.devices.append(.init(node: 7, room: "living", name: "shutter"))
+        zwave.devices.append(.init(node: 8, room: "hall", name: "wallmote"))
         zwave.port = directory.file("zwave")
         zwave.stateDirectory = directory.file("state")
         // Debug: the dimmer tests wait for the bridge's "executed" lines.
