@@ -41,3 +41,42 @@ import Testing
         #expect(ZWaveBackend.buttonActions(listItems: []) == ButtonAction.allCases)
     }
 }
+
+/// How Central Scene values make a device: buttons only (a battery beside them) are a `buttons` device; a node with
+/// a switch keeps it and gains the buttons; a held button's repeated reports are one `held`.
+@Suite struct CentralSceneAnnouncementTests {
+    /// devices.toml: the WallMote Quad at node 6.
+    static let wallmote = ZWaveDeviceConfig(node: 6, address: DeviceAddress(room: "hall", name: "wallmote"))
+
+    @ZWaveBackendActor
+    @Test func buttonsMakeAButtonsDeviceUnlessTheNodeIsADimmerAndHeldIsPublishedOnce() async {
+        let seen = await announcements(configured: [Self.wallmote]) { announced in
+            // The configured WallMote: its battery first (a sensor device), then its scenes.
+            announced.sensorsFound([.battery: "%"], node: 6, instance: 1)
+            announced.buttonsFound([1: ButtonAction.allCases], node: 6, instance: 1)
+            announced.buttonsFound([2: ButtonAction.allCases], node: 6, instance: 1)
+            // An unassigned key fob, and a dimmer with Central Scene.
+            announced.buttonsFound([1: [.pressed, .held, .released]], node: 7, instance: 1)
+            announced.identify(
+                ZWaveValue(
+                    id: ZWaveValueID(
+                        home: HomeID(rawValue: 0xC0FF_EE01), node: NodeID(8), genre: .user, commandClass: 0x26,
+                        instance: 1, index: 0, type: .byte, id: 2),
+                    label: "Level", units: "", readOnly: false, content: .byte(0)))
+            announced.buttonsFound([1: ButtonAction.allCases], node: 8, instance: 1)
+            // Held three times (repeats), released; held again, OpenZWave's reset, held.
+            for action: ButtonAction? in [.held, .held, .held, .released, .held, nil, .held] {
+                announced.buttonReported(action, button: 1, node: 6, instance: 1)
+            }
+        }
+        #expect(
+            seen == [
+                "identified zwave node 6 instance 1 sensor", #"sensors zwave node 6 instance 1 ["battery"]"#,
+                "identified zwave node 6 instance 1 buttons",
+                "buttons zwave node 6 instance 1 [1]", "buttons zwave node 6 instance 1 [2]",
+                "discovered unassigned/node7 buttons", "buttons zwave node 7 instance 1 [1]",
+                "discovered unassigned/node8 dimmer", "buttons zwave node 8 instance 1 [1]",
+                "button 1 held", "button 1 released", "button 1 held", "button 1 held",
+            ])
+    }
+}
