@@ -37,6 +37,22 @@ import Testing
             ])
     }
 
+    @Test func theTopicTableListsAMapping() throws {
+        let text =
+            Self.stick.text + """
+
+                [[zwave.button]]
+                node = 6
+                button = 1
+                action = "pressed_2x"
+                topic = "Thuis/scene/movie"
+                payload = "on"
+                """
+        let table = TopicTable(try ConfigurationLoader.parse(text: text)).description
+        #expect(table.contains("zwave node 6 button 1 pressed_2x"), "\(table)")
+        #expect(table.contains("Thuis/scene/movie"), "\(table)")
+    }
+
     @Test func aBadMappingIsRefusedWithItsKeyPath() {
         let good = ["node = 6", "button = 1", "action = \"pressed\"", "topic = \"Thuis/scene/a\"", "payload = \"on\""]
         let cases: [(replace: Int?, line: String, key: String)] = [
