@@ -10,25 +10,30 @@ import Testing
         try ConfigurationLoader.parse(text: Self.stick.text + "\n" + table).zwave
     }
 
+    /// Button 1's double press on node 6 starts the movie scene.
+    static let movie = """
+        [[zwave.button]]
+        node = 6
+        button = 1
+        action = "pressed_2x"
+        topic = "Thuis/scene/movie"
+        payload = "on"
+        """
+
     @Test func aMappingIsRead() throws {
         let section = try #require(
             try parse(
-                """
-                [[zwave.button]]
-                node = 6
-                button = 1
-                action = "pressed_2x"
-                topic = "Thuis/scene/movie"
-                payload = "on"
+                Self.movie + """
 
-                [[zwave.button]]
-                node = 6
-                instance = 1
-                button = 4
-                action = "held"
-                topic = "Thuis/scene/dim"
-                payload = ""
-                """))
+
+                    [[zwave.button]]
+                    node = 6
+                    instance = 1
+                    button = 4
+                    action = "held"
+                    topic = "Thuis/scene/dim"
+                    payload = ""
+                    """))
         #expect(
             section.buttons == [
                 ZWaveButtonConfig(node: 6, button: 1, action: .pressed2x, topic: "Thuis/scene/movie", payload: "on"),
@@ -38,16 +43,7 @@ import Testing
     }
 
     @Test func theTopicTableListsAMapping() throws {
-        let text =
-            Self.stick.text + """
-
-                [[zwave.button]]
-                node = 6
-                button = 1
-                action = "pressed_2x"
-                topic = "Thuis/scene/movie"
-                payload = "on"
-                """
+        let text = Self.stick.text + "\n" + Self.movie
         let table = TopicTable(try ConfigurationLoader.parse(text: text)).description
         #expect(table.contains("zwave node 6 button 1 pressed_2x"), "\(table)")
         #expect(table.contains("Thuis/scene/movie"), "\(table)")
