@@ -130,7 +130,7 @@ public struct ConfigFixture: Sendable {
         public var devices: [ZWaveDevice]
         public var scenes: [ZWaveScene]
         /// `[[zwave.button]]`, written after the scenes.
-        public var buttons: [ZWaveButton] = []
+        public var buttons: [ZWaveButtonConfig] = []
 
         public init(
             port: String = "/dev/zwave", configPath: String? = nil, stateDirectory: String? = nil,
@@ -187,23 +187,6 @@ public struct ConfigFixture: Sendable {
             self.node = node
             self.instance = instance
             self.scene = scene
-            self.topic = topic
-            self.payload = payload
-        }
-    }
-
-    /// `[[zwave.button]]`.
-    public struct ZWaveButton: Sendable {
-        public var node: Int
-        public var button: Int
-        public var action: String
-        public var topic: String
-        public var payload: String
-
-        public init(node: Int, button: Int, action: String, topic: String, payload: String) {
-            self.node = node
-            self.button = button
-            self.action = action
             self.topic = topic
             self.payload = payload
         }
@@ -302,8 +285,9 @@ public struct ConfigFixture: Sendable {
             for button in zwave.buttons {
                 lines.table("[[zwave.button]]")
                 lines.add("node", String(button.node))
+                lines.add("instance", button.instance.map(String.init))
                 lines.add("button", String(button.button))
-                lines.add("action", string: button.action)
+                lines.add("action", string: button.action.rawValue)
                 lines.add("topic", string: button.topic)
                 lines.add("payload", string: button.payload)
             }

@@ -17,7 +17,7 @@ import ZWaveEmulator
             .init(node: 2, room: "hall", name: "motion", wakeUpInterval: 7200),
             .init(node: 4, room: "living", name: "shutter"), .init(node: 6, room: "hall", name: "wallmote"),
         ])
-        zwave.buttons = [.init(node: 6, button: 2, action: "pressed_2x", topic: "Thuis/scene/movie", payload: "on")]
+        zwave.buttons = [.init(node: 6, button: 2, action: .pressed2x, topic: "Thuis/scene/movie", payload: "on")]
         try await ZWaveHouse.with(name: "sensors", network: .sensors, zwave: zwave, waking: [2, 3, 6]) { house in
             let hall = "hall/motion"
             let door = "unassigned/node3"

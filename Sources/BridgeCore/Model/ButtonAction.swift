@@ -9,33 +9,19 @@ public enum ButtonAction: String, Sendable, Hashable, CaseIterable, Comparable {
     case held
     case released
 
-    /// A Central Scene key attribute: 0 pressed 1x, 1 released, 2 held down, 3-6 pressed 2x-5x; nil for another
-    /// (7 is reserved).
+    /// The actions by Central Scene key attribute: 0 pressed 1x, 1 released, 2 held down, 3-6 pressed 2x-5x.
+    private static let byKeyAttribute: [ButtonAction] = [
+        .pressed, .released, .held, .pressed2x, .pressed3x, .pressed4x, .pressed5x,
+    ]
+
+    /// A Central Scene key attribute's action; nil for another (7 is reserved).
     public init?(keyAttribute: Int) {
-        switch keyAttribute {
-        case 0: self = .pressed
-        case 1: self = .released
-        case 2: self = .held
-        case 3: self = .pressed2x
-        case 4: self = .pressed3x
-        case 5: self = .pressed4x
-        case 6: self = .pressed5x
-        default: return nil
-        }
+        guard Self.byKeyAttribute.indices.contains(keyAttribute) else { return nil }
+        self = Self.byKeyAttribute[keyAttribute]
     }
 
     /// The Central Scene key attribute of the action (the inverse of ``init(keyAttribute:)``).
-    public var keyAttribute: Int {
-        switch self {
-        case .pressed: 0
-        case .released: 1
-        case .held: 2
-        case .pressed2x: 3
-        case .pressed3x: 4
-        case .pressed4x: 5
-        case .pressed5x: 6
-        }
-    }
+    public var keyAttribute: Int { Self.byKeyAttribute.firstIndex(of: self) ?? 0 }
 
     /// The actions a Central Scene v1 button supports (it reports none): all of them.
     public static let assumed: [ButtonAction] = allCases
