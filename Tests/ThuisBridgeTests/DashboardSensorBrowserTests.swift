@@ -126,6 +126,11 @@ struct DashboardSensorBrowserTests {
                 try await browser.text("wait_text", [("selector", "[data-fact=\"battery\"]"), ("contains", "60")])
                     == "60 %")
             try await Self.screenshot(browser, "sensor-node", width: 1100, height: 700)
+            // The WallMote's node page lists its buttons and their actions.
+            try await browser.run("open", [("url", .string(house.url + "node/6"))])
+            let buttons = try await browser.text(
+                "wait_text", [("selector", "[data-fact=\"buttons\"]"), ("contains", "4: ")])
+            #expect(buttons == "4: pressed, pressed 2x, pressed 3x, pressed 4x, pressed 5x, held, released")
         }
     }
 

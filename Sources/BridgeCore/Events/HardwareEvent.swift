@@ -13,7 +13,8 @@ public enum HardwareEvent: Sendable {
     case network(Adapter, id: String)
     /// The adapter has reported every device of its network (Z-Wave: the start-up queries ended).
     case networkQueried(Adapter)
-    /// A scene activation (FGD212 S1/S2 clicks, Central Scene): published on `<device>/scene`, never retained.
+    /// A scene activation (FGD212 S1/S2 clicks; Central Scene is `button`): published on `<device>/scene`, never
+    /// retained.
     case scene(node: Int, instance: Int?, sceneID: Int)
     /// A node the configuration does not name appeared (it gets an `unassigned/node<N>` device).
     case discovered(DeviceDescriptor)
