@@ -113,7 +113,8 @@ public struct Composition {
         let bridge = Bridge(
             identity: identity, devices: Self.devices(configuration), scenes: configuration.zwave?.scenes ?? [],
             backends: backends, requestHandlers: requestHandlers, frontEnds: frontEnds, announcement: announcement,
-            lowBattery: configuration.zwave?.lowBattery ?? ZWaveSection.defaultLowBattery, mqtt: mqtt, logger: logger)
+            lowBattery: configuration.zwave?.lowBattery ?? ZWaveSection.defaultLowBattery,
+            buttons: configuration.zwave?.buttons ?? [], mqtt: mqtt, logger: logger)
         if let dashboard {
             let server = DashboardServer(
                 listen: dashboard.web.listen, access: dashboard.access, hub: dashboard.hub, bridge: bridge,

@@ -96,6 +96,19 @@ public enum DiscoveryMapping {
         }
     }
 
+    /// Home Assistant's device trigger type of a scene button's action.
+    static func triggerType(_ action: ButtonAction) -> String {
+        switch action {
+        case .pressed: "button_short_press"
+        case .pressed2x: "button_double_press"
+        case .pressed3x: "button_triple_press"
+        case .pressed4x: "button_quadruple_press"
+        case .pressed5x: "button_quintuple_press"
+        case .held: "button_long_press"
+        case .released: "button_long_release"
+        }
+    }
+
     /// What every config of one bridge shares.
     struct Context {
         let identity: BridgeIdentity
@@ -205,6 +218,8 @@ public enum DiscoveryMapping {
                     add("climate", "climate", own, DiscoveryMapping.climate(descriptor, topics))
                 case .tv, .sensor:
                     break  // a sensor device is its sensors' entities (below)
+                case .buttons:
+                    break  // its buttons' entities (below)
                 }
                 if descriptor.metered {
                     add("sensor", "power", named("Power"), Self.sensor(topics.power, "power", "measurement", "W"))
@@ -217,6 +232,23 @@ public enum DiscoveryMapping {
                 for (sensor, unit) in descriptor.sensors.sorted(by: { $0.key < $1.key }) {
                     let entity = DiscoveryMapping.sensorEntity(sensor, unit: unit, topic: topics.sensor(sensor))
                     add(entity.component, sensor.rawValue, named(entity.name), entity.fields)
+                }
+                // Each scene button (Central Scene): an event entity and a device trigger per action.
+                for (button, actions) in descriptor.buttons.sorted(by: { $0.key < $1.key }) {
+                    let topic = topics.button(button)
+                    add("event", "button_\(button)", named("Button \(button)"), Self.buttonEvent(topic, actions))
+                    for action in actions.sorted() {
+                        configs.append(
+                            DiscoveryConfig(
+                                component: "device_automation", nodeID: namespace,
+                                objectID: "\(base)_button_\(button)_\(action.rawValue)",
+                                payload: .object([
+                                    ("automation_type", "trigger"), ("topic", .string(topic)),
+                                    ("type", .string(DiscoveryMapping.triggerType(action))),
+                                    ("subtype", .string("button_\(button)")), ("payload", .string(action.rawValue)),
+                                    ("device", block), ("origin", origin),
+                                ])))
+                    }
                 }
                 // The product's buttons (`DeviceProfile`), when it has them.
                 if let scheme = DeviceProfile.profile(facts: facts, kind: descriptor.kind)?.buttons {
@@ -306,6 +338,18 @@ public enum DiscoveryMapping {
                         "{% set types = {\(table)} %}"
                             + "{{ {'event_type': types[value]} | tojson if value in types else '' }}")
                 ),
+            ]
+        }
+
+        /// A scene button's actions as events: the topic's bare word (`pressed`, `held`) becomes the JSON Home
+        /// Assistant's event platform reads (`{"event_type": "pressed"}`); a word the button does not support is
+        /// ignored (an empty payload).
+        static func buttonEvent(_ topic: String, _ actions: [ButtonAction]) -> [(String, JSONValue)] {
+            let words = actions.sorted().map(\.rawValue)
+            let list = words.map { "'\($0)'" }.joined(separator: ", ")
+            return [
+                ("state_topic", .string(topic)), ("event_types", .array(words.map { .string($0) })),
+                ("value_template", .string("{{ {'event_type': value} | tojson if value in [\(list)] else '' }}")),
             ]
         }
 

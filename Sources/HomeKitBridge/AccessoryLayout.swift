@@ -71,9 +71,9 @@ struct LayoutAccessory: Sendable {
 ///   TargetHeatingCoolingState, 13 CurrentTemperature, 14 TargetTemperature, 15 TemperatureDisplayUnits; its
 ///   temperature is no Temperature Sensor of its own).
 /// - 20: Television Speaker (21 Mute, 22 Volume, 23 VolumeControlType, 24 VolumeSelector).
-/// - 30 + 10 × button: a Stateless Programmable Switch for button S1 (40) or S2 (50), with +1
-///   ProgrammableSwitchEvent; with both buttons, +2 ServiceLabelIndex and 30: Service Label (31
-///   ServiceLabelNamespace).
+/// - 30 + 10 × button: a Stateless Programmable Switch for button S1 (40) or S2 (50), or a Central Scene button
+///   1-16 (40-190; a button above 16 at 1000 + 10 × button), with +1 ProgrammableSwitchEvent; with several buttons,
+///   +2 ServiceLabelIndex and 30: Service Label (31 ServiceLabelNamespace 1, arabic numerals).
 /// - 100 + 10 × k: Input Source number k (1-based, inputs sorted by name), with +1 ConfiguredName,
 ///   +2 InputSourceType, +3 IsConfigured, +4 CurrentVisibilityState, +5 Identifier.
 /// - 200-260: one service per sensor the device has (``sensorServices``): Temperature Sensor (200), Humidity
@@ -120,6 +120,23 @@ struct AccessoryLayout: Sendable {
         case .hold: 2
         case .triple, .release: nil
         }
+    }
+
+    /// A scene button's action as HomeKit's ProgrammableSwitchEvent: pressed single (0), pressed 2x double (1), held
+    /// long (2); nil for the rest (pressed 3x-5x, released), which HomeKit has no event for.
+    static func switchEvent(_ action: ButtonAction) -> Int? {
+        switch action {
+        case .pressed: 0
+        case .pressed2x: 1
+        case .held: 2
+        case .pressed3x, .pressed4x, .pressed5x, .released: nil
+        }
+    }
+
+    /// The instance id of button `button`'s Stateless Programmable Switch: 30 + 10 × button for buttons 1-16 (40-190,
+    /// below the sensors'), 1000 + 10 × button beyond.
+    static func switchIID(_ button: Int) -> Int {
+        button <= 16 ? serviceLabelIID + 10 * button : 1000 + 10 * button
     }
 
     /// The button and ProgrammableSwitchEvent value of `scene` on the node whose first device is `first`.
@@ -214,6 +231,8 @@ struct AccessoryLayout: Sendable {
                 services += Self.television(device, audio: withAudio.contains(device.address))
             case .sensor:
                 break  // its sensors' services follow
+            case .buttons:
+                break  // its buttons' switches follow
             case .cover:
                 services.append(
                     Self.service(
@@ -229,8 +248,8 @@ struct AccessoryLayout: Sendable {
                 services.append(Self.thermostat(device))
             }
             services += Self.sensors(of: device)
-            services += Self.switches(
-                Self.buttons(of: device, scenes: scenes, devices: devices, sceneNodes: sceneNodes))
+            let sceneButtons = Self.buttons(of: device, scenes: scenes, devices: devices, sceneNodes: sceneNodes)
+            services += Self.switches(Set(sceneButtons).union(device.buttons.keys).sorted())
             let aid = allocate(key)
             // The allocator never hands out the bridge's aid; a broken one cannot make two accessories share one.
             guard aid != Self.bridgeAID, !accessories.contains(where: { $0.aid == aid }) else { continue }
@@ -379,7 +398,7 @@ struct AccessoryLayout: Sendable {
             ])
         return (labelled ? [label] : [])
             + buttons.map { button in
-                let iid = serviceLabelIID + 10 * button
+                let iid = switchIID(button)
                 let index = LayoutCharacteristic(
                     iid: iid + 2, type: .serviceLabelIndex, binding: .fixed(.int(button)))
                 return LayoutService(

@@ -32,6 +32,8 @@ struct DeviceMirror: Sendable, Equatable {
         case power(Double?)
         case availability(online: Bool)
         case scene(Int)
+        /// A scene button's action (`<device>/button/<n>`): an event, no state.
+        case button(Int, ButtonAction)
         case volume(Int?)
         case mute(Bool?)
         case input(String?)
@@ -40,6 +42,14 @@ struct DeviceMirror: Sendable, Equatable {
         case mode(String?)
         case setpoint(String?)
         case operatingState(String?)
+
+        /// Whether the publication is an event (a scene, a button's action) rather than a state.
+        var isEvent: Bool {
+            switch self {
+            case .scene, .button: true
+            default: false
+            }
+        }
     }
 
     /// What a controller's write asks for, shown until the device's state tells otherwise.
@@ -54,9 +64,15 @@ struct DeviceMirror: Sendable, Equatable {
         let head = prefix + "/device/"
         guard topic.hasPrefix(head) else { return nil }
         let levels = topic.dropFirst(head.count).split(separator: "/", omittingEmptySubsequences: false)
-        guard levels.count == 2 || levels.count == 3 else { return nil }
+        guard (2...4).contains(levels.count) else { return nil }
         let address = DeviceAddress(room: String(levels[0]), name: String(levels[1]))
         let text = String(decoding: payload, as: UTF8.self)
+        if levels.count == 4 {
+            guard levels[2] == "button", let button = Int(levels[3]), let action = ButtonAction(rawValue: text) else {
+                return nil
+            }
+            return (address, .button(button, action))
+        }
         let value: String? = text.isEmpty ? nil : text
         let publication: Publication
         switch levels.count == 2 ? "" : levels[2] {
@@ -92,7 +108,7 @@ struct DeviceMirror: Sendable, Equatable {
             }
         case .power(let value): power = value
         case .availability(let online): self.online = online
-        case .scene: break
+        case .scene, .button: break
         case .volume(let value): volume = value
         case .mute(let value): muted = value
         case .input(let value): input = value

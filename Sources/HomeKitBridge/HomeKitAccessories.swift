@@ -130,8 +130,11 @@ public final class HomeKitAccessories: AccessoryModel, BridgeFrontEnd, Sendable 
             let remembered = memory.recall(key).flatMap(RememberedKind.init(text:))
             if descriptor.kindKnown {
                 let interviewed = descriptor.source.adapter != .zwave || device.facts["interview_stage"] == "Complete"
-                let kept = interviewed || remembered?.kind != descriptor.kind ? [:] : remembered?.sensors ?? [:]
+                let keeps = !interviewed && remembered?.kind == descriptor.kind
+                let kept = keeps ? remembered?.sensors ?? [:] : [:]
+                let keptButtons = keeps ? remembered?.buttons ?? [:] : [:]
                 let shown = descriptor.adding(sensors: kept.filter { descriptor.sensors[$0.key] == nil })
+                    .adding(buttons: keptButtons.filter { descriptor.buttons[$0.key] == nil })
                 memory.remember(key, RememberedKind(shown).text)
                 return BridgeInventory.Device(descriptor: shown, facts: device.facts)
             }
@@ -140,7 +143,8 @@ public final class HomeKitAccessories: AccessoryModel, BridgeFrontEnd, Sendable 
                 descriptor: DeviceDescriptor(
                     address: descriptor.address, kind: remembered.kind, source: descriptor.source,
                     metered: remembered.metered, inputs: descriptor.inputs, configured: true, kindKnown: false,
-                    sensors: remembered.sensors),
+                    sensors: remembered.sensors
+                ).adding(buttons: remembered.buttons),
                 facts: device.facts)
         }
         state.withLock { state in
@@ -161,10 +165,18 @@ public final class HomeKitAccessories: AccessoryModel, BridgeFrontEnd, Sendable 
         else { return }
         state.withLock { state in
             let accessory = state.layout.accessories.first { $0.device?.address == address }
-            if case .scene(let scene) = publication {
-                guard let accessory, case .zwave(let node, _) = accessory.device?.source,
-                    let (button, press) = state.layout.press(scene, ofNode: node)
-                else { return }
+            let pressed: (button: Int, event: Int)?
+            switch publication {
+            case .scene(let scene):
+                guard case .zwave(let node, _) = accessory?.device?.source else { return }
+                pressed = state.layout.press(scene, ofNode: node)
+            case .button(let button, let action):
+                pressed = AccessoryLayout.switchEvent(action).map { (button, $0) }
+            default:
+                pressed = nil
+            }
+            if publication.isEvent {
+                guard let accessory, let (button, press) = pressed else { return }
                 let switchEvent = accessory.services.flatMap(\.characteristics).first {
                     if case .switchEvent(button) = $0.binding { true } else { false }
                 }
@@ -315,26 +327,37 @@ struct RememberedKind: Equatable {
     let kind: DeviceKind
     let metered: Bool
     let sensors: [Sensor: String]
+    /// The scene buttons (their actions are not remembered: a switch's services do not depend on them; each
+    /// comes back with all of them until the interview tells).
+    let buttons: [Int: [ButtonAction]]
 
     init(_ descriptor: DeviceDescriptor) {
         kind = descriptor.kind
         metered = descriptor.metered
         sensors = descriptor.sensors
+        buttons = descriptor.buttons.mapValues { _ in ButtonAction.allCases }
     }
 
+    /// `<kind>[+metered][+sensors:<sensor>[=<unit>],...][+buttons:<n>,...]`.
     init?(text: String) {
         let parts = text.split(separator: "+", omittingEmptySubsequences: false)
         guard let first = parts.first, let kind = DeviceKind(rawValue: String(first)) else { return nil }
         var metered = false
         var sensors: [Sensor: String] = [:]
+        var buttons: [Int: [ButtonAction]] = [:]
         for part in parts.dropFirst() {
-            if part == "metered", !metered, sensors.isEmpty {
+            if part == "metered", !metered, sensors.isEmpty, buttons.isEmpty {
                 metered = true
-            } else if part.hasPrefix("sensors:"), sensors.isEmpty {
+            } else if part.hasPrefix("sensors:"), sensors.isEmpty, buttons.isEmpty {
                 for item in part.dropFirst("sensors:".count).split(separator: ",") {
                     let pair = item.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
                     guard let sensor = Sensor(rawValue: String(pair[0])) else { return nil }
                     sensors[sensor] = pair.count == 2 ? String(pair[1]) : ""
+                }
+            } else if part.hasPrefix("buttons:"), buttons.isEmpty {
+                for item in part.dropFirst("buttons:".count).split(separator: ",") {
+                    guard let button = Int(item), (1...255).contains(button) else { return nil }
+                    buttons[button] = ButtonAction.allCases
                 }
             } else {
                 return nil
@@ -343,6 +366,7 @@ struct RememberedKind: Equatable {
         self.kind = kind
         self.metered = metered
         self.sensors = sensors
+        self.buttons = buttons
     }
 
     var text: String {
@@ -350,7 +374,9 @@ struct RememberedKind: Equatable {
             unit.isEmpty || unit.contains(where: { "+,=".contains($0) })
                 ? sensor.rawValue : "\(sensor.rawValue)=\(unit)"
         }
+        let buttons = self.buttons.keys.sorted().map(String.init)
         return kind.rawValue + (metered ? "+metered" : "")
             + (sensors.isEmpty ? "" : "+sensors:" + sensors.joined(separator: ","))
+            + (buttons.isEmpty ? "" : "+buttons:" + buttons.joined(separator: ","))
     }
 }

@@ -68,6 +68,12 @@ public final class DashboardMetrics: Sendable {
             "device_setpoint", "",
             "A thermostat's heating setpoint, in the unit of its unit label (°C or °F), by room and name.")
     }
+
+    static var buttonActions: MetricNameDescriptor {
+        name(
+            "button_actions", "total",
+            "Scene button actions (Z-Wave Central Scene) the bridge published, by device id, button and action.")
+    }
     static var commandDuration: MetricNameDescriptor {
         name(
             "command_duration", "seconds",
@@ -99,11 +105,33 @@ public final class DashboardMetrics: Sendable {
 
     /// A publication of the bridge: responses count as requests.
     func observe(_ message: DashboardProtocol.Outbound) {
+        if case .message(let topic, let payload) = message { return countButtonAction(topic: topic, payload: payload) }
         guard case .response(let verb, let json) = message else { return }
         let status = (try? JSONValue.parse(Array(json.utf8)))?["status"]
         let result = status == .string("ok") ? "ok" : "error"
         let known = BridgeRequest.Verb(rawValue: verb) != nil ? verb : "unknown"
         registry.makeCounter(descriptor: Self.requests, labels: [("verb", known), ("result", result)]).increment()
+    }
+
+    /// Counts an action published on a device's `<device>/button/<n>` (a device of the inventory; anything else on a
+    /// `button` topic is not counted).
+    func countButtonAction(topic: String, payload: String) {
+        guard let action = ButtonAction(rawValue: payload) else { return }
+        let levels = topic.split(separator: "/", omittingEmptySubsequences: false)
+        guard levels.count > 2, levels[levels.count - 2] == "button", let button = Int(levels[levels.count - 1]) else {
+            return
+        }
+        let base = levels.dropLast(2).joined(separator: "/")
+        let device = inventory.withLock { inventory in
+            inventory?.devices.first { inventory?.identity.topics.device($0.descriptor.address).base == base }
+        }
+        guard let device else { return }
+        registry.makeCounter(
+            descriptor: Self.buttonActions,
+            labels: [
+                ("id", Self.id(device.descriptor.source)), ("button", String(button)), ("action", action.rawValue),
+            ]
+        ).increment()
     }
 
     func commandFinished(_ report: CommandReport) {

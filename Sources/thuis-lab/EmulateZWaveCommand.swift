@@ -25,8 +25,9 @@ struct EmulateZWaveCommand: AsyncParsableCommand {
             nak, can, unplug, replug, latency <ms>, raw <hex…>, report <node> <hex…>, state <node> [endpoint], \
             move <node> <neighbour…> (what it hears on the radio; 1 = the stick); for the battery and sensor \
             kinds: motion <node> on|off, door <node> open|close, tamper <node>, \
-            button <node> <1-4> 1x…5x|held|released, battery <node> <0-100>, temperature <node> <°C>, \
-            sensor <node> temperature|humidity|luminance|uv <value>, wake <node>, lock <node> lock|unlock|jam.
+            button <node> <1-4> 1x…5x|held|released, button <node> again (a retransmission), battery <node> <0-100>, \
+            temperature <node> <°C>, sensor <node> temperature|humidity|luminance|uv <value>, wake <node>, \
+            lock <node> lock|unlock|jam.
             """)
 
     @Option(help: "Path at which to symlink the emulated stick's device.") var link: String

@@ -29,6 +29,7 @@ import Testing
         8: ["manufacturer": "FIBARO System", "product": "FGR223 Roller Shutter Controller 3"],
         9: ["manufacturer": "Poly-control", "product": "Danalock V2 BTZE"],
         10: ["manufacturer": "EUROtronic", "product": "EUR_SPIRITZ Wall Radiator Thermostat"],
+        11: ["manufacturer": "AEON Labs", "product": "ZW130 WallMote Quad"],
     ]
 
     static let dimmer = zwave("bedroom", "light", node: 2, kind: .dimmer, metered: true)
@@ -78,6 +79,14 @@ import Testing
                     modes: [.off, .heat, .eco, .boost, .manufacturerSpecific])),
             facts: device.facts)
     }()
+    /// A wall controller (Central Scene): button 1 with every action, button 2 (a v1 scene) pressed, held and
+    /// released; its battery.
+    static let wallmote: BridgeInventory.Device = {
+        let device = zwave("hall", "wallmote", node: 11, kind: .buttons, metered: false, sensors: [.battery: "%"])
+        return BridgeInventory.Device(
+            descriptor: device.descriptor.adding(buttons: [1: ButtonAction.allCases, 2: [.pressed, .held, .released]]),
+            facts: device.facts)
+    }()
     static let tv = BridgeInventory.Device(
         descriptor: DeviceDescriptor(
             address: DeviceAddress(room: "living", name: "tv"), kind: .tv, source: .cec(logicalAddress: 0),
@@ -101,7 +110,7 @@ import Testing
     @Test(arguments: [
         ("dimmer", [dimmer]), ("powernode", sockets), ("switch", [binarySwitch]), ("unassigned", [unassigned]),
         ("tv", [tv]), ("bridge", []), ("sensors", [multiSensor, doorSensor]), ("other_sensors", otherSensors),
-        ("cover", [shutter]), ("lock", [lock]), ("thermostat", [thermostat]),
+        ("cover", [shutter]), ("lock", [lock]), ("thermostat", [thermostat]), ("buttons", [wallmote]),
     ])
     func goldenConfigs(kind: String, devices: [BridgeInventory.Device]) throws {
         var text = Self.golden(devices)
@@ -122,8 +131,11 @@ import Testing
     /// Every config payload is a JSON object Home Assistant can read back, with a unique id where it has one.
     @Test func everyConfigIsValidJSONAndUniqueIDsAreUnique() throws {
         let all = Self.configs(
-            [Self.dimmer, Self.binarySwitch, Self.unassigned, Self.tv, Self.multiSensor, Self.doorSensor, Self.shutter]
-                + Self.sockets + Self.otherSensors)
+            [
+                Self.dimmer, Self.binarySwitch, Self.unassigned, Self.tv, Self.multiSensor, Self.doorSensor,
+                Self.shutter,
+                Self.wallmote,
+            ] + Self.sockets + Self.otherSensors)
         var ids = Set<String>()
         for config in all {
             let parsed = try JSONValue.parse(Array(config.payload.serialized.utf8))

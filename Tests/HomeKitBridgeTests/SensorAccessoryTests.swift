@@ -157,12 +157,7 @@ extension HomeKitAccessoriesTests {
     @Test func aSleepingSensorsServicesStayAcrossARestartAndItsInterview() async throws {
         let allocator = Allocator()
         let memory = Memory()
-        let known = Mutex<[String]>([])
-        try await withBridge(devices: [Self.multiSensor], allocator: allocator, memory: memory.memory) { fixture in
-            let structure = structure(await fixture.model.database())
-            known.withLock { $0 = structure }
-        }
-        let before = known.withLock { $0 }
+        let before = try await firstStart(Self.multiSensor, allocator: allocator, memory: memory)
         #expect(before.count == 2 && before.last?.hasSuffix("3E 8A 82 84 85 96") == true, "\(before)")
         let remembered = memory.kinds.withLock { $0["zwave:4"] }
         #expect(
@@ -183,5 +178,15 @@ extension HomeKitAccessoriesTests {
             #expect(structure(await fixture.model.database()).last?.hasSuffix(": 3E 96") == true)
             #expect(memory.kinds.withLock { $0["zwave:4"] } == "sensor+sensors:battery=%,battery_low")
         }
+    }
+
+    /// The accessories' structure at a first start with `device` (whose kind the pairing file then remembers).
+    func firstStart(_ device: DeviceDescriptor, allocator: Allocator, memory: Memory) async throws -> [String] {
+        let known = Mutex<[String]>([])
+        try await withBridge(devices: [device], allocator: allocator, memory: memory.memory) { fixture in
+            let structure = structure(await fixture.model.database())
+            known.withLock { $0 = structure }
+        }
+        return known.withLock { $0 }
     }
 }

@@ -129,6 +129,8 @@ public struct ConfigFixture: Sendable {
         public var pingSilentAfter: Int?
         public var devices: [ZWaveDevice]
         public var scenes: [ZWaveScene]
+        /// `[[zwave.button]]`, written after the scenes.
+        public var buttons: [ZWaveButtonConfig] = []
 
         public init(
             port: String = "/dev/zwave", configPath: String? = nil, stateDirectory: String? = nil,
@@ -279,6 +281,15 @@ public struct ConfigFixture: Sendable {
                 lines.add("scene", String(scene.scene))
                 lines.add("topic", string: scene.topic)
                 lines.add("payload", string: scene.payload)
+            }
+            for button in zwave.buttons {
+                lines.table("[[zwave.button]]")
+                lines.add("node", String(button.node))
+                lines.add("instance", button.instance.map(String.init))
+                lines.add("button", String(button.button))
+                lines.add("action", string: button.action.rawValue)
+                lines.add("topic", string: button.topic)
+                lines.add("payload", string: button.payload)
             }
         }
         if let cec {

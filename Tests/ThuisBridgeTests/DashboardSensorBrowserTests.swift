@@ -8,10 +8,11 @@ import Testing
 import ZWaveEmulator
 
 /// Sensor tiles in a real browser (headless Chromium): the emulated `sensors` network's MultiSensor 6 (node 2) and
-/// door sensor (node 3), both sleeping, through real libopenzwave in the real `thuis-bridge run`: each reading with
-/// its unit, binary sensors in words, the battery, no control; the tile follows the sensor; the roller shutter's tile
-/// moves it; the door lock's tile (node 7) unlocks and locks it for the admin and only locks it for the wall tablet;
-/// the node page shows the battery.
+/// door sensor (node 3), both sleeping, and WallMote Quad (node 6), through real libopenzwave in the real
+/// `thuis-bridge run`: each reading with its unit, binary sensors in words, the battery, no control; the tile follows
+/// the sensor; the roller shutter's tile moves it; the door lock's tile (node 7) unlocks and locks it for the admin
+/// and only locks it for the wall tablet; the thermostat's tile sets it; the WallMote's tile shows its buttons; the
+/// node page shows the battery.
 @Suite(
     .endToEnd, .timeLimit(.minutes(TestTime.scaled(minutes: 15))),
     .enabled(if: BrowserInstall.isInstalled || BrowserInstall.isRequired, Comment(rawValue: BrowserInstall.missing)))
@@ -118,7 +119,27 @@ struct DashboardSensorBrowserTests {
                 try await browser.text("wait_text", [("selector", .string(thermostatHeader)), ("contains", "Eco")])
                     == "Eco · 20.5 °C")
             #expect(house.stick.thermostat(node: 5)?.mode == 0x0B)
-            try await Self.screenshot(browser, "sensor-tiles", width: 900, height: 1000)
+            // The WallMote (node 6, unassigned): a row per button with the last action and when, and no control.
+            let wallmote = "Thuis/device/unassigned/node6"
+            #expect(
+                try await browser.text(
+                    "wait_text",
+                    [("selector", .string("[data-topic=\"\(wallmote)\"] header .value")), ("contains", "4 buttons")],
+                    timeout: 60) == "4 buttons")
+            let second = "[data-topic=\"\(wallmote)\"] [data-button=\"2\"] dd"
+            #expect(try await browser.text("wait_text", [("selector", .string(second)), ("contains", "")]) == "—")
+            for (action, shown) in [(SceneAction.held, "Held · "), (.pressed(2), "Pressed 2x · ")] {
+                #expect(house.stick.pressSceneButton(node: 6, button: 2, action))
+                let text = try await browser.text(
+                    "wait_text", [("selector", .string(second)), ("contains", .string(shown))])
+                #expect(text.hasPrefix(shown), "\(text)")
+            }
+            let first = "[data-topic=\"\(wallmote)\"] [data-button=\"1\"] dd"
+            #expect(try await browser.text("wait_text", [("selector", .string(first)), ("contains", "")]) == "—")
+            let controls = ["button", "input", "select"].map { "[data-topic=\"\(wallmote)\"] \($0)" }
+            #expect(
+                try await browser.run("displayed", [("selector", .string(controls.joined(separator: ", ")))]) == [])
+            try await Self.screenshot(browser, "sensor-tiles", width: 900, height: 1100)
             try await Self.screenshot(browser, "sensor-tiles-phone", width: 390, height: 844)
 
             try await browser.run("open", [("url", .string(house.url + "?token=\(DashboardBrowserTests.token)"))])
@@ -142,6 +163,11 @@ struct DashboardSensorBrowserTests {
             #expect(
                 try await browser.text("wait_text", [("selector", "ul.pending"), ("contains", "nothing")]) == "nothing")
             try await Self.screenshot(browser, "sensor-node", width: 1100, height: 700)
+            // The WallMote's node page lists its buttons and their actions.
+            try await browser.run("open", [("url", .string(house.url + "node/6"))])
+            let buttons = try await browser.text(
+                "wait_text", [("selector", "[data-fact=\"buttons\"]"), ("contains", "4: ")])
+            #expect(buttons == "4: pressed, pressed 2x, pressed 3x, pressed 4x, pressed 5x, held, released")
         }
     }
 

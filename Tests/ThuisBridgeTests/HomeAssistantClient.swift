@@ -309,7 +309,19 @@ struct ExpectedEntity: Sendable, CustomStringConvertible {
         ]
     }
 
-    static var all: [ExpectedEntity] { shared + sensors + [fan] }
+    /// The WallMote Quad (node 10): an event entity per button, and its battery.
+    static var buttons: [ExpectedEntity] {
+        (1...4).map { ExpectedEntity(uniqueID: zwave("10_button_\($0)"), domain: "event", device: zwave("10")) } + [
+            ExpectedEntity(
+                uniqueID: zwave("10_battery"), domain: "sensor", device: zwave("10"), deviceClass: "battery",
+                stateClass: "measurement", unit: "%", entityCategory: "diagnostic"),
+            ExpectedEntity(
+                uniqueID: zwave("10_battery_low"), domain: "binary_sensor", device: zwave("10"), deviceClass: "battery",
+                entityCategory: "diagnostic"),
+        ]
+    }
+
+    static var all: [ExpectedEntity] { shared + sensors + buttons + [fan] }
 
     /// The first entity of each device: Home Assistant has every device once it has these.
     static var perDevice: [ExpectedEntity] {

@@ -39,8 +39,8 @@ enum HomeAssistantInstall {
 }
 
 /// A real mosquitto, the emulated Z-Wave stick (FGD212 node 2, PowerNode 6 node 3, binary switch node 4, the
-/// sleeping MultiSensor 6 node 5 and door sensor node 6, woken whenever OpenZWave addresses them, roller shutter
-/// node 7, radiator thermostat node 8), the
+/// sleeping MultiSensor 6 node 5, door sensor node 6 and WallMote Quad node 10, woken whenever OpenZWave addresses
+/// them, roller shutter node 7, door lock node 8, radiator thermostat node 9), the
 /// emulated CEC adapter (TV, audio system, Apple TV at 1.0.0.0), the real `thuis-bridge run` process bridging
 /// both, and a real, headless Home Assistant reading the bridge's discovery; a subscriber on `Thuis/#` and
 /// `homeassistant/#`. One for the whole suite (Home Assistant takes ~8 s and ~160 MB to start).
@@ -83,7 +83,9 @@ final class HomeAssistantHouse: Sendable {
     static let doorLock = "hall/door"
     /// The Eurotronic Spirit (node 9, in devices.toml, FLiRS): a thermostat.
     static let radiator = "bedroom/radiator"
-    static let sleepers: Set<UInt8> = [5, 6]
+    /// The WallMote Quad (node 10, in devices.toml): four scene buttons.
+    static let wallmote = "hall/wallmote"
+    static let sleepers: Set<UInt8> = [5, 6, 10]
 
     /// The bridge process (replaced by `restartBridge`).
     var bridge: ChildProcess { processes.withLock { $0.bridge } }
@@ -109,6 +111,7 @@ final class HomeAssistantHouse: Sendable {
             NodeDescription(id: 8, kind: .danalock, name: "front door lock", battery: 50),
             NodeDescription(
                 id: 9, kind: .spirit, name: "bedroom radiator", temperature: 19.5, setpoint: 20, battery: 70),
+            NodeDescription(id: 10, kind: .wallmoteQuad, name: "hall wallmote", battery: 60),
         ]
         return network
     }
@@ -143,6 +146,7 @@ final class HomeAssistantHouse: Sendable {
         zwave.devices.append(.init(node: 7, room: "living", name: "shutter"))
         zwave.devices.append(.init(node: 8, room: "hall", name: "door"))
         zwave.devices.append(.init(node: 9, room: "bedroom", name: "radiator"))
+        zwave.devices.append(.init(node: 10, room: "hall", name: "wallmote"))
         zwave.port = directory.file("zwave")
         zwave.stateDirectory = directory.file("state")
         // Debug: the dimmer tests wait for the bridge's "executed" lines.

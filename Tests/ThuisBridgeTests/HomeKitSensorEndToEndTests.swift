@@ -45,10 +45,15 @@ import ZWaveEmulator
     static let targetTemperature = "35"
     static let displayUnits = "36"
 
+    static let serviceLabel = "CC"
+    static let programmableSwitch = "89"
+    static let switchEvent = "73"
+    static let serviceLabelIndex = "CB"
+
     static let zwave = ConfigFixture.ZWave(devices: [
         .init(node: 2, room: "hall", name: "motion"), .init(node: 3, room: "hall", name: "door"),
         .init(node: 4, room: "living", name: "shutter"), .init(node: 5, room: "bedroom", name: "radiator"),
-        .init(node: 7, room: "hall", name: "lock"),
+        .init(node: 6, room: "hall", name: "wallmote"), .init(node: 7, room: "hall", name: "lock"),
     ])
 
     @Test(.aiohomekit) func aiohomekitListsReadsAndFollowsTheSensors() async throws {
@@ -65,7 +70,9 @@ import ZWaveEmulator
                 let entries = Inventory($0)?.entries ?? []
                 let motion = entries.first { $0["name"] == "motion" }?["sensors"]
                 let door = entries.first { $0["name"] == "door" }?["sensors"]
-                return motion?["luminance"] != nil && motion?["motion"] != nil && motion?["tamper"] != nil
+                let wallmote = entries.first { $0["name"] == "wallmote" }
+                return wallmote?["buttons"]?["4"] != nil && wallmote?["sensors"]?["battery"] != nil
+                    && motion?["luminance"] != nil && motion?["motion"] != nil && motion?["tamper"] != nil
                     && motion?["battery"] != nil && door?["contact"] != nil && door?["tamper"] != nil
                     && door?["battery"] != nil
                     && entries.contains { $0["name"] == "radiator" && $0["setpoint"]?["max"] == .double(28) }
@@ -88,8 +95,8 @@ import ZWaveEmulator
     static func session(_ controller: HomeKitController, house: ZWaveHouse) async throws {
         try await controller.send(.object([("cmd", "pair"), ("pin", .string(HomeKitEndToEndTests.setupCode))]))
         let database = AccessoryDatabase(try await controller.send(.object([("cmd", "accessories")])))
-        // The bridge, the two sensors, the shutter, the lock and the thermostat.
-        #expect(database.accessories.count == 6, "accessories: \(database.accessories.count)")
+        // The bridge, the two sensors, the shutter, the lock, the thermostat and the WallMote.
+        #expect(database.accessories.count == 7, "accessories: \(database.accessories.count)")
         let motion = try #require(database.accessories.first { database.name(ofAccessory: $0) == "hall motion" })
         let door = try #require(database.accessories.first { database.name(ofAccessory: $0) == "hall door" })
         // The MultiSensor: temperature, humidity, light, motion and battery; its ultraviolet has no HomeKit service.
@@ -122,6 +129,7 @@ import ZWaveEmulator
         #expect(value(low) == .int(0))
         #expect(value(doorTemperature) == .double(19))
         #expect(value(contact) == .int(0) && value(tampered) == .int(0))
+        try await Self.pressWallMote(controller, database, house: house)
 
         let subscribed = try await controller.send(
             .object([
@@ -162,11 +170,12 @@ import ZWaveEmulator
         let mark = await house.mark
         try house.startBridge()
         try await house.watcher.waitForMessage(topic: "Thuis/bridge/homekit-sensors/state", text: "online", from: mark)
-        // Asked until the controller reconnected and the bridge has its devices.
+        // Asked until the controller reconnected and the bridge has its devices (the WallMote with its buttons from
+        // the pairing file's memory).
         var again: AccessoryDatabase?
-        try await MQTTTestClient.poll(timeout: .seconds(60), "the four accessories after the restart") {
+        try await MQTTTestClient.poll(timeout: .seconds(60), "the six node accessories after the restart") {
             again = (try? await controller.send(.object([("cmd", "accessories")]))).map(AccessoryDatabase.init)
-            return again?.accessories.count == 6
+            return again?.accessories.count == 7
         }
         let restarted = try #require(again)
         #expect(Self.structure(restarted) == Self.structure(database), "\(Self.structure(restarted))")
@@ -283,6 +292,43 @@ import ZWaveEmulator
             .object([("cmd", "put"), ("values", .object([(setpoint, .double(30))]))]))
         #expect(refused["statuses"] != .object([]), "put: \(refused.serialized)")
         #expect(house.stick.thermostat(node: 5)?.setpoint == 22.5)
+    }
+
+    /// The WallMote Quad: a Battery Service, a Service Label (arabic numerals) and a Stateless Programmable Switch per
+    /// button, labelled 1-4; the switch event reads null, and a press, a double press and a hold on the emulator are
+    /// events single (0), double (1) and long (2); a triple press and a release send none.
+    static func pressWallMote(
+        _ controller: HomeKitController, _ database: AccessoryDatabase, house: ZWaveHouse
+    ) async throws {
+        let wallmote = try #require(database.accessories.first { database.name(ofAccessory: $0) == "hall wallmote" })
+        let switches = Array(repeating: programmableSwitch, count: 4)
+        #expect(Self.serviceTypes(wallmote) == ["3E", batteryService, serviceLabel] + switches)
+        func button(_ label: Int) throws -> String {
+            try #require(
+                database.id(
+                    service: programmableSwitch, characteristic: switchEvent, labelType: serviceLabelIndex,
+                    label: label))
+        }
+        let first = try button(1)
+        let third = try button(3)
+        let read = try await controller.send(.object([("cmd", "get"), ("ids", [.string(first)])]))
+        #expect(read["values"]?[first]?["value"] == .null, "read: \(read.serialized)")
+        let subscribed = try await controller.send(
+            .object([("cmd", "subscribe"), ("ids", [.string(first), .string(third)])]))
+        #expect(subscribed["statuses"] == .object([]), "subscribe: \(subscribed.serialized)")
+        for (action, event) in [(SceneAction.pressed(1), 0), (.pressed(2), 1), (.held, 2)] {
+            let events = controller.events.count
+            #expect(house.stick.pressSceneButton(node: 6, button: 3, action))
+            _ = try await controller.waitForEvent(third, from: events) { $0 == .int(event) }
+        }
+        // Released and pressed three times: no event; then a press on button 1 is the next event there is.
+        let events = controller.events.count
+        #expect(house.stick.pressSceneButton(node: 6, button: 3, .released))
+        #expect(house.stick.pressSceneButton(node: 6, button: 3, .pressed(3)))
+        #expect(house.stick.pressSceneButton(node: 6, button: 1, .pressed(1)))
+        _ = try await controller.waitForEvent(first, from: events) { $0 == .int(0) }
+        let sent = controller.events.dropFirst(events).filter { $0.0 == third }
+        #expect(sent.isEmpty, "\(sent)")
     }
 
     /// Each accessory's aid with its services' types and instance ids and their characteristics' ids

@@ -15,12 +15,13 @@ import ZWaveEmulator
     /// Node 4 (a roller shutter, with a room and a name only) is a cover (see ``followCover(_:)``), node 5 (a radiator
     /// thermostat) a thermostat (``followThermostat(_:)``), node 7 a lock (``followLock(_:)``).
     @Test func sensorNodesPublishTheirReadingsAndFollowWhatTheySense() async throws {
-        let zwave = ConfigFixture.ZWave(devices: [
+        var zwave = ConfigFixture.ZWave(devices: [
             .init(node: 2, room: "hall", name: "motion", wakeUpInterval: 7200),
-            .init(node: 4, room: "living", name: "shutter"),
+            .init(node: 4, room: "living", name: "shutter"), .init(node: 6, room: "hall", name: "wallmote"),
             .init(node: 7, room: "hall", name: "door"),
             .init(node: 5, room: "bedroom", name: "radiator"),
         ])
+        zwave.buttons = [.init(node: 6, button: 2, action: .pressed2x, topic: "Thuis/scene/movie", payload: "on")]
         try await ZWaveHouse.with(name: "sensors", network: .sensors, zwave: zwave, waking: [2, 3, 6]) { house in
             let hall = "hall/motion"
             let door = "unassigned/node3"
@@ -50,6 +51,7 @@ import ZWaveEmulator
             try await followCover(house)
             try await followLock(house)
             try await followThermostat(house)
+            try await followButtons(house)
 
             // A binary sensor's state is published from its first report: OpenZWave does not read a Notification's
             // state in the interview, and its placeholder is never published.
@@ -269,5 +271,49 @@ import ZWaveEmulator
         let rejected = try await house.watcher.waitForEvent(
             "command_rejected", topic: "Thuis/bridge/sensors/event", from: mark)
         #expect(rejected.string("reason")?.hasPrefix("unknown command \"on\"; a cover takes open, close, stop") == true)
+    }
+
+    /// The WallMote Quad (Central Scene v2, asleep between wake-ups, in devices.toml with a room and a name only) is a
+    /// `buttons` device of four buttons, each with every action; a press is a `/button/<n>` message (sent by the
+    /// node unsolicited, asleep or not), a retransmission (same sequence number) none, a held button's repeated
+    /// `held` one, and `[[zwave.button]]` adds its publish.
+    func followButtons(_ house: ZWaveHouse) async throws {
+        let wallmote = "hall/wallmote"
+        let every: JSONValue = ["pressed", "pressed_2x", "pressed_3x", "pressed_4x", "pressed_5x", "held", "released"]
+        _ = try await house.watcher.waitForMessage(topic: "Thuis/bridge/sensors/devices") { message in
+            Inventory(message)?.entries.contains {
+                $0["name"] == "wallmote" && $0["kind"] == "buttons" && $0["buttons"]?["1"] == every
+                    && $0["buttons"]?["4"] == every && $0["sensors"]?["battery"] == "%"
+            } == true
+        }
+        func actions(_ button: Int, from mark: Int) async -> [String] {
+            await house.watcher.received.dropFirst(mark).filter {
+                $0.topic == house.topic(wallmote, "/button/\(button)")
+            }
+            .map(\.text)
+        }
+        // Pressed twice in a row (the second within OpenZWave's 1 s reset: a refresh of the same value), then the
+        // last notification again: two presses. The double press on button 2, sent after the retransmission,
+        // tells it was handled.
+        let mark = await house.mark
+        #expect(house.stick.pressSceneButton(node: 6, button: 1, .pressed(1)))
+        try await house.waitFor(wallmote, "/button/1", "pressed", from: mark)
+        let second = await house.mark
+        #expect(house.stick.pressSceneButton(node: 6, button: 1, .pressed(1)))
+        try await house.waitFor(wallmote, "/button/1", "pressed", from: second)
+        #expect(house.stick.repeatSceneNotification(node: 6))
+        #expect(house.stick.pressSceneButton(node: 6, button: 2, .pressed(2)))
+        try await house.waitFor(wallmote, "/button/2", "pressed_2x", from: mark)
+        _ = try await house.watcher.waitForMessage(topic: "Thuis/scene/movie", from: mark) { $0.text == "on" }
+        #expect(await actions(1, from: mark) == ["pressed", "pressed"])
+        // Held (its repeats every 200 ms), then released: `held` once, then `released`.
+        for action in [SceneAction.held, .held, .held, .released] {
+            #expect(house.stick.pressSceneButton(node: 6, button: 3, action))
+        }
+        try await house.waitFor(wallmote, "/button/3", "released", from: mark)
+        #expect(await actions(3, from: mark) == ["held", "released"])
+        // Only button 2's double press is mapped.
+        let scenes = await house.watcher.received.dropFirst(mark).filter { $0.topic == "Thuis/scene/movie" }
+        #expect(scenes.count == 1)
     }
 }

@@ -129,4 +129,30 @@ import WebDashboard
         #expect(
             series == [#"thuis_device_sensor{id="zwave_5",room="hall",name="motion",kind="battery",unit="%"} 90.0"#])
     }
+
+    /// A scene button's actions are counted by device id, button and action; a word that is no action, or a topic
+    /// of no device, is not.
+    @Test func buttonActionsAreCountedByDeviceButtonAndAction() async {
+        let metrics = DashboardMetrics()
+        let wallmote = BridgeInventory.Device(
+            descriptor: DeviceDescriptor(
+                address: DeviceAddress(room: "hall", name: "wallmote"), kind: .buttons,
+                source: .zwave(node: 8, instance: nil)
+            ).adding(buttons: [1: ButtonAction.allCases, 2: ButtonAction.allCases]))
+        let hub = DashboardHub(identity: Self.identity, scenes: [], metrics: metrics)
+        await hub.inventoryChanged(BridgeInventory(identity: Self.identity, devices: [wallmote]))
+        for (topic, payload) in [
+            ("Thuis/device/hall/wallmote/button/1", "pressed"), ("Thuis/device/hall/wallmote/button/1", "pressed"),
+            ("Thuis/device/hall/wallmote/button/2", "held"), ("Thuis/device/hall/wallmote/button/2", "hold"),
+            ("Thuis/device/hall/other/button/1", "pressed"),
+        ] {
+            hub.bridgePublished(topic: topic, payload: Array(payload.utf8), retain: false)
+        }
+        let text = String(decoding: metrics.exposition(), as: UTF8.self)
+        #expect(text.contains(#"thuis_button_actions_total{id="zwave_8",button="1",action="pressed"} 2"#), "\(text)")
+        #expect(text.contains(#"thuis_button_actions_total{id="zwave_8",button="2",action="held"} 1"#), "\(text)")
+        #expect(!text.contains(#"action="hold""#) && !text.contains("zwave_9"), "\(text)")
+        let series = text.split(separator: "\n").filter { $0.hasPrefix("thuis_button_actions_total{") }
+        #expect(series.count == 2, "\(text)")
+    }
 }

@@ -36,24 +36,13 @@ import Testing
 
     @ZWaveBackendActor
     @Test func aSensorNodeIsDiscoveredAsASensorAndASwitchValueMakesItASwitch() async {
-        let (stream, continuation) = AsyncStream.makeStream(of: HardwareEvent.self)
-        let announced = DeviceAnnouncements(
-            configured: [ZWaveDeviceConfig(node: 12, address: DeviceAddress(room: "hall", name: "motion"))],
-            router: EventRouter(stream: continuation))
-        announced.sensorsFound([.temperature: "°C"], node: 5, instance: 1)
-        announced.sensorsFound([.battery: "%"], node: 5, instance: 1)
-        announced.identify(value(cc: 0x25, index: 0, .bool(false)))
-        announced.sensorsFound([.motion: ""], node: 12, instance: 1)
-        continuation.finish()
-        var seen: [String] = []
-        for await event in stream {
-            switch event {
-            case .discovered(let device): seen.append("discovered \(device.address) \(device.kind.rawValue)")
-            case .identified(let source, let kind, _): seen.append("identified \(source) \(kind.rawValue)")
-            case .sensorsFound(let source, let sensors):
-                seen.append("sensors \(source) \(sensors.keys.map(\.rawValue).sorted())")
-            default: break
-            }
+        let seen = await announcements(
+            configured: [ZWaveDeviceConfig(node: 12, address: DeviceAddress(room: "hall", name: "motion"))]
+        ) { announced in
+            announced.sensorsFound([.temperature: "°C"], node: 5, instance: 1)
+            announced.sensorsFound([.battery: "%"], node: 5, instance: 1)
+            announced.identify(value(cc: 0x25, index: 0, .bool(false)))
+            announced.sensorsFound([.motion: ""], node: 12, instance: 1)
         }
         #expect(
             seen == [

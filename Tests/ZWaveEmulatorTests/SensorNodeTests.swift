@@ -212,6 +212,9 @@ extension EmulatorSerialSuite {
                     [0x5B, 0x03, 1, 0x00, 1], [0x5B, 0x03, 2, 0x03, 2], [0x5B, 0x03, 3, 0x06, 3],
                     [0x5B, 0x03, 4, 0x02, 4], [0x5B, 0x03, 5, 0x01, 4],
                 ])
+            // A retransmission: the last notification, its sequence number unchanged.
+            #expect(f.emulator.execute("button 6 again") == "ok")
+            #expect(reports(f, from: 6) == [[0x5B, 0x03, 5, 0x01, 4]])
             #expect(f.emulator.execute("button 6 5 1x").hasPrefix("error"))
             #expect(f.emulator.execute("button 6 1 6x").hasPrefix("error"))
         }

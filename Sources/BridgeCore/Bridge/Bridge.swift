@@ -56,7 +56,8 @@ public actor Bridge {
         identity: BridgeIdentity, devices: [DeviceDescriptor], scenes: [ZWaveSceneConfig] = [],
         backends: [any DeviceBackend], requestHandlers: [any BridgeRequestHandler] = [],
         frontEnds: [any BridgeFrontEnd] = [], announcement: JSONValue? = nil,
-        lowBattery: Int = ZWaveSection.defaultLowBattery, mqtt: any MQTTPort, logger: Logger
+        lowBattery: Int = ZWaveSection.defaultLowBattery, buttons: [ZWaveButtonConfig] = [], mqtt: any MQTTPort,
+        logger: Logger
     ) {
         self.identity = identity
         self.announcement = announcement
@@ -68,7 +69,8 @@ public actor Bridge {
         self.pipeline = CommandPipeline(backends: backends)
         self.states = StatePublisher(
             identity: identity, devices: devices, scenes: scenes, adapters: Set(backends.map(\.adapter)),
-            hasFrontEnds: !frontEnds.isEmpty, lowBattery: lowBattery, logger: logger)
+            hasFrontEnds: !frontEnds.isEmpty, lowBattery: lowBattery, buttons: buttons,
+            logger: logger)
         self.peers = PeerTracker(ownName: identity.name)
         (ready, readyContinuation) = AsyncStream.makeStream(of: ReadyCommand.self, bufferingPolicy: .unbounded)
         frontEndRequests = AsyncStream.makeStream(of: AsyncStream<HardwareEvent>.self, bufferingPolicy: .unbounded)

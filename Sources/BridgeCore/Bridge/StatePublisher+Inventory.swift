@@ -131,6 +131,13 @@ extension StatePublisher {
                 if device.kind == .thermostat {
                     fields += Self.thermostatFields(device.thermostat ?? ThermostatTraits())
                 }
+                if !device.buttons.isEmpty {
+                    // Each button's number with the actions it supports, buttons in order.
+                    let buttons = device.buttons.sorted { $0.key < $1.key }.map { button, actions in
+                        (String(button), JSONValue.array(actions.sorted().map { .string($0.rawValue) }))
+                    }
+                    fields.append(("buttons", .object(buttons)))
+                }
                 fields.append(("configured", .bool(device.configured)))
                 fields.append(("alive", .bool(state.online && isOnline(device.source.adapter))))
                 let nodeSource: DeviceSource? =
@@ -150,6 +157,7 @@ extension StatePublisher {
         // A sensor device has no state topic (``statePayloads(_:of:topics:)`` never asks).
         case .sensor: ""
         case .thermostat: state.mode?.rawValue ?? ""
+        case .buttons: ""
         }
     }
 

@@ -10,6 +10,8 @@ struct StatePublisher: Sendable {
     let identity: BridgeIdentity
     let logger: Logger
     let scenes: [ZWaveSceneConfig]
+    /// `[[zwave.button]]`: extra publishes of button actions.
+    let buttonMappings: [ZWaveButtonConfig]
     /// The adapters this bridge has a backend for.
     let adapters: Set<Adapter>
     /// Whether front ends follow the inventory.
@@ -41,8 +43,10 @@ struct StatePublisher: Sendable {
 
     init(
         identity: BridgeIdentity, devices: [DeviceDescriptor], scenes: [ZWaveSceneConfig], adapters: Set<Adapter>,
-        hasFrontEnds: Bool, lowBattery: Int = ZWaveSection.defaultLowBattery, logger: Logger
+        hasFrontEnds: Bool, lowBattery: Int = ZWaveSection.defaultLowBattery, buttons: [ZWaveButtonConfig] = [],
+        logger: Logger
     ) {
+        self.buttonMappings = buttons
         self.lowBattery = lowBattery
         self.identity = identity
         self.topics = identity.topics
@@ -140,6 +144,14 @@ struct StatePublisher: Sendable {
             guard added.thermostat != device.thermostat else { return }
             registry.add(added)
             publishInventory(into: &out)
+        case .buttonsFound(let source, let buttons):
+            guard let device = sensorOwner(source) else { return }
+            let added = device.adding(buttons: buttons)
+            guard added.buttons != device.buttons else { return }
+            registry.add(added)
+            publishInventory(into: &out)
+        case .button(let source, let button, let action):
+            publishButton(button, action, of: source, into: &out)
         case .details(let source, let fields):
             details[source] = fields
             publishInventory(into: &out)
@@ -326,6 +338,21 @@ struct StatePublisher: Sendable {
         }
         for mapping in scenes
         where mapping.node == node && mapping.scene == sceneID
+            && (mapping.instance == nil || mapping.instance == instance)
+        {
+            out.publish(mapping.topic, mapping.payload, retain: false)
+        }
+    }
+
+    /// A button's action on `<device>/button/<n>` (the endpoint's device, else the node's), and the
+    /// `[[zwave.button]]` publishes that match it; never retained.
+    func publishButton(_ button: Int, _ action: ButtonAction, of source: DeviceSource, into out: inout Outbox) {
+        if let device = sensorOwner(source) {
+            out.publish(topics.device(device.address).button(button), action.rawValue, retain: false)
+        }
+        guard case .zwave(let node, let instance) = source else { return }
+        for mapping in buttonMappings
+        where mapping.node == node && mapping.button == button && mapping.action == action
             && (mapping.instance == nil || mapping.instance == instance)
         {
             out.publish(mapping.topic, mapping.payload, retain: false)

@@ -15,6 +15,8 @@ public enum PayloadParser {
         switch (kind, word) {
         case (.sensor, _):
             throw PayloadError("a sensor takes no commands; its readings are on <device>/<sensor>")
+        case (.buttons, _):
+            throw PayloadError("buttons take no commands; their actions are on <device>/button/<n>")
         case (.cover, _):
             return try coverCommand(word)
         case (.lock, "lock"): return .setLocked(true)

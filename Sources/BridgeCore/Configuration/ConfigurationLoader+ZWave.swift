@@ -19,7 +19,7 @@ extension ConfigurationLoader {
         let known = [
             "port", "config_path", "state_dir", "log_level", "refresh_after_set", "openzwave_patches",
             "network_key_file", "ping_silent_after", "low_battery",
-            "device", "scene",
+            "device", "scene", "button",
         ]
         guard let table = root.table("zwave", known: known) else {
             return ZWaveResult(section: nil, addresses: [])
@@ -52,10 +52,16 @@ extension ConfigurationLoader {
         let addresses = read.compactMap(\.address)
         let sceneTables = table.arrayOfTables("scene", known: ["node", "instance", "scene", "topic", "payload"])
         let scenes = sceneTables.compactMap { readZWaveScene($0.reader, prefix: prefix) }
+        let buttonKeys = ["node", "instance", "button", "action", "topic", "payload"]
+        let buttonTables = table.arrayOfTables("button", known: buttonKeys)
+        let buttons = buttonTables.compactMap { readZWaveButton($0.reader, prefix: prefix) }
         checkDuplicateNodes(devices, diagnostics: table.diagnostics)
-        checkDuplicateScenes(scenes, diagnostics: table.diagnostics)
+        checkDuplicateMappings(scenes, of: "scene", diagnostics: table.diagnostics) { $0.payload = "" }
+        checkDuplicateMappings(buttons, of: "button action", diagnostics: table.diagnostics) { $0.payload = "" }
 
-        guard valid, let port, devices.count == deviceTables.count, scenes.count == sceneTables.count else {
+        guard valid, let port, devices.count == deviceTables.count, scenes.count == sceneTables.count,
+            buttons.count == buttonTables.count
+        else {
             return ZWaveResult(section: nil, addresses: addresses)
         }
         var section = ZWaveSection(
@@ -66,6 +72,7 @@ extension ConfigurationLoader {
             scenes: scenes.map(\.value))
         section.pingSilentAfter = pingSilentAfter
         section.lowBattery = lowBattery
+        section.buttons = buttons.map(\.value)
         return ZWaveResult(section: section, addresses: addresses)
     }
 
@@ -120,17 +127,40 @@ extension ConfigurationLoader {
         let node = table.int("node", required: true, in: nodeRange)
         let instance = table.int("instance", in: instanceRange)
         let scene = table.int("scene", required: true, in: sceneRange)
+        let publish = readMappedPublish(table, prefix: prefix)
+        guard let node, instance != nil || !table.contains("instance"), let scene, let publish else { return nil }
+        let config = ZWaveSceneConfig(
+            node: node, instance: instance, scene: scene, topic: publish.topic, payload: publish.payload)
+        return Located(path: table.path, value: config)
+    }
+
+    /// `[[zwave.button]]`: `node`, `instance`, `button` 1-255, `action` one of ``ButtonAction``'s words, `topic`
+    /// and `payload` as a scene's.
+    private static func readZWaveButton(_ table: TableReader, prefix: String?) -> Located<ZWaveButtonConfig>? {
+        let node = table.int("node", required: true, in: nodeRange)
+        let instance = table.int("instance", in: instanceRange)
+        let button = table.int("button", required: true, in: sceneRange)
+        let action = table.string("action", required: true).flatMap { _ in table.choice("action", ButtonAction.self) }
+        let publish = readMappedPublish(table, prefix: prefix)
+        guard let node, instance != nil || !table.contains("instance"), let button, let action, let publish else {
+            return nil
+        }
+        let config = ZWaveButtonConfig(
+            node: node, instance: instance, button: button, action: action, topic: publish.topic,
+            payload: publish.payload)
+        return Located(path: table.path, value: config)
+    }
+
+    /// A mapping's `topic` (publishable, not a bridge's own) and `payload`, both required.
+    private static func readMappedPublish(_ table: TableReader, prefix: String?) -> (topic: String, payload: String)? {
         var topic = table.nonEmptyString("topic", required: true)
         if let value = topic, let reason = publishTopicProblem(value) ?? bridgeTopicProblem(value, prefix: prefix) {
             table.report("topic", "\(reason) (got \(TableReader.quoted(value)))")
             topic = nil
         }
         let payload = table.string("payload", required: true)
-        guard let node, instance != nil || !table.contains("instance"), let scene, let topic, let payload else {
-            return nil
-        }
-        let config = ZWaveSceneConfig(node: node, instance: instance, scene: scene, topic: topic, payload: payload)
-        return Located(path: table.path, value: config)
+        guard let topic, let payload else { return nil }
+        return (topic, payload)
     }
 
     /// Why a scene may not publish to `topic`: it is one of the bridges' own topics, `<prefix>/bridge/<bridge>/...`
@@ -191,20 +221,22 @@ extension ConfigurationLoader {
         }
     }
 
-    private static func checkDuplicateScenes(
-        _ scenes: [Located<ZWaveSceneConfig>],
-        diagnostics: ConfigurationDiagnostics
+    /// Reports a mapping (`[[zwave.scene]]`, `[[zwave.button]]`) that repeats an earlier one's event and topic
+    /// (`erasingPayload` makes two mappings that differ only in their payload equal).
+    private static func checkDuplicateMappings<Mapping: Hashable>(
+        _ mappings: [Located<Mapping>], of what: String, diagnostics: ConfigurationDiagnostics,
+        erasingPayload: (inout Mapping) -> Void
     ) {
-        var seen: [ZWaveSceneConfig: String] = [:]
-        for scene in scenes {
-            var key = scene.value
-            key.payload = ""
+        var seen: [Mapping: String] = [:]
+        for mapping in mappings {
+            var key = mapping.value
+            erasingPayload(&key)
             if let first = seen[key] {
                 diagnostics.report(
-                    ConfigurationKeyPath.appending("topic", to: scene.path),
-                    "duplicate: the same scene and topic as \(first)")
+                    ConfigurationKeyPath.appending("topic", to: mapping.path),
+                    "duplicate: the same \(what) and topic as \(first)")
             } else {
-                seen[key] = scene.path
+                seen[key] = mapping.path
             }
         }
     }

@@ -53,10 +53,19 @@ public struct TopicTable: Sendable, CustomStringConvertible {
                 ])
         }
         devices = (zwaveRows + cecRows).sorted { $0.address < $1.address }
-        scenes = (configuration.zwave?.scenes ?? []).map { scene in
+        let sceneRows = (configuration.zwave?.scenes ?? []).map { scene in
             let trigger = DeviceSource.zwave(node: scene.node, instance: scene.instance).description
             return SceneRow(trigger: "\(trigger) scene \(scene.scene)", topic: scene.topic, payload: scene.payload)
         }
+        // `[[zwave.button]]` mappings: a button's action publishes like a scene.
+        scenes =
+            sceneRows
+            + (configuration.zwave?.buttons ?? []).map { mapping in
+                let trigger = DeviceSource.zwave(node: mapping.node, instance: mapping.instance).description
+                return SceneRow(
+                    trigger: "\(trigger) button \(mapping.button) \(mapping.action.rawValue)", topic: mapping.topic,
+                    payload: mapping.payload)
+            }
         bridgeTopics = [
             (names.bridgeState, "retained: online, offline (last will)"),
             (names.bridgeDevices, "retained: JSON inventory of nodes and CEC devices"),

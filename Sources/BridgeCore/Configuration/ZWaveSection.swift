@@ -31,6 +31,8 @@ public struct ZWaveSection: Sendable, Equatable {
     public var devices: [ZWaveDeviceConfig]
     /// `[[zwave.scene]]`, in file order.
     public var scenes: [ZWaveSceneConfig]
+    /// `[[zwave.button]]`, in file order.
+    public var buttons: [ZWaveButtonConfig] = []
 
     public static let defaultConfigPath = "/etc/openzwave"
     public static let defaultStateDirectory = "/var/lib/thuis-bridge"

@@ -13,7 +13,8 @@ public enum HardwareEvent: Sendable {
     case network(Adapter, id: String)
     /// The adapter has reported every device of its network (Z-Wave: the start-up queries ended).
     case networkQueried(Adapter)
-    /// A scene activation (FGD212 S1/S2 clicks, Central Scene): published on `<device>/scene`, never retained.
+    /// A scene activation (FGD212 S1/S2 clicks; Central Scene is `button`): published on `<device>/scene`, never
+    /// retained.
     case scene(node: Int, instance: Int?, sceneID: Int)
     /// A node the configuration does not name appeared (it gets an `unassigned/node<N>` device).
     case discovered(DeviceDescriptor)
@@ -26,6 +27,11 @@ public enum HardwareEvent: Sendable {
     /// The hardware revealed what a thermostat offers (its setpoint's range and unit, its modes): added to what its
     /// device knew.
     case thermostatFound(DeviceSource, ThermostatTraits)
+    /// The hardware revealed scene buttons of a device (Z-Wave Central Scene): each button's number with the actions
+    /// it supports; added to those it had.
+    case buttonsFound(DeviceSource, [Int: [ButtonAction]])
+    /// A scene button was used: published on `<device>/button/<n>`, never retained.
+    case button(DeviceSource, button: Int, ButtonAction)
     /// Facts for the inventory (manufacturer, product, interview stage...) of a Z-Wave node or CEC device.
     case details(DeviceSource, [(String, JSONValue)])
     /// A device left the network (exclusion): its retained topics are cleared.

@@ -60,6 +60,8 @@ public struct TopicScheme: Sendable, Hashable {
         public var availability: String { "\(base)/availability" }
         /// Scene activation events (not retained).
         public var scene: String { "\(base)/scene" }
+        /// A scene button's actions (not retained): `<base>/button/<n>`.
+        public func button(_ number: Int) -> String { "\(base)/button/\(number)" }
         /// Retained TV/AVR volume `0`..`100`.
         public var volume: String { "\(base)/volume" }
         public var volumeSet: String { "\(base)/volume/set" }

@@ -17,6 +17,8 @@ public struct DeviceDescriptor: Sendable, Hashable {
     public let sensors: [Sensor: String]
     /// A thermostat's setpoint range, unit and modes (nil for any other device).
     public let thermostat: ThermostatTraits?
+    /// The scene buttons the hardware reported (Central Scene), each with the actions it supports.
+    public private(set) var buttons: [Int: [ButtonAction]] = [:]
 
     public init(
         address: DeviceAddress, kind: DeviceKind, source: DeviceSource, metered: Bool = false,
@@ -39,22 +41,35 @@ public struct DeviceDescriptor: Sendable, Hashable {
 extension DeviceDescriptor {
     /// The device as the hardware identified it: of `kind`, metered or not, its kind known.
     public func identified(as kind: DeviceKind, metered: Bool) -> DeviceDescriptor {
-        DeviceDescriptor(
+        var device = DeviceDescriptor(
             address: address, kind: kind, source: source, metered: metered, inputs: inputs, configured: configured,
             kindKnown: true, sensors: sensors, thermostat: thermostat)
+        device.buttons = buttons
+        return device
     }
 
     /// The device with `found` added to its sensors (a unit reported again replaces the one known).
     public func adding(sensors found: [Sensor: String]) -> DeviceDescriptor {
-        DeviceDescriptor(
+        var device = DeviceDescriptor(
             address: address, kind: kind, source: source, metered: metered, inputs: inputs, configured: configured,
             kindKnown: kindKnown, sensors: sensors.merging(found) { $1 }, thermostat: thermostat)
+        device.buttons = buttons
+        return device
     }
 
     /// The device with `found` added to what it knew of its thermostat.
     public func adding(thermostat found: ThermostatTraits) -> DeviceDescriptor {
-        DeviceDescriptor(
+        var device = DeviceDescriptor(
             address: address, kind: kind, source: source, metered: metered, inputs: inputs, configured: configured,
             kindKnown: kindKnown, sensors: sensors, thermostat: thermostat?.merging(found) ?? found)
+        device.buttons = buttons
+        return device
+    }
+
+    /// The device with `found` added to its buttons (a button reported again with other actions has those).
+    public func adding(buttons found: [Int: [ButtonAction]]) -> DeviceDescriptor {
+        var device = self
+        device.buttons.merge(found) { $1 }
+        return device
     }
 }

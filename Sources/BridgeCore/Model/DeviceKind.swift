@@ -21,4 +21,8 @@ public enum DeviceKind: String, Sendable, Hashable, Codable, CaseIterable {
     /// A thermostat (Thermostat Setpoint or Mode, ``ZWaveThermostatMapping``): state its mode, `<device>/setpoint`
     /// and `<device>/mode` with their `/set`; `/set` takes a mode (or `on`, heat).
     case thermostat
+    /// A device whose only function is scene buttons (Z-Wave Central Scene: a WallMote, a key fob): no state topic
+    /// and no `/set`, each button's actions on `<device>/button/<n>` (``ButtonAction``). A device of another kind
+    /// with Central Scene (a dimmer) keeps its kind and has the buttons too.
+    case buttons
 }

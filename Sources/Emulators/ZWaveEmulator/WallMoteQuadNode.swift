@@ -4,6 +4,8 @@
 final class WallMoteQuadNode: EmulatedNode {
     static let buttons: UInt8 = 4
     var sequence: UInt8 = 0
+    /// The last Central Scene Notification sent, for a retransmission.
+    var lastNotification: [UInt8]?
 
     init(description d: NodeDescription, id: UInt8, included: Bool) {
         super.init(id: id, kind: .wallmoteQuad, included: included)
@@ -34,7 +36,15 @@ final class WallMoteQuadNode: EmulatedNode {
     func press(button: UInt8, _ action: SceneAction) -> [NodeReport]? {
         guard (1...Self.buttons).contains(button) else { return nil }
         sequence &+= 1
-        return [NodeReport(0, [0x5B, 0x03, sequence, action.keyAttribute, button])]
+        let notification: [UInt8] = [0x5B, 0x03, sequence, action.keyAttribute, button]
+        lastNotification = notification
+        return [NodeReport(0, notification)]
+    }
+
+    /// The last notification again, with its sequence number (a retransmission the controller must drop, as a
+    /// frame whose acknowledgement got lost is sent again); nil before any.
+    func repeatLast() -> [NodeReport]? {
+        lastNotification.map { [NodeReport(0, $0)] }
     }
 }
 

@@ -5,8 +5,9 @@ extension ZWaveStickEmulator {
     /// `nak`, `can`, `unplug`, `replug`, `latency <ms>`, `raw <hex bytes>`, `report <node> <hex bytes>`,
     /// `state <node> [endpoint]`, `move <node> <neighbour>...` (what the node hears on the radio from now on);
     /// for the battery and sensor kinds: `motion <node> on|off`, `door <node> open|close`, `tamper <node>`,
-    /// `button <node> <1-4> 1x…5x|held|released`, `battery <node> <0-100>`, `temperature <node> <°C>`,
-    /// `sensor <node> temperature|humidity|luminance|uv <value>`, `wake <node>`, `lock <node> lock|unlock|jam`.
+    /// `button <node> <1-4> 1x…5x|held|released` (`button <node> again`: the last one again, a retransmission),
+    /// `battery <node> <0-100>`, `temperature <node> <°C>`, `sensor <node> temperature|humidity|luminance|uv <value>`,
+    /// `wake <node>`, `lock <node> lock|unlock|jam`.
     public func execute(_ line: String) -> String {
         let words = line.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
         guard let verb = words.first?.lowercased() else { return "error: empty command" }

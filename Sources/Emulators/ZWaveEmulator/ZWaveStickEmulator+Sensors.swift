@@ -41,6 +41,12 @@ extension ZWaveStickEmulator {
         act(node, as: WallMoteQuadNode.self) { $0.press(button: button, action) }
     }
 
+    /// A WallMote Quad sends its last Central Scene Notification again, with the same sequence number.
+    @discardableResult
+    public func repeatSceneNotification(node: UInt8) -> Bool {
+        act(node, as: WallMoteQuadNode.self) { $0.repeatLast() }
+    }
+
     /// A battery node's level changes (0-100 %): it reports the new level.
     @discardableResult
     public func setBattery(node: UInt8, level: UInt8) -> Bool {
@@ -119,8 +125,11 @@ extension ZWaveStickEmulator {
             guard let n = node(0) else { return "error: tamper <node>" }
             return result(tamper(node: n), "sensor with a tamper switch")
         case "button":
+            if let n = node(0), word(1) == "again" {
+                return result(repeatSceneNotification(node: n), "WallMote Quad that sent a notification")
+            }
             guard let n = node(0), let b = node(1), let action = SceneAction(word: word(2)) else {
-                return "error: button <node> <1-4> 1x|2x|3x|4x|5x|held|released"
+                return "error: button <node> <1-4> 1x|2x|3x|4x|5x|held|released, or button <node> again"
             }
             return result(pressSceneButton(node: n, button: b, action), "WallMote Quad (buttons 1-4)")
         case "battery":

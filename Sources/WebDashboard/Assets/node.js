@@ -62,7 +62,7 @@ export function nodePage(store, node) {
       ["Ids", [first.manufacturer_id, first.product_type, first.product_id].filter(Boolean).join(" / ") || "—"],
       ["Interview", first.interview_stage || "—"], ["State", list.length ? (alive ? "alive" : "dead") : "—"],
       ["Last seen", first.last_seen ? `${ago(first.last_seen)} (${first.last_seen})` : "never"],
-      ["Battery", battery(list)], ["Wake-up interval", wakeUp],
+      ["Battery", battery(list)], ["Wake-up interval", wakeUp], ["Buttons", buttons(list)],
     ];
     facts.replaceChildren(...entries.flatMap(([key, value]) =>
       [h("dt", {}, key), h("dd", { dataset: { fact: key.toLowerCase().replace(" ", "-") } }, value)]));
@@ -74,6 +74,18 @@ export function nodePage(store, node) {
     if (!device) return "—";
     const level = store.value(`${device.topic}/battery`);
     return level === undefined ? "not reported yet" : `${level} %`;
+  }
+
+  /// The node's scene buttons (Central Scene) with the actions each supports: `4: pressed, pressed 2x, …` when they
+  /// all support the same, else button by button; "—" for a node without.
+  function buttons(list) {
+    const device = list.find((candidate) => Object.keys(candidate.buttons || {}).length > 0);
+    if (!device) return "—";
+    const entries = Object.entries(device.buttons).sort((a, b) => Number(a[0]) - Number(b[0]));
+    const words = (actions) => actions.map((action) => action.replace("_", " ")).join(", ");
+    const same = entries.every(([, actions]) => words(actions) === words(entries[0][1]));
+    return same ? `${entries.length}: ${words(entries[0][1])}`
+      : entries.map(([button, actions]) => `${button}: ${words(actions)}`).join("; ");
   }
 
   async function loadStats() {

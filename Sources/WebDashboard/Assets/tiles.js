@@ -2,7 +2,7 @@
 // data-topic="<prefix>/device/<room>/<name>" and data-state="<its retained state payload>", kept live.
 import { h, label, throttle } from "./ui.js";
 
-const KIND_ORDER = { dimmer: 0, switch: 1, socket: 2, cover: 3, thermostat: 4, lock: 5, tv: 6, sensor: 7 };
+const KIND_ORDER = { dimmer: 0, switch: 1, socket: 2, cover: 3, thermostat: 4, lock: 5, tv: 6, sensor: 7, buttons: 8 };
 
 /// A sensor's name on a tile, in the inventory's order of sensors.
 const SENSOR_NAMES = {
@@ -85,9 +85,10 @@ function makeTile(store, device) {
   const detail = h("span", { class: "detail" });
   const controls = h("div", { class: "controls" });
   const readings = sensorReadings(store, device);
+  const buttons = buttonActions(device);
   const element = h("article", { class: `tile ${device.kind}`, dataset: { topic: base, kind: device.kind } },
     h("header", {}, h("span", { class: "name" }, label(device.name)), state),
-    controls, readings.element, detail);
+    controls, buttons.element, readings.element, detail);
   // A kind this page does not know yet shows its state and takes no command (a toggle could send it nonsense).
   const kind = KINDS[device.kind] || KINDS.readonly;
   const parts = kind(store, device, controls);
@@ -104,12 +105,49 @@ function makeTile(store, device) {
     const shown = parts.update(payload);
     state.textContent = available ? shown : "offline";
     readings.update();
+    buttons.update();
     const power = store.value(base + "/power");
     const energy = store.value(base + "/energy");
     detail.textContent = [power !== undefined ? `${power} W` : null, energy !== undefined ? `${energy} kWh` : null]
       .filter(Boolean).join(" · ");
   }
-  return { element, update, topics };
+  return { element, update, topics, message: buttons.message };
+}
+
+/// The last action of each scene button the page saw, by topic (`<device>/button/<n>`): `{ payload, at }`. Kept
+/// outside the tiles, which a changed inventory rebuilds.
+const LAST_ACTIONS = new Map();
+
+/// A device's scene buttons (the inventory's `buttons`: number → actions), one row each with the last action the
+/// dashboard saw on `<device>/button/<n>` and when (`Held · 20:15:04`), `—` before one (actions are events, not
+/// retained: a page opened later starts with none). Read-only.
+function buttonActions(device) {
+  const rows = Object.keys(device.buttons || {}).map(Number).sort((a, b) => a - b).map((button) => {
+    const value = h("dd", {}, "—");
+    const row = h("div", { class: "reading button", dataset: { button: String(button), action: "" } },
+      h("dt", {}, `Button ${button}`), value);
+    return { topic: `${device.topic}/button/${button}`, row, value };
+  });
+  const element = rows.length ? h("dl", { class: "readings buttons" }, rows.map((entry) => entry.row)) : null;
+  function show(entry) {
+    const last = LAST_ACTIONS.get(entry.topic);
+    if (!last) return;
+    entry.row.dataset.action = last.payload;
+    entry.value.textContent = `${label(last.payload)} · ${last.at.toLocaleTimeString()}`;
+  }
+  return {
+    element,
+    update() { for (const entry of rows) show(entry); },
+    message(change) {
+      const entry = rows.find((candidate) => candidate.topic === change.topic);
+      if (!entry) return;
+      LAST_ACTIONS.set(change.topic, { payload: change.payload, at: new Date() });
+      show(entry);
+      entry.row.classList.remove("flash");
+      void entry.row.offsetWidth;
+      entry.row.classList.add("flash");
+    },
+  };
 }
 
 /// A device's sensors (the inventory's `sensors`: name → unit), one row each with its reading, the battery last;
@@ -288,6 +326,13 @@ const KINDS = {
         return sensorText(main, sensors[main], store.value(`${device.topic}/${main}`));
       },
     };
+  },
+
+  /// A wall controller (Central Scene): its buttons' last actions (buttonActions) and no control; the header says
+  /// how many buttons it has.
+  buttons(store, device) {
+    const count = Object.keys(device.buttons || {}).length;
+    return { update() { return count === 1 ? "1 button" : `${count} buttons`; } };
   },
 
   readonly() {

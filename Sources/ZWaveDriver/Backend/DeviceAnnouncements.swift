@@ -15,6 +15,8 @@ final class DeviceAnnouncements {
     /// is metered: a PowerNode reports all its sockets' meters on instance 1).
     private var kinds: [DeviceSource: DeviceKind] = [:]
     private var meteredNodes: Set<Int> = []
+    /// Which buttons are held (their repeated `held` reports are published once).
+    private var buttonHolds = ButtonHoldFilter()
 
     nonisolated init(configured: [ZWaveDeviceConfig], router: EventRouter) {
         self.configured = configured
@@ -56,8 +58,8 @@ final class DeviceAnnouncements {
                 let instance: Int? = id.instance > 1 || multiChannel ? Int(id.instance) : nil
                 let source = DeviceSource.zwave(node: node, instance: instance)
                 guard discovered.insert(source).inserted else {
-                    // A node discovered by its sensors turns out to have a switch too (or a thermostat's valve, a
-                    // setpoint).
+                    // A node discovered by its sensors or buttons turns out to have a switch too (or a thermostat's
+                    // valve, a setpoint).
                     guard Self.upgrades(kinds[source], to: kind) else { return }
                     kinds[source] = kind
                     router.yield(.identified(source, kind: kind, metered: meteredNodes.contains(node)))
@@ -85,7 +87,7 @@ final class DeviceAnnouncements {
     /// Whether a device known as `known` becomes `kind`: a sensor device by its first switch or thermostat value, a
     /// dimmer (a radiator valve's Switch Multilevel, found first) by a thermostat value.
     static func upgrades(_ known: DeviceKind?, to kind: DeviceKind) -> Bool {
-        known == .sensor || (known == .dimmer && kind == .thermostat)
+        isProvisional(known) || (known == .dimmer && kind == .thermostat)
     }
 
     /// A thermostat value of `node` (on endpoint `instance`) revealed `traits` of its device (identified by the
@@ -98,25 +100,57 @@ final class DeviceAnnouncements {
     /// sensor device (configured: identified as one; else `unassigned/node<N>`), which a switch value found later
     /// makes a dimmer or switch; then the sensors are announced, for the bridge to add to the device's.
     func sensorsFound(_ sensors: [Sensor: String], node: Int, instance: Int) {
-        let root = DeviceSource.zwave(node: node, instance: 1)
-        if !kinds.keys.contains(where: { $0.node == node }) {
-            if configured.contains(where: { $0.node == node }) {
-                identified.insert(root)
-                kinds[root] = .sensor
-                router.yield(.identified(root, kind: .sensor, metered: meteredNodes.contains(node)))
-            } else {
-                let source = DeviceSource.zwave(node: node, instance: nil)
-                discovered.insert(source)
-                kinds[source] = .sensor
-                router.yield(
-                    .discovered(
-                        DeviceDescriptor(
-                            address: TopicScheme.unassignedAddress(node: node, instance: nil), kind: .sensor,
-                            source: source, metered: meteredNodes.contains(node), configured: false)))
-            }
-        }
+        if !kinds.keys.contains(where: { $0.node == node }) { announce(node: node, as: .sensor) }
         router.yield(.sensorsFound(.zwave(node: node, instance: instance), sensors))
     }
+
+    /// A value of `node` (on endpoint `instance`) revealed scene buttons (Central Scene). A node with no device known
+    /// yet, or known only by its sensors (a battery), becomes a `buttons` device; one of another kind (a dimmer)
+    /// keeps it; then the buttons are announced, for the bridge to add to the device's.
+    func buttonsFound(_ buttons: [Int: [ButtonAction]], node: Int, instance: Int) {
+        let known = kinds.filter { $0.key.node == node }
+        if known.allSatisfy({ $0.value == .sensor }) { announce(node: node, as: .buttons) }
+        router.yield(.buttonsFound(.zwave(node: node, instance: instance), buttons))
+    }
+
+    /// Makes `node`, which has no device of a switch kind, a device of `kind` (`sensor`, `buttons`): configured, its
+    /// root identified as one; else its `unassigned/node<N>` device, discovered now or identified anew.
+    private func announce(node: Int, as kind: DeviceKind) {
+        let metered = meteredNodes.contains(node)
+        if configured.contains(where: { $0.node == node }) {
+            let root = DeviceSource.zwave(node: node, instance: 1)
+            identified.insert(root)
+            kinds[root] = kind
+            router.yield(.identified(root, kind: kind, metered: metered))
+            return
+        }
+        let source = DeviceSource.zwave(node: node, instance: nil)
+        kinds[source] = kind
+        guard discovered.insert(source).inserted else {
+            router.yield(.identified(source, kind: kind, metered: metered))
+            return
+        }
+        router.yield(
+            .discovered(
+                DeviceDescriptor(
+                    address: TopicScheme.unassignedAddress(node: node, instance: nil), kind: kind, source: source,
+                    metered: metered, configured: false)))
+    }
+
+    /// A button of `node` reported `action` (nil: OpenZWave reset its scene to inactive): the action is published,
+    /// a held button's repeated `held` once (``ButtonHoldFilter``).
+    func buttonReported(_ action: ButtonAction?, button: Int, node: Int, instance: Int) {
+        let owner = node << 8 | instance
+        guard let action else {
+            buttonHolds.clear(owner: owner, button: button)
+            return
+        }
+        guard let published = buttonHolds.report(action, owner: owner, button: button) else { return }
+        router.yield(.button(.zwave(node: node, instance: instance), button: button, published))
+    }
+
+    /// A kind a later value may change: a device known by its sensors or buttons only becomes a dimmer or switch.
+    private static func isProvisional(_ kind: DeviceKind?) -> Bool { kind == .sensor || kind == .buttons }
 
     /// Whether `node` has a device: configured in devices.toml or discovered.
     func hasDevice(node number: Int) -> Bool {

@@ -57,7 +57,8 @@ final class EventRouter {
         switch event {
         case .update(let source, _), .availability(let source, _), .sleeping(let source, _),
             .identified(let source, _, _), .sensorsFound(let source, _), .details(let source, _), .removed(let source),
-            .thermostatFound(let source, _):
+            .thermostatFound(let source, _),
+            .buttonsFound(let source, _), .button(let source, _, _):
             source.node
         case .discovered(let descriptor): descriptor.source.node
         case .scene(let node, _, _): node

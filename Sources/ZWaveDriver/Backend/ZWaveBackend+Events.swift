@@ -29,6 +29,7 @@ extension ZWaveBackend {
             announced.identify(value, multilevel: await multilevelKind(value))
             await announceSensors(value)
             await announceThermostat(value, reported: false)
+            await announceButtons(value)
             record(value, initial: true)
         case .valueChanged(let value):
             sleeping.noteValue(value)
@@ -37,13 +38,12 @@ extension ZWaveBackend {
             {
                 await announceThermostat(value, reported: true)  // the precision the device reports in
             }
-            if let scene = Self.centralScene(value) {
-                router.yield(
-                    .scene(node: Int(value.id.node.rawValue), instance: Int(value.id.instance), sceneID: scene))
-            }
+            reportButton(value)
             record(value, initial: false)
             configuration.noteReport(value)
         case .valueRefreshed(let value):
+            // A button used again the same way within OpenZWave's reset time (1 s) is a refresh of the same value.
+            reportButton(value)
             record(value, initial: false)
             configuration.noteReport(value)
         case .sceneEvent(let node, let scene):
@@ -213,22 +213,45 @@ extension ZWaveBackend {
             reading: reading)
     }
 
-    /// A Central Scene (0x5B) notification as a scene id: `<scene> * 10 + <key attribute>` (0 pressed once,
-    /// 1 released, 2 held down, 3 pressed twice, 4-6 pressed 3-5 times), e.g. `12` for scene 1 held. The
-    /// library's value is the key attribute + 1 and returns to 0 (inactive), which is not an event.
-    nonisolated static func centralScene(_ value: ZWaveValue) -> Int? {
+    /// A Central Scene (0x5B) scene value: OpenZWave 1.6 has one list value per scene (button), its index the scene
+    /// number, its items the key attributes the scene supports plus 1 (0 is its own "Inactive", to which it
+    /// returns 1 s after a report); a report of the same sequence number again is dropped by the library. The
+    /// button and its action (nil: inactive); nil for another value (index 0 is the scene count).
+    nonisolated static func centralScene(_ value: ZWaveValue) -> (button: Int, action: ButtonAction?)? {
         guard value.id.commandClass == CommandClass.centralScene, value.id.index > 0, value.id.index < 256 else {
             return nil
         }
-        let attribute: Int32
+        let item: Int32
         switch value.content {
-        case .list(let v, _): attribute = v
-        case .int(let v): attribute = v
-        case .byte(let v): attribute = Int32(v)
+        case .list(let v, _): item = v
+        case .int(let v): item = v
+        case .byte(let v): item = Int32(v)
         default: return nil
         }
-        guard attribute > 0 else { return nil }
-        return Int(value.id.index) * 10 + Int(attribute - 1)
+        return (Int(value.id.index), ButtonAction(keyAttribute: Int(item) - 1))
+    }
+
+    /// The actions of a scene value's list items (item `k + 1` is key attribute `k`); all of them when the list is
+    /// unknown.
+    nonisolated static func buttonActions(listItems: [Int]) -> [ButtonAction] {
+        let actions = listItems.compactMap { ButtonAction(keyAttribute: $0 - 1) }.sorted()
+        return actions.isEmpty ? ButtonAction.assumed : actions
+    }
+
+    /// Announces the button a new Central Scene scene value stands for, with the actions its list offers.
+    func announceButtons(_ value: ZWaveValue) async {
+        guard let (button, _) = Self.centralScene(value), case .list = value.content else { return }
+        let items = ((try? await driver.listValues(value.id)) ?? []).map { Int($0) }
+        announced.buttonsFound(
+            [button: Self.buttonActions(listItems: items)], node: Int(value.id.node.rawValue),
+            instance: Int(value.id.instance))
+    }
+
+    /// Publishes a Central Scene report as the button's action (``DeviceAnnouncements/buttonReported``).
+    func reportButton(_ value: ZWaveValue) {
+        guard let (button, action) = Self.centralScene(value) else { return }
+        announced.buttonReported(
+            action, button: button, node: Int(value.id.node.rawValue), instance: Int(value.id.instance))
     }
 
     /// The state update a value stands for: a dimmer's level (a cover's position), the level a Switch Multilevel v4
