@@ -28,8 +28,8 @@ import Testing
         6: ["manufacturer": "FIBARO System", "product": "FGDW002 Door Opening Sensor 2"],
         8: ["manufacturer": "FIBARO System", "product": "FGR223 Roller Shutter Controller 3"],
         9: ["manufacturer": "Poly-control", "product": "Danalock V2 BTZE"],
-        10: ["manufacturer": "EUROtronic", "product": "EUR_SPIRITZ Wall Radiator Thermostat"],
-        11: ["manufacturer": "AEON Labs", "product": "ZW130 WallMote Quad"],
+        12: ["manufacturer": "EUROtronic", "product": "EUR_SPIRITZ Wall Radiator Thermostat"],
+        13: ["manufacturer": "AEON Labs", "product": "ZW130 WallMote Quad"],
     ]
 
     static let dimmer = zwave("bedroom", "light", node: 2, kind: .dimmer, metered: true)
@@ -70,7 +70,7 @@ import Testing
     /// temperature sensor and a battery.
     static let thermostat: BridgeInventory.Device = {
         let device = zwave(
-            "bedroom", "radiator", node: 10, kind: .thermostat, metered: false,
+            "bedroom", "radiator", node: 12, kind: .thermostat, metered: false,
             sensors: [.temperature: "°C", .battery: "%", .batteryLow: ""])
         return BridgeInventory.Device(
             descriptor: device.descriptor.adding(
@@ -82,7 +82,7 @@ import Testing
     /// A wall controller (Central Scene): button 1 with every action, button 2 (a v1 scene) pressed, held and
     /// released; its battery.
     static let wallmote: BridgeInventory.Device = {
-        let device = zwave("hall", "wallmote", node: 11, kind: .buttons, metered: false, sensors: [.battery: "%"])
+        let device = zwave("hall", "wallmote", node: 13, kind: .buttons, metered: false, sensors: [.battery: "%"])
         return BridgeInventory.Device(
             descriptor: device.descriptor.adding(buttons: [1: ButtonAction.allCases, 2: [.pressed, .held, .released]]),
             facts: device.facts)
