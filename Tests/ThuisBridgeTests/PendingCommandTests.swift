@@ -49,9 +49,15 @@ import ZWaveEmulator
 
             // Its wake-up: the Set goes out, the node reports 30.
             mark = await house.mark
+            frames = house.stick.hostFrameCount
             #expect(house.stick.wake(node: 2))
             let applied = try await house.watcher.waitForEvent(
                 "pending_applied", topic: events, from: mark, timeout: .seconds(60))
+            // How many frames OpenZWave sent the node after its Wake Up Notification before the held Set (a figure for
+            // the closing note, not a bound).
+            let toNode = house.stick.receivedHostFrames.filter { $0.index >= frames && $0.destinationNode == 2 }
+            let before = toNode.prefix { $0.command?.starts(with: [0x70, 0x04]) != true }
+            print("held set_config: \(before.count) frame(s) to the node after its wake-up before the Set")
             #expect(applied.int("parameter") == 3 && applied.int("value") == 30, "\(applied)")
             #expect(house.stick.configParameter(node: 2, 3) == 30)
             try await house.waitForLatest("hall/motion", "/availability", "asleep", from: mark, timeout: .seconds(60))

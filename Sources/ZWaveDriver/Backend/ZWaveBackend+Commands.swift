@@ -60,14 +60,24 @@ extension ZWaveBackend {
     /// without the network cache).
     static let valueWaitLimit: Duration = .seconds(60)
 
+    /// How long a Set to a node OpenZWave has not listed yet waits for it, just after the driver became ready.
+    static let nodeListWait: Duration = .seconds(10)
+
     /// A node early in its interview (a start without the network cache) has no value for a Set yet, though the
     /// device is online: the command waits for the value (its creation counts as a report) instead of failing, at
-    /// most `valueWaitLimit`; a lost adapter or a dead node ends the wait (the Set then fails with its reason). A node
-    /// the network does not have, or one whose interview is over, fails at once.
+    /// most `valueWaitLimit`; a lost adapter or a dead node ends the wait (the Set then fails with its reason). Just
+    /// after the driver became ready, OpenZWave lists the nodes one by one: a Set to a node not listed yet waits for
+    /// it, at most `nodeListWait` and only until the network is queried. A node the network does not have, or one
+    /// whose interview is over, fails then.
     func awaitValue(for command: DeviceCommand, node: NodeID, instance: UInt8) async {
-        guard interview.knownNodes.contains(node), !interview.readyNodes.contains(node),
-            let key = Self.setKey(command, node: node, instance: instance), await !driver.knowsValue(key)
-        else { return }
+        guard let key = Self.setKey(command, node: node, instance: instance), await !driver.knowsValue(key) else {
+            return
+        }
+        let listed = ContinuousClock.now.advanced(by: Self.nodeListWait)
+        while !interview.knownNodes.contains(node), !interview.networkQueried, ContinuousClock.now < listed {
+            try? await Task.sleep(for: .milliseconds(100))
+        }
+        guard interview.knownNodes.contains(node), !interview.readyNodes.contains(node) else { return }
         let before = reports.generation(of: key)
         guard await !driver.knowsValue(key) else { return }
         logger.debug("the command waits for its value", metadata: ["value": "\(key)"])

@@ -14,6 +14,7 @@ extension ZWaveBackend {
         case .nodeNew(let node):
             sessions.saw(node)
         case .driverReady(let home, _):
+            interview.driverReady()
             quirk.observe(.queriesStarted)
             router.yield(.network(adapter, id: String(home.description.dropFirst(2))))
             router.yield(.adapterAvailability(adapter: adapter, online: true, reason: "driver ready"))
@@ -77,6 +78,7 @@ extension ZWaveBackend {
         case .nodeRemoved(let node), .nodeReset(let node):
             removeNode(node)
         case .awakeNodesQueried, .allNodesQueried:
+            interview.queried()
             quirk.observe(.queriesEnded)
             router.yield(.networkQueried(adapter))
         default:

@@ -21,6 +21,9 @@ final class InterviewTracker {
     /// Nodes whose interview did not finish: controlled with Basic Set until it does.
     private(set) var basicOnly: Set<NodeID> = []
     private var lastSeen = LastSeen()
+    /// Whether OpenZWave has queried the network since its driver became ready (`AwakeNodesQueried` or
+    /// `AllNodesQueried`): until then a node may not be listed yet.
+    private(set) var networkQueried = false
     /// Work that waits for the driver, off the event loop, one item at a time (`ZWaveBackend.run()` consumes it).
     let work: AsyncStream<Work>
     private let workContinuation: AsyncStream<Work>.Continuation
@@ -45,6 +48,12 @@ final class InterviewTracker {
     }
 
     // MARK: - The library's view of the nodes
+
+    /// The driver became ready (again): OpenZWave lists the network's nodes from now on.
+    func driverReady() { networkQueried = false }
+
+    /// OpenZWave has queried the network (the awake nodes, or all of them).
+    func queried() { networkQueried = true }
 
     /// OpenZWave added `node` (`Type_NodeAdded`).
     func added(_ node: NodeID) {

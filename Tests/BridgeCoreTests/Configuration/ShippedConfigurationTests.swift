@@ -30,6 +30,7 @@ import Testing
                 "zwave node 3 instance 5 living/playstation", "zwave node 3 instance 6 living/spare",
                 "zwave node 4 living/main", "zwave node 5 living/mood", "zwave node 6 dining/light",
                 "zwave node 7 kitchen/light", "zwave node 8 entrance/light", "zwave node 9 office/light",
+                "zwave node 11 living/shutter", "zwave node 12 bedroom/radiator", "zwave node 13 entrance/lock",
             ])
         #expect(
             zwave.devices[0].config == [
@@ -59,7 +60,7 @@ import Testing
 
     @Test func shippedFileTopicTableListsEveryDeviceAndTheBridgeTopics() throws {
         let table = TopicTable(try ConfigurationLoader.load(path: Self.shippedPath))
-        #expect(table.devices.count == 14)
+        #expect(table.devices.count == 17)
         let tv = try #require(table.devices.first { $0.address == DeviceAddress(room: "living", name: "tv") })
         #expect(tv.kind == "tv")
         #expect(tv.source == .cec(logicalAddress: 0))
