@@ -261,18 +261,13 @@ struct ExpectedEntity: Sendable, CustomStringConvertible {
         // The door lock: a lock (its battery is among the sensors).
         all.append(ExpectedEntity(uniqueID: doorLock, domain: "lock", device: zwave("8")))
         // The radiator thermostat: a climate entity, its temperature and battery sensors.
-        all += [
-            ExpectedEntity(uniqueID: radiatorClimate, domain: "climate", device: zwave("9")),
-            ExpectedEntity(
-                uniqueID: zwave("9_temperature"), domain: "sensor", device: zwave("9"), deviceClass: "temperature",
-                stateClass: "measurement", unit: "°C"),
-            ExpectedEntity(
-                uniqueID: zwave("9_battery"), domain: "sensor", device: zwave("9"), deviceClass: "battery",
-                stateClass: "measurement", unit: "%", entityCategory: "diagnostic"),
-            ExpectedEntity(
-                uniqueID: zwave("9_battery_low"), domain: "binary_sensor", device: zwave("9"), deviceClass: "battery",
-                entityCategory: "diagnostic"),
-        ]
+        all +=
+            [
+                ExpectedEntity(uniqueID: radiatorClimate, domain: "climate", device: zwave("9")),
+                ExpectedEntity(
+                    uniqueID: zwave("9_temperature"), domain: "sensor", device: zwave("9"), deviceClass: "temperature",
+                    stateClass: "measurement", unit: "°C"),
+            ] + battery(node: "9")
         for (role, domain) in [
             ("power", "switch"), ("input", "select"), ("volume", "number"), ("mute", "switch"),
             ("volume_up", "button"), ("volume_down", "button"),
@@ -311,13 +306,19 @@ struct ExpectedEntity: Sendable, CustomStringConvertible {
 
     /// The WallMote Quad (node 10): an event entity per button, and its battery.
     static var buttons: [ExpectedEntity] {
-        (1...4).map { ExpectedEntity(uniqueID: zwave("10_button_\($0)"), domain: "event", device: zwave("10")) } + [
+        (1...4).map { ExpectedEntity(uniqueID: zwave("10_button_\($0)"), domain: "event", device: zwave("10")) }
+            + battery(node: "10")
+    }
+
+    /// A battery node's battery level and `battery_low`, both diagnostic.
+    static func battery(node: String) -> [ExpectedEntity] {
+        [
             ExpectedEntity(
-                uniqueID: zwave("10_battery"), domain: "sensor", device: zwave("10"), deviceClass: "battery",
+                uniqueID: zwave("\(node)_battery"), domain: "sensor", device: zwave(node), deviceClass: "battery",
                 stateClass: "measurement", unit: "%", entityCategory: "diagnostic"),
             ExpectedEntity(
-                uniqueID: zwave("10_battery_low"), domain: "binary_sensor", device: zwave("10"), deviceClass: "battery",
-                entityCategory: "diagnostic"),
+                uniqueID: zwave("\(node)_battery_low"), domain: "binary_sensor", device: zwave(node),
+                deviceClass: "battery", entityCategory: "diagnostic"),
         ]
     }
 

@@ -62,6 +62,40 @@ public struct PendingParameter: Sendable, Hashable {
     }
 }
 
+extension PendingParameter {
+    /// The bridge's file of held commands (`{"pending": [...]}`, one entry per command), as written.
+    public static func fileText(_ commands: [PendingParameter]) -> String {
+        JSONValue.object([("pending", .array(commands.map { .object($0.fields) }))]).serialized + "\n"
+    }
+
+    /// The file of held commands read back: its commands, and why each entry that was not one was dropped; a
+    /// failure (with the reason) when the file is not the bridge's list at all (cut short, garbage, another shape).
+    public static func parseFile(_ bytes: [UInt8]) -> Result<
+        (commands: [PendingParameter], dropped: [PendingParameterError]), PendingParameterError
+    > {
+        let root: JSONValue
+        do {
+            root = try JSONValue.parse(bytes)
+        } catch {
+            return .failure(PendingParameterError("it is not JSON (\(error))"))
+        }
+        guard case .object(let fields) = root, case .array(let entries)? = fields.first(where: { $0.0 == "pending" })?.1
+        else { return .failure(PendingParameterError("it is not the bridge's list of held commands")) }
+        var commands: [PendingParameter] = []
+        var dropped: [PendingParameterError] = []
+        for entry in entries {
+            switch parse(entry) {
+            case .success(let command):
+                commands.removeAll { $0.node == command.node && $0.parameter == command.parameter }
+                commands.append(command)
+            case .failure(let problem):
+                dropped.append(problem)
+            }
+        }
+        return .success((commands, dropped))
+    }
+}
+
 /// Why an entry of the file of held commands was not taken.
 public struct PendingParameterError: Error, Sendable, Equatable, CustomStringConvertible {
     public let reason: String

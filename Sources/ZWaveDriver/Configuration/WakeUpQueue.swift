@@ -37,25 +37,13 @@ final class WakeUpQueue {
             setAside("cannot be read (\(error))", now: now)
             return
         }
-        let entries: [JSONValue]
-        do {
-            guard case .object(let fields) = try JSONValue.parse(Array(text.utf8)),
-                case .array(let list)? = fields.first(where: { $0.0 == "pending" })?.1
-            else {
-                setAside("it is not the bridge's list of held commands", now: now)
-                return
-            }
-            entries = list
-        } catch {
-            setAside("it is not JSON (\(error))", now: now)
+        switch PendingParameter.parseFile(Array(text.utf8)) {
+        case .failure(let problem):
+            setAside(problem.reason, now: now)
             return
-        }
-        for entry in entries {
-            switch PendingParameter.parse(entry) {
-            case .success(let command):
-                held.removeAll { $0.node == command.node && $0.parameter == command.parameter }
-                held.append(command)
-            case .failure(let problem):
+        case .success(let file):
+            held = file.commands
+            for problem in file.dropped {
                 logger.warning(
                     "an entry of the file of held commands was dropped",
                     metadata: ["file": "\(path)", "reason": "\(problem)"])
@@ -117,9 +105,8 @@ final class WakeUpQueue {
     }
 
     private func save() {
-        let list = JSONValue.object([("pending", .array(held.map { .object($0.fields) }))])
         do {
-            try AtomicFile.write(Array((list.serialized + "\n").utf8), to: path, mode: 0o600)
+            try AtomicFile.write(Array(PendingParameter.fileText(held).utf8), to: path, mode: 0o600)
         } catch {
             logger.error(
                 "cannot write the file of held commands: they are lost if the bridge restarts before the nodes wake up",
